@@ -1,0 +1,28 @@
+"""The search variants, their shared node frame, counters, table and drivers."""
+
+from harness.search.counters import COUNTER_NAMES, Counters
+from harness.search.registry import (
+    CORE,
+    VARIANTS,
+    Variant,
+    VariantSpec,
+    find_variant,
+    make_spec,
+    parse_variants,
+)
+from harness.search.run import SearchResult, Switches, run_search
+
+__all__ = [
+    "CORE",
+    "COUNTER_NAMES",
+    "VARIANTS",
+    "Counters",
+    "SearchResult",
+    "Switches",
+    "Variant",
+    "VariantSpec",
+    "find_variant",
+    "make_spec",
+    "parse_variants",
+    "run_search",
+]

@@ -1,0 +1,168 @@
+"""The node frame every variant shares.
+
+A variant is written as a *loop*: the body of the textbook search, from "for each child"
+to "return". Everything else a node does is the same for every variant and lives here,
+once: counting the node, the horizon and terminal test, the transposition-table probe and
+store, the hash move first, and classifying the node by its outcome (PV, Cut, All,
+fail-high, first-move fail-high, cutoff). Loops recurse through :meth:`Search.child`,
+naming the loop the child is searched with, just as the pseudocode names the function.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Protocol
+
+from harness.search.counters import Counters
+from harness.search.table import TranspositionTable
+from harness.trees.base import Move, Tree
+
+
+class Loop(Protocol):
+    """The body of a search at an interior node.
+
+    Given the node's children in search order, its remaining depth and its window, it
+    returns ``(value, last, best_move)``: the value to return, the index of the last child
+    it searched (the one that caused a fail-high, if the node failed high) and the move
+    that produced the value (the table's move for this node; ``None`` if none is known).
+    """
+
+    def __call__(self, s: Search, moves: Sequence[Move], depth: int, alpha: int,
+                 beta: int) -> tuple[int, int, Move | None]: ...
+
+
+Quiescence = Callable[[int, int, Counters], int]
+"""A horizon evaluation that looks at the window (chess: quiescence search), counting its
+own nodes as ``qnodes``."""
+
+
+class Search:
+    """One search of one tree: the tree's cursor, the counters, the table if any."""
+
+    __slots__ = ("_researching", "best_move", "counters", "quiescence", "root_lower_bound",
+                 "table", "tree")
+
+    def __init__(self, tree: Tree, table: TranspositionTable | None = None,
+                 quiescence: Quiescence | None = None) -> None:
+        self.tree = tree
+        """The problem, seen through its cursor."""
+        self.table = table
+        """The transposition table, or ``None`` when the search runs without one."""
+        self.quiescence = quiescence
+        """The horizon evaluation, or ``None`` for the tree's static value."""
+        self.counters = Counters()
+        """What the search did so far, over all passes."""
+        self.best_move: Move | None = None
+        """The best move of the node expanded last (after a pass: the root's)."""
+        self.root_lower_bound = False
+        """Set by a root loop whose value is only a lower bound (Belle's pending move)."""
+        self._researching = False
+
+    def root(self, loop: Loop, depth: int, alpha: int, beta: int) -> tuple[int, Move | None]:
+        """One pass: search the root with ``loop`` and the window; return value and move.
+
+        The root always expands (a table entry only puts its move first), so every pass
+        has a best move.
+        """
+        c = self.counters
+        c.passes += 1
+        c.nodes += 1
+        self.best_move = None
+        self.root_lower_bound = False
+        tree = self.tree
+        if depth <= 0:
+            c.leaves += 1
+            return self.horizon(alpha, beta), None
+        moves = tree.moves()
+        if not moves:
+            c.leaves += 1
+            return tree.value(), None
+        hash_move = None
+        if self.table is not None:
+            c.tt_probes += 1
+            entry = self.table.probe(tree.key())
+            if entry is not None:
+                c.tt_hits += 1
+                hash_move = entry[4]
+        return self.expand(loop, moves, depth, alpha, beta, hash_move), self.best_move
+
+    def child(self, loop: Loop, move: Move, depth: int, alpha: int, beta: int) -> int:
+        """Search the child reached by ``move`` with ``loop``; its value for its side to move."""
+        tree = self.tree
+        tree.push(move)
+        value = self.node(loop, depth, alpha, beta)
+        tree.pop()
+        return value
+
+    def research(self, loop: Loop, move: Move, depth: int, alpha: int, beta: int) -> int:
+        """:meth:`child`, counted as a re-search after a failed zero-window test."""
+        c = self.counters
+        c.researches += 1
+        if self._researching:          # nested: its nodes are already being counted
+            return self.child(loop, move, depth, alpha, beta)
+        self._researching = True
+        start = c.nodes
+        value = self.child(loop, move, depth, alpha, beta)
+        c.research_nodes += c.nodes - start
+        self._researching = False
+        return value
+
+    def node(self, loop: Loop, depth: int, alpha: int, beta: int) -> int:
+        """Search the current node: count it, stop at a leaf or a table cutoff, else expand."""
+        c = self.counters
+        c.nodes += 1
+        if depth <= 0:
+            c.leaves += 1
+            return self.horizon(alpha, beta)
+        tree = self.tree
+        table = self.table
+        hash_move = None
+        if table is not None:
+            c.tt_probes += 1
+            entry = table.probe(tree.key())
+            if entry is not None:
+                c.tt_hits += 1
+                if entry[1] >= depth:
+                    lower, upper = entry[2], entry[3]
+                    if lower >= beta or lower == upper:
+                        c.tt_cutoffs += 1
+                        return lower
+                    if upper <= alpha:
+                        c.tt_cutoffs += 1
+                        return upper
+                hash_move = entry[4]
+        moves = tree.moves()
+        if not moves:
+            c.leaves += 1
+            return tree.value()
+        return self.expand(loop, moves, depth, alpha, beta, hash_move)
+
+    def expand(self, loop: Loop, moves: Sequence[Move], depth: int, alpha: int, beta: int,
+               hash_move: Move | None) -> int:
+        """Run ``loop`` over the children (hash move first), classify the node, store it."""
+        if hash_move is not None and moves[0] != hash_move and hash_move in moves:
+            moves = [hash_move, *(m for m in moves if m != hash_move)]
+        value, last, best = loop(self, moves, depth, alpha, beta)
+        c = self.counters
+        if value >= beta:
+            c.fail_highs += 1
+            c.cut_nodes += 1
+            if last == 0:
+                c.fail_highs_first += 1
+            if last < len(moves) - 1:
+                c.cutoffs += 1
+        elif value <= alpha:
+            c.fail_lows += 1
+            c.all_nodes += 1
+        else:
+            c.pv_nodes += 1
+        if self.table is not None:
+            self.table.store(self.tree.key(), depth, alpha, beta, value, best)
+        self.best_move = best
+        return value
+
+    def horizon(self, alpha: int, beta: int) -> int:
+        """The value of a node at the horizon: quiescence if set, else the static value."""
+        if self.quiescence is None:
+            return self.tree.value()
+        return self.quiescence(alpha, beta, self.counters)

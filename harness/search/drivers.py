@@ -1,0 +1,121 @@
+"""Root drivers: one full-window pass, aspiration windows, MTD(f) and MTD-bi.
+
+A driver searches the root to one depth, in one or more passes; every call of
+:meth:`Search.root` is a pass. Iterative deepening is the loop around a driver (see
+:func:`harness.search.run.run_search`): it hands each iteration the previous one's score
+as ``guess`` (``None`` on the first), and the transposition table, when on, carries the
+best moves from one iteration to the next.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from harness.search.core import Loop, Search
+from harness.trees.base import INF, Move
+
+EXACT, LOWER, UPPER = "exact", "lower", "upper"
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What a driver found at one depth."""
+
+    score: int
+    """The root score, from the root player's side."""
+    bound: str
+    """``exact``, or ``lower``/``upper`` when the score is only a bound."""
+    best_move: Move | None
+    """The best root move, ``None`` at a terminal root."""
+    status: str = "ok"
+    """``ok``, or ``pass-cap`` when an MTD driver stopped before converging."""
+
+
+Driver = Callable[[Search, int, "int | None"], Outcome]
+"""(search, depth, guess) -> outcome."""
+
+
+def _bound(value: int, alpha: int, beta: int) -> str:
+    return LOWER if value >= beta else UPPER if value <= alpha else EXACT
+
+
+def full_window(loop: Loop) -> Driver:
+    """One pass with the window ``(-INF, INF)``."""
+
+    def drive(s: Search, depth: int, guess: int | None) -> Outcome:
+        value, move = s.root(loop, depth, -INF, INF)
+        return Outcome(value, LOWER if s.root_lower_bound else EXACT, move)
+
+    return drive
+
+
+def aspiration(inner: Loop, window: int, widen: str) -> Driver:
+    """Search ``(guess - window, guess + window)``; on a fail, widen the failing side to
+    infinity (``widen="full"``) or by doubling its width (``widen="double"``) and search
+    again. Without a guess (the first iteration) the window is full."""
+
+    def drive(s: Search, depth: int, guess: int | None) -> Outcome:
+        if guess is None:
+            return full_window(inner)(s, depth, None)
+        low = high = window
+        alpha, beta = max(guess - low, -INF), min(guess + high, INF)
+        while True:
+            value, move = s.root(inner, depth, alpha, beta)
+            if value <= alpha and alpha > -INF:
+                low *= 2
+                alpha = -INF if widen == "full" else max(guess - low, -INF)
+            elif value >= beta and beta < INF:
+                high *= 2
+                beta = INF if widen == "full" else min(guess + high, INF)
+            else:
+                bound = LOWER if s.root_lower_bound else _bound(value, alpha, beta)
+                return Outcome(value, bound, move)
+
+    return drive
+
+
+def mtdf(inner: Loop, first_guess: int, max_passes: int) -> Driver:
+    """MTD(f): zero-window passes ``(beta - 1, beta)`` with ``beta = max(g, lower + 1)``,
+    ``g`` the value of the last pass, until the bounds meet. ``inner`` is fail-soft
+    alpha-beta; the transposition table is its memory."""
+
+    def drive(s: Search, depth: int, guess: int | None) -> Outcome:
+        g = first_guess if guess is None else guess
+        return _zero_window_passes(s, inner, depth, max_passes, g,
+                                   lambda g, lower, upper: max(g, lower + 1))
+
+    return drive
+
+
+def mtd_bi(inner: Loop, max_passes: int) -> Driver:
+    """MTD-bi: zero-window passes at the midpoint of the bounds, a binary search on the
+    value (fail-soft values tighten the bounds faster than halving)."""
+
+    def drive(s: Search, depth: int, guess: int | None) -> Outcome:
+        return _zero_window_passes(s, inner, depth, max_passes, 0,
+                                   lambda g, lower, upper: (lower + upper + 1) // 2)
+
+    return drive
+
+
+def _zero_window_passes(s: Search, inner: Loop, depth: int, max_passes: int, g: int,
+                        choose: Callable[[int, int, int], int]) -> Outcome:
+    """The MTD loop: test ``beta = choose(g, lower, upper)`` with the window
+    ``(beta - 1, beta)``; a value below beta is an upper bound, else a lower bound."""
+    lower, upper = -INF, INF
+    best: Move | None = None
+    passes = 0
+    while lower < upper:
+        if passes == max_passes:
+            if lower > -INF:
+                return Outcome(lower, LOWER, best, "pass-cap")
+            return Outcome(upper, UPPER, best, "pass-cap")
+        beta = choose(g, lower, upper)
+        g, move = s.root(inner, depth, beta - 1, beta)
+        passes += 1
+        if g < beta:
+            upper = g
+        else:
+            lower, best = g, move
+    return Outcome(lower, EXACT, best)

@@ -1,0 +1,64 @@
+"""negascout (Reinefeld, as the wiki gives it) and scout (Pearl 1980)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from harness.search.alphabeta import alphabeta
+from harness.search.core import Loop, Search
+from harness.trees.base import INF, Move
+
+
+def negascout(research_min_depth: int = 1) -> Loop:
+    """NegaScout: the window narrows to ``(alpha, alpha + 1)`` after the first child; a test
+    that fails high inside the window is re-searched with ``(t, beta)``. With
+    ``research_min_depth=2`` a failed-high test at the last ply is trusted (Reinefeld's
+    refinement, sound only with exact leaf values)."""
+
+    def loop(s: Search, moves: Sequence[Move], depth: int, alpha: int,
+             beta: int) -> tuple[int, int, Move | None]:
+        c = s.counters
+        wide = beta > alpha + 1
+        best_move = None
+        b = beta
+        for i, m in enumerate(moves):
+            if i > 0 and wide:
+                c.zw_searches += 1
+            t = -s.child(loop, m, depth - 1, -b, -alpha)
+            if alpha < t < beta and i > 0 and depth >= research_min_depth:
+                t = -s.research(loop, m, depth - 1, -beta, -t)            # re-search (t, beta)
+            if t > alpha:
+                alpha, best_move = t, m
+            if alpha >= beta:
+                return alpha, i, m
+            b = alpha + 1
+        return alpha, i, best_move
+
+    return loop
+
+
+def scout() -> Loop:
+    """Pearl's Scout: the first child's value is computed exactly; each later child is
+    first put to a boolean TEST ("can it beat the value so far?") and evaluated exactly,
+    by a recursive Scout call counted as a re-search, only if it can.
+
+    TEST(child, v) is run as a fail-hard zero-window alpha-beta search with window
+    ``(-v - 1, -v)``: it expands exactly the nodes of Pearl's recursive TEST, which stops
+    at the first child that proves the claim, and it counts them the same way.
+    """
+    test = alphabeta(soft=False)
+
+    def loop(s: Search, moves: Sequence[Move], depth: int, alpha: int,
+             beta: int) -> tuple[int, int, Move | None]:
+        c = s.counters
+        v, best_move = -INF, None
+        for i, m in enumerate(moves):
+            if i == 0:
+                v, best_move = -s.child(loop, m, depth - 1, -INF, INF), m
+                continue
+            c.zw_searches += 1
+            if -s.child(test, m, depth - 1, -v - 1, -v) > v:              # TEST: can m beat v?
+                v, best_move = -s.research(loop, m, depth - 1, -INF, INF), m
+        return v, len(moves) - 1, best_move
+
+    return loop

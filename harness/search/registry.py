@@ -1,0 +1,290 @@
+"""Every search variant, as a plain list of records, and ``find_variant``.
+
+A variant is named with its options in the name, ``pvs:zw_min_depth=3,research_min_depth=2``;
+:func:`parse_variants` reads a comma-separated list of such names (an item with ``=`` and
+no ``:`` continues the options of the item before it), plus ``all`` and ``core``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+
+from harness.errors import HarnessError
+from harness.search import drivers
+from harness.search.alphabeta import alphabeta, minimax
+from harness.search.core import Loop
+from harness.search.negascout import negascout, scout
+from harness.search.pvs import belle, pvs
+from harness.search.zwp import zwp
+
+OptionValue = int | bool | str
+Options = Mapping[str, OptionValue]
+
+
+@dataclass(frozen=True)
+class Option:
+    """One option a variant takes in its name."""
+
+    default: OptionValue
+    """The value when the option is not given; its type is the option's type."""
+    help: str
+    """What the option does."""
+    choices: tuple[str, ...] = ()
+    """The allowed values of a text option (empty: any)."""
+    minimum: int | None = None
+    """The least allowed value of an integer option."""
+
+
+@dataclass(frozen=True)
+class Variant:
+    """A registered search variant."""
+
+    name: str
+    """The name it is selected by."""
+    description: str
+    """One line on what it does."""
+    source: str
+    """Where it comes from: the reference text (in ``../shared/reference``) and authors."""
+    loop: Callable[[Options], Loop] | None = None
+    """Builds the loop searched at every node (the root loop for root-only variants)."""
+    driver: Callable[[Options], drivers.Driver] | None = None
+    """Builds the root driver; the default is one full-window pass of ``loop``."""
+    options: Mapping[str, Option] = field(default_factory=dict)
+    """The options it accepts, by name."""
+    exact: bool = True
+    """Whether its root score equals minimax at a full window (as a value, not a bound)."""
+    uses_table: bool = False
+    """Whether it brings a transposition table when none is switched on."""
+    iterative: bool = False
+    """Whether it always deepens iteratively (its driver needs the previous score)."""
+
+    def make_driver(self, options: Options) -> drivers.Driver:
+        """The driver for one search with these (complete) options."""
+        if self.driver is not None:
+            return self.driver(options)
+        assert self.loop is not None
+        return drivers.full_window(self.loop(options))
+
+
+_ZW_MIN = Option(1, "no zero-window tests at nodes with less remaining depth", minimum=1)
+_RS_MIN = Option(1, "trust failed-high tests without a re-search below this remaining depth",
+                 minimum=1)
+
+
+def _int(o: Options, k: str) -> int:
+    v = o[k]
+    assert isinstance(v, int)
+    return v
+
+
+def _inner_loop(name: OptionValue) -> Loop:
+    variant = find_variant(str(name))
+    assert variant.loop is not None
+    return variant.loop({k: opt.default for k, opt in variant.options.items()})
+
+
+def _pvs(soft: bool, moreland: bool = False) -> Callable[[Options], Loop]:
+    return lambda o: pvs(soft=soft, moreland=moreland, zw_min_depth=_int(o, "zw_min_depth"),
+                         research_min_depth=_int(o, "research_min_depth"))
+
+
+def _zwp(o: Options) -> Loop:
+    return zwp(improve=bool(o["improve"]), all_first=bool(o["all_first"]),
+               pv_full=bool(o["pv_full"]))
+
+
+def _zwp_options(all_first: bool = False, pv_full: bool = False) -> dict[str, Option]:
+    return {
+        "improve": Option(True, "skip the full-window search when Z returns exactly alpha"),
+        "all_first": Option(all_first, "zero-window test every successor of an expected-All "
+                                       "node, the first included"),
+        "pv_full": Option(pv_full, "at an expected-PV node, full-window searches until a "
+                                   "successor meets alpha"),
+    }
+
+
+WINDOW_LOOPS = ("alphabeta", "alphabeta-fs", "pvs", "pvs-fs", "negascout", "moreland",
+                "belle", "zwp")
+"""Variants that can be the inner search of a windowed driver (aspiration)."""
+
+VARIANTS: list[Variant] = [
+    Variant("minimax", "no pruning: every node of the tree to the depth; the reference value",
+            "VARIANTS.md, the textbook core", loop=lambda o: minimax),
+    Variant("alphabeta", "fail-hard alpha-beta: returns values clamped to the window",
+            "alphabeta-aspiration-mtdf-pvs.txt; Knuth and Moore (1975)",
+            loop=lambda o: alphabeta(soft=False)),
+    Variant("alphabeta-fs", "fail-soft alpha-beta: returns the best value found, a bound "
+            "beyond the window", "alphabeta-aspiration-mtdf-pvs.txt (fail-soft alpha-beta)",
+            loop=lambda o: alphabeta(soft=True)),
+    Variant("pvs", "principal variation search, fail-hard: full window for the first child, "
+            "zero-window tests and re-searches for the rest",
+            "pvs-wiki-article.txt (Marsland and Campbell 1982; Fishburn's Calphabeta)",
+            loop=_pvs(soft=False), options={"zw_min_depth": _ZW_MIN, "research_min_depth": _RS_MIN}),
+    Variant("pvs-fs", "principal variation search in the fail-soft frame",
+            "alphabeta-aspiration-mtdf-pvs.txt (fail-soft PVS); diepeveen-failsoft-pvs-nullmove.txt",
+            loop=_pvs(soft=True), options={"zw_min_depth": _ZW_MIN, "research_min_depth": _RS_MIN}),
+    Variant("negascout", "Reinefeld's NegaScout: window (alpha, alpha+1) after the first "
+            "child, re-search with (t, beta)", "pvs-wiki-article.txt (Reinefeld 1983, 1989)",
+            loop=lambda o: negascout(research_min_depth=_int(o, "research_min_depth")),
+            options={"research_min_depth": _RS_MIN}),
+    Variant("moreland", "PVS that starts zero-window tests only after a child raised alpha",
+            "pvs-wiki-article.txt (Bruce Moreland's PVS)", loop=_pvs(soft=False, moreland=True),
+            options={"zw_min_depth": _ZW_MIN, "research_min_depth": _RS_MIN}),
+    Variant("belle", "Belle's root: a fail-high becomes the best move unresolved; re-search "
+            "only on a second fail-high (PVS below the root)",
+            "pvs-wiki-article.txt (Fishburn on Thompson's Belle)",
+            loop=lambda o: belle(pvs()), exact=False),
+    Variant("scout", "Pearl's Scout: exact value of the first child, boolean TEST of the "
+            "others, exact search of those that pass", "Pearl (1980), via pvs-wiki-article.txt",
+            loop=lambda o: scout()),
+    Variant("aspiration", "iterative deepening with a window around the previous score, "
+            "widened and searched again on a fail",
+            "alphabeta-aspiration-mtdf-pvs.txt; gnuchess-pvs-study.txt (root fail-high/low)",
+            driver=lambda o: drivers.aspiration(_inner_loop(o["inner"]), _int(o, "window"),
+                                                str(o["widen"])),
+            options={"inner": Option("pvs-fs", "the search inside the window", WINDOW_LOOPS),
+                     "window": Option(50, "half-width W of the first window", minimum=1),
+                     "widen": Option("full", "on a fail: 'full' opens that side, 'double' "
+                                     "doubles its width", ("full", "double"))},
+            iterative=True),
+    Variant("mtdf", "MTD(f): zero-window fail-soft alpha-beta passes with memory converging "
+            "on the value", "alphabeta-aspiration-mtdf-pvs.txt (Plaat, Schaeffer, Pijls and "
+            "de Bruin 1996)",
+            driver=lambda o: drivers.mtdf(alphabeta(soft=True), _int(o, "guess"),
+                                          _int(o, "max_passes")),
+            options={"guess": Option(0, "first guess when there is no previous iteration"),
+                     "max_passes": Option(100, "pass cap per depth", minimum=1)},
+            uses_table=True),
+    Variant("mtd-bi", "MTD-bi: binary search on the value with zero-window fail-soft passes "
+            "with memory", "alphabeta-aspiration-mtdf-pvs.txt (binary-search MTD)",
+            driver=lambda o: drivers.mtd_bi(alphabeta(soft=True), _int(o, "max_passes")),
+            options={"max_passes": Option(100, "pass cap per depth", minimum=1)},
+            uses_table=True),
+    Variant("zwp", "PVS as zero-window pruning: closed windows, strict cutoff beta < alpha, "
+            "F skipped when Z <= alpha", "pvs-zero-window-pruning-note.txt (merged search, "
+            "improvement)", loop=_zwp, options=_zwp_options()),
+    Variant("zwp-all", "zwp that also zero-window tests the first successor of expected-All "
+            "nodes (the note's first untried idea)", "pvs-zero-window-pruning-note.txt",
+            loop=_zwp, options=_zwp_options(all_first=True)),
+    Variant("zwp-pv", "zwp that searches with a full window at expected-PV nodes until a "
+            "successor meets alpha (the note's second untried idea)",
+            "pvs-zero-window-pruning-note.txt", loop=_zwp, options=_zwp_options(pv_full=True)),
+]
+
+CORE = ("alphabeta", "alphabeta-fs", "pvs", "pvs-fs", "negascout", "moreland", "belle",
+        "scout", "aspiration", "mtdf")
+"""The variants named by the alias ``core``."""
+
+
+def find_variant(name: str) -> Variant:
+    """The variant called ``name``; the error lists the valid names."""
+    for variant in VARIANTS:
+        if variant.name == name:
+            return variant
+    names = ", ".join(v.name for v in VARIANTS)
+    raise HarnessError(f"unknown variant {name!r} (valid: {names}, or 'all', 'core')")
+
+
+@dataclass(frozen=True)
+class VariantSpec:
+    """A variant with all its options resolved."""
+
+    variant: Variant
+    """The registered variant."""
+    options: tuple[tuple[str, OptionValue], ...]
+    """Every option, defaults included, sorted by name."""
+
+    @property
+    def name(self) -> str:
+        """The variant's registered name."""
+        return self.variant.name
+
+    @property
+    def label(self) -> str:
+        """The name with the options that differ from the defaults: ``pvs:zw_min_depth=3``."""
+        changed = [f"{k}={_text(v)}" for k, v in self.options
+                   if v != self.variant.options[k].default]
+        return self.name + (":" + ",".join(changed) if changed else "")
+
+    @property
+    def options_text(self) -> str:
+        """Every option as ``k=v,k=v`` (empty when the variant takes none)."""
+        return ",".join(f"{k}={_text(v)}" for k, v in self.options)
+
+    def driver(self) -> drivers.Driver:
+        """A fresh driver for one search."""
+        return self.variant.make_driver(dict(self.options))
+
+
+def _text(value: OptionValue) -> str:
+    return str(int(value)) if isinstance(value, bool) else str(value)
+
+
+def make_spec(name: str, given: Mapping[str, str] | None = None) -> VariantSpec:
+    """Resolve ``name`` and option texts into a :class:`VariantSpec`."""
+    variant = find_variant(name)
+    values = {k: opt.default for k, opt in variant.options.items()}
+    for key, raw in (given or {}).items():
+        if key not in variant.options:
+            valid = ", ".join(variant.options) or "none"
+            raise HarnessError(f"variant {name!r}: unknown option {key!r} (valid: {valid})")
+        values[key] = _coerce(name, key, raw, variant.options[key])
+    return VariantSpec(variant, tuple(sorted(values.items())))
+
+
+def _coerce(name: str, key: str, raw: str, option: Option) -> OptionValue:
+    where = f"variant {name!r}: option {key}={raw!r}"
+    if isinstance(option.default, bool):
+        lowered = raw.lower()
+        if lowered in ("1", "true", "yes", "on"):
+            return True
+        if lowered in ("0", "false", "no", "off"):
+            return False
+        raise HarnessError(f"{where} is not a boolean (1/0, true/false)")
+    if isinstance(option.default, int):
+        try:
+            number = int(raw)
+        except ValueError:
+            raise HarnessError(f"{where} is not an integer") from None
+        if option.minimum is not None and number < option.minimum:
+            raise HarnessError(f"{where} must be at least {option.minimum}")
+        return number
+    if option.choices and raw not in option.choices:
+        raise HarnessError(f"{where} is not one of: {', '.join(option.choices)}")
+    return raw
+
+
+def parse_variants(text: str) -> list[VariantSpec]:
+    """Parse ``pvs:zw_min_depth=3,negascout,all``; duplicates are kept once."""
+    items: list[tuple[str, dict[str, str]]] = []
+    for token in (t.strip() for t in text.split(",")):
+        if not token:
+            continue
+        if "=" in token and ":" not in token:
+            if not items:
+                raise HarnessError(f"variant list {text!r}: option {token!r} has no variant")
+            key, _, value = token.partition("=")
+            items[-1][1][key.strip()] = value.strip()
+            continue
+        name, _, first = token.partition(":")
+        name = name.strip()
+        options: dict[str, str] = {}
+        if first:
+            key, eq, value = first.partition("=")
+            if not eq:
+                raise HarnessError(f"variant {name!r}: option {first!r} is not key=value")
+            options[key.strip()] = value.strip()
+        if name in ("all", "core") and not options:
+            names = [v.name for v in VARIANTS] if name == "all" else list(CORE)
+            items.extend((n, {}) for n in names)
+        else:
+            items.append((name, options))
+    if not items:
+        raise HarnessError("no variants given")
+    specs: list[VariantSpec] = []
+    for name, options in items:
+        spec = make_spec(name, options)
+        if spec not in specs:
+            specs.append(spec)
+    return specs
