@@ -17,7 +17,10 @@ tree no tests are made: it is plain alpha-beta with the strict criterion.
 
 The frame passes open windows ``(alpha, beta)``; a closed window ``[lo, hi]`` is the open
 window ``(lo - 1, hi + 1)`` over the integers, so nodes are counted and classified by the
-same rules as every other variant. One deliberate difference from the note's pseudocode:
+same rules as every other variant. An open zero window ``(alpha, alpha + 1)`` (which
+only a caller outside the note's search passes) has no closed equivalent; it is searched
+as ``[alpha + 1, alpha + 1]``, one wider, which decides the same fail-high or fail-low.
+One deliberate difference from the note's pseudocode:
 a skipped successor's Z value (an upper bound on it) joins ``best``, so a node that fails
 low returns a correct upper bound; the note drops it, which only changes returned bounds.
 """
@@ -43,7 +46,7 @@ def zwp(improve: bool = True, all_first: bool = False, pv_full: bool = False) ->
 
     def zero_window(s: Search, moves: Sequence[Move], depth: int, alpha: int,
                     beta: int) -> tuple[int, int, Move | None]:
-        a, b = alpha + 1, beta - 1
+        a, b = alpha + 1, max(beta - 1, alpha + 1)
         best: int | None = None
         best_move = None
         last = 0
@@ -62,7 +65,7 @@ def zwp(improve: bool = True, all_first: bool = False, pv_full: bool = False) ->
         def loop(s: Search, moves: Sequence[Move], depth: int, alpha: int,
                  beta: int) -> tuple[int, int, Move | None]:
             c = s.counters
-            a, b = alpha + 1, beta - 1
+            a, b = alpha + 1, max(beta - 1, alpha + 1)
             best: int | None = None
             best_move = None
             met = False                     # has a successor met alpha (for pv_full)?

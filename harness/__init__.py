@@ -1,0 +1,22 @@
+"""harness: benchmark game-tree search variants with exact counters.
+
+The library comes first; the ``harness`` command is a thin layer over these functions.
+"""
+
+from harness.errors import HarnessError
+from harness.experiment import ExperimentConfig, run_experiment
+from harness.results import load_results
+from harness.search import VARIANTS, find_variant, parse_variants, run_search
+
+__all__ = [
+    "VARIANTS",
+    "ExperimentConfig",
+    "HarnessError",
+    "find_variant",
+    "load_results",
+    "parse_variants",
+    "run_experiment",
+    "run_search",
+]
+
+__version__ = "0.1.0"

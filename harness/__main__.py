@@ -1,0 +1,5 @@
+"""``python -m harness``."""
+
+from harness.cli import main
+
+main()

@@ -1,0 +1,48 @@
+"""Summaries of a results table: per suite x variant x depth, a pure function of the rows."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+
+def summarize(results: pd.DataFrame) -> pd.DataFrame:
+    """Totals and rates per suite, variant and depth, in the order the rows first appear."""
+    keys = ["suite", "variant", "depth"]
+    grouped = results.groupby(keys, sort=False)
+    summary = grouped.agg(
+        problems=("problem_id", "count"),
+        nodes=("nodes", "sum"),
+        leaves=("leaves", "sum"),
+        minimal_leaves=("minimal_leaves", lambda s: s.sum() if s.notna().all() else float("nan")),
+        zw_searches=("zw_searches", "sum"),
+        researches=("researches", "sum"),
+        research_nodes=("research_nodes", "sum"),
+        fail_highs=("fail_highs", "sum"),
+        fail_highs_first=("fail_highs_first", "sum"),
+        passes=("passes", "sum"),
+        time_s=("time_s", "sum"),
+    ).reset_index()
+    first_score = grouped["score"].first().reset_index()["score"]
+    summary.insert(4, "score", first_score.where(summary["problems"] == 1))
+    summary["leaves_vs_minimal"] = summary["leaves"] / summary["minimal_leaves"]
+    fh = summary["fail_highs"]
+    summary["fh_first_rate"] = summary["fail_highs_first"].where(fh > 0) / fh.where(fh > 0)
+    return summary
+
+
+def format_summary(summary: pd.DataFrame) -> str:
+    """A readable fixed-width table of :func:`summarize`'s output, one block per suite."""
+    shown = ["variant", "depth", "problems", "score", "nodes", "leaves", "minimal_leaves",
+             "leaves_vs_minimal", "zw_searches", "researches", "fh_first_rate", "passes",
+             "time_s"]
+    headers = {"minimal_leaves": "min_leaves", "leaves_vs_minimal": "leaves/min",
+               "zw_searches": "zw", "researches": "re-search", "fh_first_rate": "fh1st",
+               "problems": "n"}
+    blocks = []
+    for suite, part in summary.groupby("suite", sort=False):
+        table = part[shown].rename(columns=headers)
+        if table["score"].isna().all():
+            table = table.drop(columns="score")
+        text = table.to_string(index=False, na_rep="-", float_format=lambda x: f"{x:.3g}")
+        blocks.append(f"{suite}\n{text}")
+    return "\n\n".join(blocks)
