@@ -15,7 +15,7 @@ from typing import Protocol
 
 from harness.search.counters import Counters
 from harness.search.table import TranspositionTable
-from harness.trees.base import Move, Tree
+from harness.trees.base import INF, EnhancedTree, Move, Tree
 
 
 class Loop(Protocol):
@@ -39,17 +39,35 @@ own nodes as ``qnodes``."""
 class Search:
     """One search of one tree: the tree's cursor, the counters, the table if any."""
 
-    __slots__ = ("_researching", "best_move", "counters", "quiescence", "root_lower_bound",
-                 "table", "tree")
+    __slots__ = ("_researching", "best_move", "counters", "enhanced", "extend_checks",
+                 "hash_move", "null_reduction", "null_rule", "pv_moves", "quiescence",
+                 "root_lower_bound", "table", "tree")
 
     def __init__(self, tree: Tree, table: TranspositionTable | None = None,
-                 quiescence: Quiescence | None = None) -> None:
+                 quiescence: Quiescence | None = None, hash_move: bool = True,
+                 null_reduction: int = 0, null_rule: str = "either",
+                 extend_checks: bool = False) -> None:
         self.tree = tree
         """The problem, seen through its cursor."""
         self.table = table
         """The transposition table, or ``None`` when the search runs without one."""
         self.quiescence = quiescence
         """The horizon evaluation, or ``None`` for the tree's static value."""
+        self.hash_move = hash_move
+        """Search the table's move first."""
+        self.null_reduction = null_reduction
+        """Null move: depth reduction R (0: off)."""
+        self.null_rule = null_rule
+        """Which earlier null moves forbid one (see ``EnhancedTree.null_allowed``)."""
+        self.extend_checks = extend_checks
+        """Search one ply deeper at nodes where the side to move is in check."""
+        self.enhanced: EnhancedTree | None = None
+        if null_reduction or extend_checks:
+            if not hasattr(tree, "push_null"):
+                raise ValueError("null move and check extension need a chess tree")
+            self.enhanced = tree  # type: ignore[assignment]
+        self.pv_moves: dict[object, Move] = {}
+        """Best move of each position whose value was last found exact (for the PV)."""
         self.counters = Counters()
         """What the search did so far, over all passes."""
         self.best_move: Move | None = None
@@ -76,9 +94,9 @@ class Search:
         moves = tree.moves()
         if not moves:
             c.leaves += 1
-            return tree.value(), None
+            return tree.terminal_value(), None
         hash_move = None
-        if self.table is not None:
+        if self.table is not None and self.hash_move:
             c.tt_probes += 1
             entry = self.table.probe(tree.key())
             if entry is not None:
@@ -111,6 +129,9 @@ class Search:
         """Search the current node: count it, stop at a leaf or a table cutoff, else expand."""
         c = self.counters
         c.nodes += 1
+        enhanced = self.enhanced
+        if enhanced is not None and self.extend_checks and enhanced.in_check():
+            depth += 1
         if depth <= 0:
             c.leaves += 1
             return self.horizon(alpha, beta)
@@ -130,11 +151,27 @@ class Search:
                     if upper <= alpha:
                         c.tt_cutoffs += 1
                         return upper
-                hash_move = entry[4]
+                if self.hash_move:
+                    hash_move = entry[4]
         moves = tree.moves()
         if not moves:
             c.leaves += 1
-            return tree.value()
+            return tree.terminal_value()
+        r = self.null_reduction
+        if (r and enhanced is not None and depth > r and beta < INF
+                and enhanced.null_allowed(self.null_rule)):
+            c.null_searches += 1
+            enhanced.push_null()
+            v = -self.node(loop, depth - 1 - r, -beta, -beta + 1)
+            tree.pop()
+            if v >= beta:               # passing already fails high: a cut node
+                c.null_cutoffs += 1
+                c.fail_highs += 1
+                c.cut_nodes += 1
+                c.cutoffs += 1
+                if table is not None:
+                    table.store(tree.key(), depth, alpha, beta, beta, None)
+                return beta
         return self.expand(loop, moves, depth, alpha, beta, hash_move)
 
     def expand(self, loop: Loop, moves: Sequence[Move], depth: int, alpha: int, beta: int,
@@ -151,15 +188,42 @@ class Search:
                 c.fail_highs_first += 1
             if last < len(moves) - 1:
                 c.cutoffs += 1
+            if best is not None:
+                self.tree.cutoff(best, depth)
         elif value <= alpha:
             c.fail_lows += 1
             c.all_nodes += 1
         else:
             c.pv_nodes += 1
+            if best is not None:
+                self.pv_moves[self.tree.key()] = best
         if self.table is not None:
             self.table.store(self.tree.key(), depth, alpha, beta, value, best)
         self.best_move = best
         return value
+
+    def principal_variation(self, first: Move | None, depth: int) -> list[Move]:
+        """The line from the root: ``first``, then each position's move from its last
+        exact search (or, failing that, the table), while it is legal and new."""
+        if first is None:
+            return []
+        tree = self.tree
+        line = [first]
+        seen = {tree.key()}
+        tree.push(first)
+        while len(line) < depth and tree.key() not in seen:
+            seen.add(tree.key())
+            move = self.pv_moves.get(tree.key())
+            if move is None and self.table is not None:
+                entry = self.table.probe(tree.key())
+                move = entry[4] if entry is not None else None
+            if move is None or move not in tree.moves():
+                break
+            line.append(move)
+            tree.push(move)
+        for _ in line:
+            tree.pop()
+        return line
 
     def horizon(self, alpha: int, beta: int) -> int:
         """The value of a node at the horizon: quiescence if set, else the static value."""

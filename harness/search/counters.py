@@ -6,7 +6,7 @@ COUNTER_NAMES = (
     "nodes", "leaves", "qnodes", "zw_searches", "researches", "research_nodes",
     "fail_highs", "fail_highs_first", "fail_lows", "cutoffs",
     "pv_nodes", "cut_nodes", "all_nodes", "passes",
-    "tt_probes", "tt_hits", "tt_cutoffs",
+    "tt_probes", "tt_hits", "tt_cutoffs", "null_searches", "null_cutoffs",
 )
 
 
@@ -49,6 +49,11 @@ class Counters:
     """Look-ups that found the position."""
     tt_cutoffs: int
     """Look-ups whose stored bound answered the search without expanding the node."""
+    null_searches: int
+    """Null-move searches started (chess, with null move on); their nodes are in ``nodes``."""
+    null_cutoffs: int
+    """Nodes that failed high on their null-move search (counted as fail-highs and
+    cut nodes, never as first-move fail-highs)."""
 
     def __init__(self) -> None:
         for name in COUNTER_NAMES:

@@ -23,6 +23,28 @@ class Switches:
     """Transposition-table entries; 0 for none (a variant that needs one brings its own)."""
     iterative_deepening: bool = False
     """Search depths 1, 2, ..., d in turn, each iteration seeding the next."""
+    hash_move: bool = True
+    """With a table, search the table's move first."""
+    quiescence: bool = True
+    """Chess: quiescence search at the horizon (captures and promotions)."""
+    mvv_lva: bool = True
+    """Chess: captures and promotions first, most valuable victim, least valuable attacker."""
+    killers: bool = False
+    """Chess: killer moves (two per ply) after the captures."""
+    history: bool = False
+    """Chess: quiet moves by history score."""
+    null_move: int = 0
+    """Chess: null-move reduction R (0: no null move)."""
+    null_rule: str = "either"
+    """Chess: ``either`` (VARIANTS.md: no null move when either of the previous two plies
+    was one) or ``both`` (Diepeveen's code: not when both were)."""
+    check_extension: bool = False
+    """Chess: one ply deeper when the side to move is in check."""
+
+    def applies_to_chess_only(self) -> dict[str, object]:
+        """The chess-only switches, for the record."""
+        return {k: getattr(self, k) for k in ("quiescence", "mvv_lva", "killers", "history",
+                                               "null_move", "null_rule", "check_extension")}
 
 
 @dataclass(frozen=True)
@@ -35,6 +57,8 @@ class SearchResult:
     """``exact``, ``lower`` or ``upper``."""
     best_move: str
     """The best root move by the tree's name for it; empty at a terminal root."""
+    pv: list[str]
+    """The principal variation, best move first (as far as it is known)."""
     status: str
     """``ok``, or ``pass-cap`` when an MTD driver gave up."""
     counters: dict[str, int]
@@ -55,9 +79,16 @@ def run_search(tree: Tree, spec: VariantSpec, depth: int, switches: Switches = S
                quiescence: Quiescence | None = None) -> SearchResult:
     """Search ``tree`` from its current node (the root) with ``spec`` to ``depth``."""
     check_depth(depth)
+    tree.reset()
     tt_size = switches.tt_size or (DEFAULT_SIZE if spec.variant.uses_table else 0)
     table = TranspositionTable(tt_size) if tt_size else None
-    search = Search(tree, table, quiescence)
+    if quiescence is None and switches.quiescence:
+        quiescence = getattr(tree, "quiesce", None)
+    chess_tree = hasattr(tree, "push_null")
+    search = Search(tree, table, quiescence, hash_move=switches.hash_move,
+                    null_reduction=switches.null_move if chess_tree else 0,
+                    null_rule=switches.null_rule,
+                    extend_checks=switches.check_extension and chess_tree)
     drive = spec.driver()
     iterative = switches.iterative_deepening or spec.variant.iterative
     start = time.perf_counter()
@@ -67,5 +98,6 @@ def run_search(tree: Tree, spec: VariantSpec, depth: int, switches: Switches = S
         guess = outcome.score
     elapsed = time.perf_counter() - start
     move = "" if outcome.best_move is None else tree.move_name(outcome.best_move)
-    return SearchResult(outcome.score, outcome.bound, move, outcome.status,
+    pv = [tree.move_name(m) for m in search.principal_variation(outcome.best_move, depth)]
+    return SearchResult(outcome.score, outcome.bound, move, pv, outcome.status,
                         search.counters.as_dict(), tt_size, elapsed)

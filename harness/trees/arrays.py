@@ -63,6 +63,12 @@ class ArrayTree:
     def value(self) -> int:
         return self.values[self._cur]
 
+    def terminal_value(self) -> int:
+        return self.values[self._cur]
+
+    def cutoff(self, move: Move, depth: int) -> None:
+        """Array trees have a fixed order: nothing to learn."""
+
     def key(self) -> int:
         return self._cur
 

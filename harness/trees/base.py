@@ -40,10 +40,39 @@ class Tree(Protocol):
         """The static value of the current node for the side to move."""
         ...
 
+    def terminal_value(self) -> int:
+        """The value of the current node, which has no moves (chess: mate or stalemate)."""
+        ...
+
     def key(self) -> Hashable:
         """A key identifying the current position, stable for the life of the tree."""
         ...
 
     def move_name(self, move: Move) -> str:
         """A readable, stable name for ``move`` at the current node."""
+        ...
+
+    def reset(self) -> None:
+        """Put the cursor on the root and forget what earlier searches taught the move
+        ordering (killers, history): every search starts from the same state."""
+        ...
+
+    def cutoff(self, move: Move, depth: int) -> None:
+        """Hear that ``move`` caused a fail-high at the current node (dynamic ordering)."""
+        ...
+
+
+class EnhancedTree(Tree, Protocol):
+    """A tree that supports the frame's chess enhancements: null move, check extension."""
+
+    def in_check(self) -> bool:
+        """Whether the side to move is in check."""
+        ...
+
+    def null_allowed(self, rule: str) -> bool:
+        """Whether a null move may be tried at the current node under ``rule``."""
+        ...
+
+    def push_null(self) -> None:
+        """Pass the move to the opponent (``pop`` takes it back)."""
         ...

@@ -40,7 +40,7 @@ class PerfectlyOrdered:
             return known
         moves = tree.moves() if remaining > 0 else ()
         if not moves:
-            value = tree.value()
+            value = tree.value() if remaining == 0 else tree.terminal_value()
         else:
             value = -min(self._child_value(m, remaining - 1) for m in moves)
         self._values[memo] = value
@@ -69,6 +69,16 @@ class PerfectlyOrdered:
 
     def value(self) -> int:
         return self.tree.value()
+
+    def terminal_value(self) -> int:
+        return self.tree.terminal_value()
+
+    def reset(self) -> None:
+        self.tree.reset()
+        self._ply = 0
+
+    def cutoff(self, move: Move, depth: int) -> None:
+        """The order is fixed: best first."""
 
     def key(self) -> Hashable:
         return self.tree.key()

@@ -1,0 +1,154 @@
+"""Static evaluation of chess positions: material plus piece-square tables, tapered
+between middle game and endgame by the material left on the board.
+
+Scores are centipawns for the side to move. Tables are written as a board is printed,
+rank 8 first, from White's side; a Black piece reads the table mirrored.
+"""
+
+from __future__ import annotations
+
+import chess
+
+MATE = 30_000
+"""Score of giving mate at the root; a mate found ``p`` plies deep scores ``MATE - p``."""
+
+# (middle game, endgame) material in centipawns, by piece type (index 1..6).
+MATERIAL = ((0, 0), (100, 120), (320, 300), (330, 320), (500, 530), (950, 940), (0, 0))
+PHASE_WEIGHT = (0, 0, 1, 1, 2, 4, 0)
+"""Phase contributed by each piece type; 24 is a full middle game, 0 a bare endgame."""
+FULL_PHASE = 24
+
+_PAWN = (
+    0, 0, 0, 0, 0, 0, 0, 0,
+    50, 50, 50, 50, 50, 50, 50, 50,
+    10, 10, 20, 30, 30, 20, 10, 10,
+    5, 5, 10, 25, 25, 10, 5, 5,
+    0, 0, 0, 20, 20, 0, 0, 0,
+    5, -5, -10, 0, 0, -10, -5, 5,
+    5, 10, 10, -20, -20, 10, 10, 5,
+    0, 0, 0, 0, 0, 0, 0, 0,
+)
+_PAWN_END = (
+    0, 0, 0, 0, 0, 0, 0, 0,
+    80, 80, 80, 80, 80, 80, 80, 80,
+    50, 50, 50, 50, 50, 50, 50, 50,
+    30, 30, 30, 30, 30, 30, 30, 30,
+    15, 15, 15, 15, 15, 15, 15, 15,
+    5, 5, 5, 5, 5, 5, 5, 5,
+    0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0,
+)
+_KNIGHT = (
+    -50, -40, -30, -30, -30, -30, -40, -50,
+    -40, -20, 0, 0, 0, 0, -20, -40,
+    -30, 0, 10, 15, 15, 10, 0, -30,
+    -30, 5, 15, 20, 20, 15, 5, -30,
+    -30, 0, 15, 20, 20, 15, 0, -30,
+    -30, 5, 10, 15, 15, 10, 5, -30,
+    -40, -20, 0, 5, 5, 0, -20, -40,
+    -50, -40, -30, -30, -30, -30, -40, -50,
+)
+_BISHOP = (
+    -20, -10, -10, -10, -10, -10, -10, -20,
+    -10, 0, 0, 0, 0, 0, 0, -10,
+    -10, 0, 5, 10, 10, 5, 0, -10,
+    -10, 5, 5, 10, 10, 5, 5, -10,
+    -10, 0, 10, 10, 10, 10, 0, -10,
+    -10, 10, 10, 10, 10, 10, 10, -10,
+    -10, 5, 0, 0, 0, 0, 5, -10,
+    -20, -10, -10, -10, -10, -10, -10, -20,
+)
+_ROOK = (
+    0, 0, 0, 0, 0, 0, 0, 0,
+    5, 10, 10, 10, 10, 10, 10, 5,
+    -5, 0, 0, 0, 0, 0, 0, -5,
+    -5, 0, 0, 0, 0, 0, 0, -5,
+    -5, 0, 0, 0, 0, 0, 0, -5,
+    -5, 0, 0, 0, 0, 0, 0, -5,
+    -5, 0, 0, 0, 0, 0, 0, -5,
+    0, 0, 0, 5, 5, 0, 0, 0,
+)
+_QUEEN = (
+    -20, -10, -10, -5, -5, -10, -10, -20,
+    -10, 0, 0, 0, 0, 0, 0, -10,
+    -10, 0, 5, 5, 5, 5, 0, -10,
+    -5, 0, 5, 5, 5, 5, 0, -5,
+    0, 0, 5, 5, 5, 5, 0, -5,
+    -10, 5, 5, 5, 5, 5, 0, -10,
+    -10, 0, 5, 0, 0, 0, 0, -10,
+    -20, -10, -10, -5, -5, -10, -10, -20,
+)
+_KING = (
+    -30, -40, -40, -50, -50, -40, -40, -30,
+    -30, -40, -40, -50, -50, -40, -40, -30,
+    -30, -40, -40, -50, -50, -40, -40, -30,
+    -30, -40, -40, -50, -50, -40, -40, -30,
+    -20, -30, -30, -40, -40, -30, -30, -20,
+    -10, -20, -20, -20, -20, -20, -20, -10,
+    20, 20, 0, 0, 0, 0, 20, 20,
+    20, 30, 10, 0, 0, 10, 30, 20,
+)
+_KING_END = (
+    -50, -40, -30, -20, -20, -30, -40, -50,
+    -30, -20, -10, 0, 0, -10, -20, -30,
+    -30, -10, 20, 30, 30, 20, -10, -30,
+    -30, -10, 30, 40, 40, 30, -10, -30,
+    -30, -10, 30, 40, 40, 30, -10, -30,
+    -30, -10, 20, 30, 30, 20, -10, -30,
+    -30, -30, 0, 0, 0, 0, -30, -30,
+    -50, -30, -30, -30, -30, -30, -30, -50,
+)
+_TABLES = (None, (_PAWN, _PAWN_END), (_KNIGHT, _KNIGHT), (_BISHOP, _BISHOP), (_ROOK, _ROOK),
+           (_QUEEN, _QUEEN), (_KING, _KING_END))
+
+
+def _square_tables() -> tuple[tuple[tuple[tuple[int, ...], ...], ...], ...]:
+    """``SQUARE[stage][color][piece_type][square]``: material plus table, for stage 0
+    (middle game) and 1 (endgame)."""
+    stages = []
+    for stage in (0, 1):
+        colors = []
+        for color in (chess.BLACK, chess.WHITE):
+            by_type: list[tuple[int, ...]] = [()]
+            for piece_type in chess.PIECE_TYPES:
+                tables = _TABLES[piece_type]
+                assert tables is not None
+                table = tables[stage]
+                material = MATERIAL[piece_type][stage]
+                # White reads the printed board flipped vertically (a1 is index 56).
+                by_type.append(tuple(material + table[sq ^ 56 if color else sq]
+                                     for sq in chess.SQUARES))
+            colors.append(tuple(by_type))
+        stages.append(tuple(colors))
+    return tuple(stages)
+
+
+SQUARE = _square_tables()
+
+
+def evaluate(board: chess.Board) -> int:
+    """Tapered material and piece-square score for the side to move, in centipawns."""
+    mg = eg = 0
+    phase = 0
+    mg_tables, eg_tables = SQUARE
+    for color in (chess.WHITE, chess.BLACK):
+        sign = 1 if color else -1
+        mg_by_type, eg_by_type = mg_tables[color], eg_tables[color]
+        occupied = board.occupied_co[color]
+        for piece_type in chess.PIECE_TYPES:
+            mask = board.pieces_mask(piece_type, color) & occupied
+            if not mask:
+                continue
+            mg_sq, eg_sq = mg_by_type[piece_type], eg_by_type[piece_type]
+            for square in chess.scan_forward(mask):
+                mg += sign * mg_sq[square]
+                eg += sign * eg_sq[square]
+            phase += PHASE_WEIGHT[piece_type] * chess.popcount(mask)
+    phase = min(phase, FULL_PHASE)
+    score = (mg * phase + eg * (FULL_PHASE - phase)) // FULL_PHASE
+    return score if board.turn else -score
+
+
+def piece_value(piece_type: int | None) -> int:
+    """Middle-game material of a piece type (0 for none), for move ordering."""
+    return MATERIAL[piece_type or 0][0]
