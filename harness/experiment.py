@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -9,8 +10,14 @@ from typing import Any
 
 import pandas as pd
 
+from harness.epd import SkippedLineWarning, load_suite
 from harness.errors import HarnessError
-from harness.problems import Problem, synthetic_problems, tree_file_problems
+from harness.problems import (
+    Problem,
+    suite_problems,
+    synthetic_problems,
+    tree_file_problems,
+)
 from harness.results import (
     RESULTS_FILE,
     RUN_FILE,
@@ -24,6 +31,7 @@ from harness.results import (
 )
 from harness.search.registry import VariantSpec, parse_variants
 from harness.search.run import Switches, check_depth, run_search
+from harness.suites import find_suite
 from harness.trees.arrays import ArrayTree
 from harness.trees.minimal import knuth_moore, minimal_leaves
 
@@ -43,22 +51,24 @@ class ExperimentConfig:
     """JSON tree files."""
     tree_specs: tuple[str, ...] = ()
     """Synthetic tree specs (``random:b=...``)."""
+    suites: tuple[str, ...] = ()
+    """EPD suites, by path or by name (looked up in ``positions/`` and ``HARNESS_SUITES``)."""
     variants: str = "all"
     """Variant list as given (``pvs:zw_min_depth=3,negascout``, ``all``, ``core``)."""
     depths: tuple[int, ...] | None = None
-    """Depths to search each problem to; ``None``: each tree's own height."""
-    tt_size: int = 0
-    """Transposition-table entries for every variant (0: none)."""
-    iterative_deepening: bool = False
-    """Iterative deepening for every variant."""
+    """Depths to search each problem to; ``None``: a tree's height, 3 for chess."""
+    switches: Switches = Switches()
+    """Enhancements shared by every variant."""
     measure_minimal: bool = False
     """Measure each tree's minimal alpha-beta tree (children perfectly reordered)."""
+    skip_invalid: bool = False
+    """Skip malformed EPD lines with a warning instead of stopping."""
 
     def as_dict(self) -> dict[str, Any]:
         data = asdict(self)
+        for key in ("tree_files", "tree_specs", "suites"):
+            data[key] = list(data[key])
         data["depths"] = None if self.depths is None else list(self.depths)
-        data["tree_files"] = list(self.tree_files)
-        data["tree_specs"] = list(self.tree_specs)
         return data
 
 
@@ -67,34 +77,51 @@ class Plan:
     """A validated configuration: every problem and variant resolved, nothing searched."""
 
     problems: list[Problem]
+    """Every problem, in order."""
     variants: list[VariantSpec]
-    heights: dict[str, int] = field(default_factory=dict)
-    """Height of each suite's trees (the default depth)."""
+    """Every variant with its options."""
+    suites: dict[str, dict[str, Any]] = field(default_factory=dict)
+    """What run.json records about each suite (height, path, sha256, skipped lines)."""
 
 
 def plan_experiment(config: ExperimentConfig) -> Plan:
     """Resolve and check everything a run needs, so bad input fails before any search."""
-    if config.tt_size < 0:
-        raise HarnessError(f"table size {config.tt_size} is negative")
+    if config.switches.tt_size < 0:
+        raise HarnessError(f"table size {config.switches.tt_size} is negative")
+    if config.switches.null_move < 0:
+        raise HarnessError(f"null-move reduction {config.switches.null_move} is negative")
     variants = parse_variants(config.variants)
+    for depth in config.depths or ():
+        check_depth(depth)
     problems: list[Problem] = []
-    heights: dict[str, int] = {}
+    suites: dict[str, dict[str, Any]] = {}
     for path in config.tree_files:
         found = tree_file_problems(path)
         tree = found[0].make_tree()
-        heights[found[0].suite] = tree.shape.height
+        assert isinstance(tree, ArrayTree)
+        suites[found[0].suite] = {"kind": "tree", "path": path, "height": tree.shape.height}
         for depth in config.depths or (tree.shape.height,):
             _check_horizon(path, tree, depth)
         problems += found
     for text in config.tree_specs:
         found = synthetic_problems(text)
-        heights[found[0].suite] = int(found[0].source.split(",d=")[1].split(",")[0])
+        suites[found[0].suite] = {"kind": "synthetic"}
         problems += found
+    for name in config.suites:
+        suite_path = find_suite(name)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", SkippedLineWarning)
+            suite = load_suite(suite_path, config.skip_invalid)
+        for warning in caught:
+            warnings.warn_explicit(warning.message, warning.category, warning.filename,
+                                   warning.lineno)
+        suites[suite.name] = {"kind": "epd", "path": str(suite_path), "sha256": suite.sha256,
+                              "positions": len(suite.positions),
+                              "skipped": [list(s) for s in suite.skipped]}
+        problems += suite_problems(suite, config.skip_invalid)
     if not problems:
-        raise HarnessError("nothing to search: give --tree FILE or --trees SPEC")
-    for depth in config.depths or ():
-        check_depth(depth)
-    return Plan(problems, variants, heights)
+        raise HarnessError("nothing to search: give --tree FILE, --trees SPEC or --suite EPD")
+    return Plan(problems, variants, suites)
 
 
 def _check_horizon(path: str, tree: ArrayTree, depth: int) -> None:
@@ -120,11 +147,13 @@ class RunOutput:
 
 def run_experiment(config: ExperimentConfig, run_dir: str | Path,
                    command: Sequence[str] = (),
-                   on_problem: Callable[[int, int], None] | None = None) -> RunOutput:
+                   on_problem: Callable[[int, int], None] | None = None,
+                   epd_out: str | Path | None = None) -> RunOutput:
     """Search every problem with every variant at every depth; write the run folder.
 
     Rows are appended to ``results.csv`` after each problem, so an interruption loses at
-    most the problem in progress. ``on_problem(done, total)`` reports progress.
+    most the problem in progress. ``on_problem(done, total)`` reports progress. With
+    ``epd_out``, the chess rows are also written as EPD (see :func:`export_epd`).
     """
     plan = plan_experiment(config)
     run_dir = Path(run_dir)
@@ -139,18 +168,17 @@ def run_experiment(config: ExperimentConfig, run_dir: str | Path,
         "config_hash": config_hash(settings),
         "variants": {spec.label: {"name": spec.name, "options": dict(spec.options),
                                   "source": spec.variant.source} for spec in plan.variants},
-        "suites": {suite: {"height": h} for suite, h in plan.heights.items()},
+        "suites": plan.suites,
         **environment(),
         "started": now(),
         "finished": None,
         "problems": len(plan.problems),
     }
     write_run_info(run_dir, info)
-    switches = Switches(config.tt_size, config.iterative_deepening)
     writer = ResultsWriter(run_dir / RESULTS_FILE)
     try:
         for done, problem in enumerate(plan.problems, 1):
-            writer.write(search_problem(problem, plan.variants, config.depths, switches,
+            writer.write(search_problem(problem, plan.variants, config.depths, config.switches,
                                         config.measure_minimal))
             if on_problem is not None:
                 on_problem(done, len(plan.problems))
@@ -158,36 +186,87 @@ def run_experiment(config: ExperimentConfig, run_dir: str | Path,
         writer.close()
     info["finished"] = now()
     write_run_info(run_dir, info)
-    return RunOutput(run_dir, load_results(run_dir), info)
+    results = load_results(run_dir)
+    if epd_out is not None:
+        export_epd(results, plan.problems, epd_out)
+    return RunOutput(run_dir, results, info)
+
+
+EPD_COUNTERS = ("leaves", "qnodes", "zw_searches", "researches", "research_nodes",
+                "fail_highs", "fail_highs_first", "cutoffs", "passes", "tt_hits")
+"""Counters written to EPD as private opcodes (``H`` + name; ``acn`` holds ``nodes``)."""
+
+
+def export_epd(results: pd.DataFrame, problems: Sequence[Problem], path: str | Path) -> int:
+    """Write one EPD line per chess row: the position with its ``id``, ``bm`` and ``am``
+    kept, the standard ``acd`` (depth), ``acn`` (nodes), ``ce`` (score for the side to
+    move, centipawns) and ``pv``, and private opcodes (uppercase first letter, as the
+    standard requires) ``Hvariant`` and the counters of :data:`EPD_COUNTERS`. Returns the
+    number of lines."""
+    import chess
+
+    from harness.epd import write_epd
+
+    by_id = {(p.suite, p.problem_id): p for p in problems if p.kind == "epd"}
+    lines = []
+    for row in results.to_dict("records"):
+        problem = by_id.get((row["suite"], row["problem_id"]))
+        if problem is None:
+            continue
+        position = problem.position()
+        board = position.board()
+        ops: dict[str, Any] = {"id": position.id}
+        for opcode in ("bm", "am"):
+            if opcode in position.ops:
+                ops[opcode] = position.ops[opcode]
+        ops.update(acd=int(row["depth"]), acn=int(row["nodes"]), ce=int(row["score"]),
+                   pv=[chess.Move.from_uci(m) for m in str(row["pv"]).split()],
+                   Hvariant=str(row["variant"]))
+        for name in EPD_COUNTERS:
+            ops["H" + name] = int(row[name])
+        lines.append((board, ops))
+    if not lines:
+        raise HarnessError(f"{path}: no chess rows to write as EPD")
+    write_epd(path, lines)
+    return len(lines)
 
 
 def search_problem(problem: Problem, variants: Sequence[VariantSpec],
                    depths: Sequence[int] | None, switches: Switches,
                    measure_minimal: bool = False) -> list[dict[str, Any]]:
-    """Every variant at every depth on one problem: the job unit of a run."""
-    tree = problem.make_tree()
-    shape = tree.shape
+    """Every variant at every depth on one problem: the job unit of a run.
+
+    One tree serves every search of the problem, so what it caches about positions is
+    computed once for all variants and depths.
+    """
+    tree = problem.make_tree(switches)
+    shape = tree.shape if isinstance(tree, ArrayTree) else None
+    default = problem.default_depth or (shape.height if shape else 1)
+    fen = problem.fen
     rows: list[dict[str, Any]] = []
-    for depth in depths or (shape.height,):
+    for depth in depths or (default,):
         if measure_minimal:
-            tree.reset()
             minimal: int | None = minimal_leaves(tree, depth)
             source = "measured"
-        elif shape.branching is not None:
+        elif shape is not None and shape.branching is not None:
             minimal, source = knuth_moore(shape.branching, min(depth, shape.height)), "knuth-moore"
         else:
             minimal, source = None, ""
         for spec in variants:
-            tree.reset()
             result = run_search(tree, spec, depth, switches)
+            judged = problem.judge(result.best_move)
             rows.append({
                 "suite": problem.suite, "problem_id": problem.problem_id,
                 "variant": spec.label, "options": spec.options_text, "depth": depth,
                 "tt_size": result.tt_size, "iterative": int(switches.iterative_deepening
                                                              or spec.variant.iterative),
                 "score": result.score, "bound": result.bound, "best_move": result.best_move,
+                "pv": " ".join(result.pv), "solved": "" if judged is None else int(judged),
                 "status": result.status, **result.counters,
                 "minimal_leaves": "" if minimal is None else minimal,
-                "minimal_source": source, "time_s": round(result.time_s, 6),
+                "minimal_source": source, "fen": fen, "time_s": round(result.time_s, 6),
             })
+    cache = getattr(tree, "cache", None)
+    if cache is not None:
+        cache.clear()                   # the problem is done: free its positions
     return rows

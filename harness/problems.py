@@ -2,14 +2,23 @@
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+import chess
+
+from harness.epd import EpdPosition, Suite, load_suite, solved
 from harness.errors import HarnessError
-from harness.trees.arrays import ArrayTree
+from harness.search.run import Switches
+from harness.trees.base import Tree
 from harness.trees.explicit import load_tree_file
+from harness.trees.positions import ChessTree, Ordering
 from harness.trees.synthetic import SyntheticSpec, generate_tree, parse_spec
+
+DEFAULT_CHESS_DEPTH = 3
+"""Depth searched on chess positions when none is given."""
 
 
 @dataclass(frozen=True)
@@ -17,26 +26,60 @@ class Problem:
     """One tree to search."""
 
     suite: str
-    """The set it belongs to: a tree file's name, or a synthetic spec."""
+    """The set it belongs to: a tree file's or EPD suite's name, or a synthetic spec."""
     problem_id: str
-    """Its id within the suite."""
+    """Its id within the suite (an EPD position's ``id``)."""
     kind: str
-    """``tree`` (a JSON file) or ``synthetic`` (a spec)."""
+    """``tree`` (a JSON file), ``synthetic`` (a spec) or ``epd`` (a suite position)."""
     source: str
     """The file path or the spec text."""
     index: int = 0
-    """The tree's index within a synthetic set."""
+    """The tree's index within a synthetic set, or the position's within a suite."""
+    skip_invalid: bool = False
+    """For ``epd``: the suite was read skipping malformed lines (so indices match)."""
 
-    def make_tree(self) -> ArrayTree:
-        """Build (or load) the tree, cursor at the root."""
+    def make_tree(self, switches: Switches = Switches()) -> Tree:
+        """Build the tree, cursor at the root; chess trees take the ordering switches."""
         if self.kind == "tree":
             return load_tree_file(self.source)
-        return generate_tree(_spec(self.source), self.index)
+        if self.kind == "synthetic":
+            return generate_tree(_spec(self.source), self.index)
+        ordering = Ordering(switches.mvv_lva, switches.killers, switches.history)
+        return ChessTree(self.position().board(), ordering)
+
+    def position(self) -> EpdPosition:
+        """The EPD position of an ``epd`` problem."""
+        return _suite(self.source, self.skip_invalid).positions[self.index]
+
+    @property
+    def fen(self) -> str:
+        """The position's FEN (empty for trees)."""
+        return self.position().fen if self.kind == "epd" else ""
+
+    @property
+    def default_depth(self) -> int | None:
+        """The depth searched when none is given (``None``: the tree's height)."""
+        return DEFAULT_CHESS_DEPTH if self.kind == "epd" else None
+
+    def judge(self, best_move: str) -> bool | None:
+        """Whether ``best_move`` (UCI) solves an EPD position with ``bm``/``am``."""
+        if self.kind != "epd":
+            return None
+        position = self.position()
+        move = chess.Move.from_uci(best_move) if best_move else chess.Move.null()
+        return solved(position, move)
 
 
 @lru_cache(maxsize=64)
 def _spec(text: str) -> SyntheticSpec:
     return parse_spec(text)
+
+
+@lru_cache(maxsize=16)
+def _suite(path: str, skip_invalid: bool) -> Suite:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")     # reported once, when the run was planned
+        return load_suite(path, skip_invalid)
 
 
 def tree_file_problems(path: str) -> list[Problem]:
@@ -51,6 +94,13 @@ def synthetic_problems(text: str) -> list[Problem]:
     spec = parse_spec(text)
     canonical = str(spec)
     return [Problem(canonical, str(i), "synthetic", canonical, i) for i in range(spec.count)]
+
+
+def suite_problems(suite: Suite, skip_invalid: bool) -> list[Problem]:
+    """The problems of a loaded EPD suite, one per position."""
+    path = str(suite.path)
+    return [Problem(suite.name, p.id, "epd", path, i, skip_invalid)
+            for i, p in enumerate(suite.positions)]
 
 
 def parse_depths(text: str) -> tuple[int, ...]:

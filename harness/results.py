@@ -26,8 +26,8 @@ SCHEMA_VERSION = 1
 
 ROW_COLUMNS = (
     "suite", "problem_id", "variant", "options", "depth", "tt_size", "iterative",
-    "score", "bound", "best_move", "status", *COUNTER_NAMES,
-    "minimal_leaves", "minimal_source", "time_s",
+    "score", "bound", "best_move", "pv", "solved", "status", *COUNTER_NAMES,
+    "minimal_leaves", "minimal_source", "fen", "time_s",
 )
 """The columns of ``results.csv``, in order."""
 
@@ -72,8 +72,10 @@ def load_results(run_dir: str | Path) -> pd.DataFrame:
     path = run_dir / RESULTS_FILE
     if not path.exists():
         raise HarnessError(f"{path}: no results file")
-    frame = pd.read_csv(path, dtype={"problem_id": str, "best_move": str, "options": str},
-                        keep_default_na=False, na_values={"minimal_leaves": [""]})
+    text_columns = ("suite", "problem_id", "variant", "options", "bound", "best_move", "pv",
+                    "status", "minimal_source", "fen")
+    frame = pd.read_csv(path, dtype={c: str for c in text_columns}, keep_default_na=False,
+                        na_values={"minimal_leaves": [""], "solved": [""]})
     missing = [c for c in ROW_COLUMNS if c not in frame.columns]
     if missing:
         raise HarnessError(f"{path}: missing columns: {', '.join(missing)}")

@@ -13,3 +13,9 @@ TEXTBOOK = [[3, 12, 8], [2, 4, 6], [14, 5, 2]]
 @pytest.fixture
 def textbook_file() -> Path:
     return DATA / "textbook.json"
+
+
+@pytest.fixture(autouse=True)
+def private_download_dir(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Suites a user downloaded must not leak into the tests (nor the tests into them)."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path_factory.mktemp("xdg-data")))

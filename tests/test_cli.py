@@ -137,3 +137,89 @@ def test_help_for_every_command() -> None:
     for command in ([], ["run"], ["variants"]):
         result = invoke(*command, "--help")
         assert result.exit_code == 0 and "Usage" in result.output
+
+
+SHARED = Path(__file__).resolve().parents[2] / "shared" / "positions"
+needs_shared = pytest.mark.skipif(not (SHARED / "wac.epd").is_file(),
+                                  reason="the public suites (../shared/positions) are not here")
+
+
+@needs_shared
+def test_run_chess_suite_with_epd_out(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import chess
+
+    monkeypatch.setenv("HARNESS_SUITES", str(SHARED))
+    out, epd = tmp_path / "bk", tmp_path / "bk-out.epd"
+    result = invoke("run", "--suite", "bk", "--variants", "alphabeta,pvs", "--depth", "1-2",
+                    "--out", str(out), "--epd-out", str(epd))
+    assert result.exit_code == 0, result.output
+    assert "solved" in result.output
+    frame = load_results(out)
+    assert len(frame) == 24 * 2 * 2
+    assert frame["fen"].str.contains("/").all() and frame["pv"].str.len().gt(0).all()
+    assert set(frame["solved"].dropna()) <= {0.0, 1.0} and frame["solved"].notna().all()
+    info = json.loads((out / "run.json").read_text())
+    assert info["suites"]["bk.epd"]["sha256"] == (
+        "5ec04792855455348b21a78dac15b39560cc9b459a5a0dbeca9401d82e51e9e6")
+    assert info["config"]["switches"]["quiescence"] is True
+    lines = epd.read_text().splitlines()
+    assert len(lines) == len(frame)
+    board, ops = chess.Board.from_epd(lines[0])
+    assert board.fen() == frame["fen"][0]
+    assert ops["id"] == frame["problem_id"][0] and ops["acd"] == 1 and "bm" in ops
+    assert ops["acn"] == frame["nodes"][0] and ops["Hvariant"] == "alphabeta"
+    assert [m.uci() for m in ops["pv"]] == frame["pv"][0].split()
+
+
+@needs_shared
+def test_malformed_epd_stops_or_is_skipped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("HARNESS_SUITES", str(SHARED))
+    result = invoke("run", "--suite", "kaufman", "--variants", "alphabeta", "--depth", "1",
+                    "--out", str(tmp_path / "k1"))
+    assert result.exit_code == 2
+    assert result.output.startswith("Error: ") and "kaufman.epd:3:" in result.output
+    assert len(result.output.strip().splitlines()) == 1
+    result = invoke("run", "--suite", "kaufman", "--skip-invalid", "--variants", "alphabeta",
+                    "--depth", "1", "--out", str(tmp_path / "k2"))
+    assert result.exit_code == 0, result.output
+    info = json.loads((tmp_path / "k2" / "run.json").read_text())
+    assert [line for line, _ in info["suites"]["kaufman.epd"]["skipped"]] == [3, 8]
+    assert len(load_results(tmp_path / "k2")) == 23
+    result = invoke("run", "--suite", "perftsuite", "--out", str(tmp_path / "p"))
+    assert result.exit_code == 2 and "perftsuite.epd:1:" in result.output
+
+
+def test_missing_suite_says_where_it_looked(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("HARNESS_SUITES", str(tmp_path))
+    result = invoke("run", "--suite", "wac", "--out", str(tmp_path / "out"))
+    assert result.exit_code == 2
+    assert str(tmp_path) in result.output and "harness suites get wac" in result.output
+
+
+def test_suites_lists_project_suites(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("HARNESS_SUITES", str(tmp_path))
+    result = invoke("suites")
+    assert result.exit_code == 0
+    assert "perft.epd" in result.output and "6 positions" in result.output
+
+
+@needs_shared
+def test_suites_get_from_a_local_server(tmp_path: Path) -> None:
+    import functools
+    import http.server
+    import threading
+
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(SHARED))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        url = f"http://127.0.0.1:{server.server_address[1]}"
+        result = invoke("suites", "get", "bk", "--dest", str(tmp_path), "--base-url", url)
+        assert result.exit_code == 0, result.output
+        assert (tmp_path / "bk.epd").read_bytes() == (SHARED / "bk.epd").read_bytes()
+        result = invoke("suites", "get", "nosuch", "--dest", str(tmp_path), "--base-url", url)
+        assert result.exit_code == 2 and "unknown suite" in result.output
+    finally:
+        server.shutdown()
+        server.server_close()

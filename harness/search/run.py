@@ -10,6 +10,7 @@ from harness.search.core import Quiescence, Search
 from harness.search.registry import VariantSpec
 from harness.search.table import DEFAULT_SIZE, TranspositionTable
 from harness.trees.base import Tree
+from harness.trees.positions import ChessTree, Ordering
 
 MAX_DEPTH = 100
 """Deepest search accepted (Python's recursion limit bounds it)."""
@@ -79,12 +80,14 @@ def run_search(tree: Tree, spec: VariantSpec, depth: int, switches: Switches = S
                quiescence: Quiescence | None = None) -> SearchResult:
     """Search ``tree`` from its current node (the root) with ``spec`` to ``depth``."""
     check_depth(depth)
+    if isinstance(tree, ChessTree):
+        tree.set_ordering(Ordering(switches.mvv_lva, switches.killers, switches.history))
     tree.reset()
     tt_size = switches.tt_size or (DEFAULT_SIZE if spec.variant.uses_table else 0)
     table = TranspositionTable(tt_size) if tt_size else None
     if quiescence is None and switches.quiescence:
         quiescence = getattr(tree, "quiesce", None)
-    chess_tree = hasattr(tree, "push_null")
+    chess_tree = isinstance(tree, ChessTree)
     search = Search(tree, table, quiescence, hash_move=switches.hash_move,
                     null_reduction=switches.null_move if chess_tree else 0,
                     null_rule=switches.null_rule,

@@ -193,6 +193,13 @@ class ChessTree:
             key = (move.from_square, move.to_square)
             self._history[key] = self._history.get(key, 0) + depth * depth
 
+    def set_ordering(self, ordering: Ordering) -> None:
+        """Switch move ordering between searches; static orders are forgotten if the
+        MVV-LVA switch changes (the cache would hold the other order)."""
+        if ordering.mvv_lva != self.ordering.mvv_lva:
+            self.cache.clear()
+        self.ordering = ordering
+
     # -- enhancements used by the search frame ---------------------------------------
     def in_check(self) -> bool:
         return self._info().in_check

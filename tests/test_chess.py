@@ -1,0 +1,116 @@
+"""Chess positions: terminal scores, evaluation, ordering, the cache, and exactness on real suites."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import chess
+import pytest
+
+from harness.epd import load_suite
+from harness.search import CORE, VARIANTS, Switches, make_spec, run_search
+from harness.trees.evaluation import MATE, evaluate
+from harness.trees.positions import ChessTree, Ordering, PositionCache
+
+SHARED = Path(__file__).resolve().parents[2] / "shared" / "positions"
+EXACT = [v.name for v in VARIANTS if v.exact and v.name != "minimax"]
+
+
+def shared_suite(name: str) -> Path:
+    for folder in [SHARED, *(Path(p) for p in os.environ.get("HARNESS_SUITES", "").split(os.pathsep) if p)]:
+        if (folder / name).is_file():
+            return folder / name
+    pytest.skip(f"{name}: the public suites (../shared/positions) are not here")
+
+
+def search(fen: str, name: str, depth: int, **switches: object) -> tuple[int, str, dict[str, int]]:
+    result = run_search(ChessTree(chess.Board(fen)), make_spec(name), depth, Switches(**switches))  # type: ignore[arg-type]
+    return result.score, result.best_move, result.counters
+
+
+def test_mate_in_one_is_found_with_distance() -> None:
+    fen = "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1"             # Ra8#
+    for name in ("alphabeta", "pvs", "negascout", "mtdf"):
+        score, move, _ = search(fen, name, 2)
+        assert (score, move) == (MATE - 1, "a1a8")
+
+
+def test_terminal_roots_are_problems_not_crashes() -> None:
+    mated = "R5k1/5ppp/8/8/8/8/5PPP/6K1 b - - 0 1"
+    stalemate = "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"
+    assert search(mated, "pvs", 3)[:2] == (-MATE, "")
+    assert search(stalemate, "pvs", 3)[:2] == (0, "")
+
+
+def test_evaluation_is_symmetric() -> None:
+    board = chess.Board("r1bqk2r/pppp1ppp/2n2n2/2b1p3/2B1P3/5N2/PPPP1PPP/RNBQ1RK1 w kq - 4 5")
+    assert evaluate(board) == evaluate(board.mirror())
+    assert evaluate(chess.Board()) == 0
+
+
+def test_mvv_lva_orders_captures_first() -> None:
+    board = chess.Board("4k3/8/3q4/4P3/1b6/2N5/8/4K2R w K - 0 1")
+    moves = list(ChessTree(board).moves())
+    assert moves[0] == chess.Move.from_uci("e5d6")            # pawn takes queen
+    captures = [m for m in moves if board.is_capture(m)]
+    assert moves[:len(captures)] == captures
+    plain = list(ChessTree(board, Ordering(mvv_lva=False)).moves())
+    assert plain == list(board.legal_moves)
+
+
+def test_the_cache_changes_no_count() -> None:
+    fen = "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4"
+    shared = ChessTree(chess.Board(fen))
+    for name in ("alphabeta", "pvs", "mtdf", "scout"):
+        fresh = run_search(ChessTree(chess.Board(fen), cache=PositionCache(max_entries=50)),
+                           make_spec(name), 3)
+        reused = run_search(shared, make_spec(name), 3)
+        assert fresh.counters == reused.counters and fresh.score == reused.score
+
+
+def test_null_move_and_check_extension_keep_counter_identities() -> None:
+    fen = "r2q1rk1/ppp2ppp/2n1bn2/2b1p3/3pP3/3P1NPP/PPP1NPB1/R1BQ1RK1 b - - 0 9"
+    for rule in ("either", "both"):
+        _, _, c = search(fen, "pvs", 3, null_move=1, null_rule=rule, check_extension=True)
+        assert c["null_searches"] > 0 and c["null_cutoffs"] > 0
+        assert c["pv_nodes"] + c["cut_nodes"] + c["all_nodes"] + c["leaves"] + c["tt_cutoffs"] \
+            == c["nodes"]
+    plain = search(fen, "pvs", 3)
+    assert plain[2]["null_searches"] == 0
+
+
+def test_killers_and_history_change_the_tree_not_the_value() -> None:
+    fen = "r2q1rk1/ppp2ppp/2n1bn2/2b1p3/3pP3/3P1NPP/PPP1NPB1/R1BQ1RK1 b - - 0 9"
+    base = search(fen, "alphabeta", 3)
+    tuned = search(fen, "alphabeta", 3, killers=True, history=True)
+    assert tuned[0] == base[0]
+    assert tuned[2]["nodes"] != base[2]["nodes"]
+    assert search(fen, "pvs", 3, killers=True, history=True)[0] == base[0]
+
+
+def test_table_and_iterative_deepening_on_chess() -> None:
+    fen = "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4"
+    plain = search(fen, "alphabeta", 3)
+    for name in ("alphabeta", "pvs", "negascout", "mtdf", "aspiration"):
+        score, _, c = search(fen, name, 3, tt_size=1 << 16, iterative_deepening=True)
+        assert c["tt_probes"] > 0 and c["passes"] >= 3
+        assert score == plain[0]            # no transpositions at different depths here
+
+
+@pytest.mark.parametrize("suite,count,depths", [("bk.epd", 24, (1, 2)), ("wac.epd", 20, (1, 2, 3))])
+def test_exact_variants_agree_with_alphabeta_on_public_suites(suite: str, count: int,
+                                                               depths: tuple[int, ...]) -> None:
+    positions = load_suite(shared_suite(suite)).positions[:count]
+    names = [n for n in dict.fromkeys([*CORE, *EXACT]) if n != "belle"]
+    for position in positions:
+        tree = ChessTree(position.board())
+        for depth in depths:
+            if depth == 3 and position.line % 4:
+                continue                       # depth 3 on a quarter of the slice
+            reference = run_search(tree, make_spec("alphabeta"), depth).score
+            for name in names:
+                result = run_search(tree, make_spec(name), depth)
+                assert (result.score, result.bound) == (reference, "exact"), (position.id, name, depth)
+            belle = run_search(tree, make_spec("belle"), depth)
+            assert belle.score <= reference if belle.bound == "lower" else belle.score == reference
