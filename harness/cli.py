@@ -12,9 +12,12 @@ from typing import Any, TypeVar
 
 import click
 
+from harness.compare import render_comparison, worse_than
 from harness.errors import HarnessError
-from harness.experiment import DEFAULT_TREES, ExperimentConfig, run_experiment
+from harness.experiment import DEFAULT_TREES, ExperimentConfig, compare_variants, run_experiment
 from harness.problems import parse_depths
+from harness.report import rebuild_report
+from harness.results import load_results
 from harness.search.registry import CORE, VARIANTS
 from harness.search.run import Switches
 from harness.suites import KNOWN_SUITES, download_dir, download_suite, list_suites
@@ -42,6 +45,69 @@ def reports_errors(command: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
+PROBLEM_OPTIONS = [
+    click.option("--tree", "tree_files", multiple=True, metavar="FILE.json",
+                 help="An explicit tree (JSON nested list). Repeatable."),
+    click.option("--trees", "tree_specs", multiple=True, metavar="SPEC",
+                 help="Synthetic trees, e.g. random:b=8,d=6,n=100,seed=1,ordering=0.9,"
+                      "values=incremental. Repeatable."),
+    click.option("--suite", "suites", multiple=True, metavar="EPD",
+                 help="Chess positions: an EPD file, or a name looked up in positions/, "
+                      "$HARNESS_SUITES and the download folder. Repeatable."),
+    click.option("--skip-invalid", is_flag=True,
+                 help="Skip malformed EPD lines with a warning (recorded in run.json)."),
+    click.option("--depth", "depth_text", metavar="N|A-B",
+                 help="Depth or inclusive range [default: a tree's height; 3 for chess]."),
+    click.option("--tt", "tt_size", type=int, default=0, metavar="SIZE",
+                 help="Transposition table with SIZE entries for every variant [default: none]."),
+    click.option("--id", "iterative", is_flag=True, help="Iterative deepening for every variant."),
+    click.option("--no-hash-move", is_flag=True, help="Do not search the table's move first."),
+    click.option("--no-qsearch", is_flag=True, help="Chess: static evaluation at the horizon."),
+    click.option("--no-mvv-lva", is_flag=True, help="Chess: no capture ordering."),
+    click.option("--killers", is_flag=True, help="Chess: killer moves."),
+    click.option("--history", is_flag=True, help="Chess: history heuristic."),
+    click.option("--null-move", type=int, default=0, metavar="R",
+                 help="Chess: null move with reduction R [default: off]."),
+    click.option("--null-rule", type=click.Choice(["either", "both"]), default="either",
+                 show_default=True, help="Chess: no null move after a null move in either / "
+                                         "both of the previous two plies (both: Diepeveen's code)."),
+    click.option("--check-extension", is_flag=True, help="Chess: extend checks by one ply."),
+    click.option("--minimal", is_flag=True,
+                 help="Measure each tree's minimal alpha-beta tree (children perfectly reordered)."),
+]
+
+
+def problem_options(command: F) -> F:
+    """The options that say what to search and with which switches (run, compare)."""
+    for option in reversed(PROBLEM_OPTIONS):
+        command = option(command)
+    return command
+
+
+def make_config(variants: str, options: dict[str, Any]) -> ExperimentConfig:
+    """An :class:`ExperimentConfig` from the values of :func:`problem_options`."""
+    o = options
+    switches = Switches(tt_size=o["tt_size"], iterative_deepening=o["iterative"],
+                        hash_move=not o["no_hash_move"], quiescence=not o["no_qsearch"],
+                        mvv_lva=not o["no_mvv_lva"], killers=o["killers"], history=o["history"],
+                        null_move=o["null_move"], null_rule=o["null_rule"],
+                        check_extension=o["check_extension"])
+    return ExperimentConfig(
+        tree_files=o["tree_files"], tree_specs=o["tree_specs"], suites=o["suites"],
+        variants=variants, depths=parse_depths(o["depth_text"]) if o["depth_text"] else None,
+        switches=switches, measure_minimal=o["minimal"], skip_invalid=o["skip_invalid"])
+
+
+def default_out(kind: str) -> str:
+    stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
+    return str(Path("results") / f"{kind}-{stamp}")
+
+
+def progress(done: int, total: int) -> None:
+    if done == total or done % max(1, total // 10) == 0:
+        click.echo(f"  {done}/{total} problems", err=True)
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="harness")
 def cli() -> None:
@@ -64,85 +130,92 @@ def variants() -> None:
 
 
 @cli.command()
-@click.option("--tree", "tree_files", multiple=True, metavar="FILE.json",
-              help="An explicit tree (JSON nested list). Repeatable.")
-@click.option("--trees", "tree_specs", multiple=True, metavar="SPEC",
-              help="Synthetic trees, e.g. random:b=8,d=6,n=100,seed=1,ordering=0.9,"
-                   "values=incremental. Repeatable.")
-@click.option("--suite", "suites", multiple=True, metavar="EPD",
-              help="Chess positions: an EPD file, or a name looked up in positions/ and "
-                   "$HARNESS_SUITES. Repeatable.")
-@click.option("--skip-invalid", is_flag=True,
-              help="Skip malformed EPD lines with a warning (recorded in run.json).")
+@problem_options
 @click.option("--variants", "variant_list", default="all", show_default=True, metavar="LIST",
               help="Comma-separated variants with options in the name, or all, core.")
-@click.option("--depth", "depth_text", metavar="N|A-B",
-              help="Depth or inclusive range [default: each tree's height].")
-@click.option("--tt", "tt_size", type=int, default=0, metavar="SIZE",
-              help="Transposition table with SIZE entries for every variant [default: none].")
-@click.option("--id", "iterative", is_flag=True, help="Iterative deepening for every variant.")
-@click.option("--no-hash-move", is_flag=True, help="Do not search the table's move first.")
-@click.option("--no-qsearch", is_flag=True, help="Chess: static evaluation at the horizon.")
-@click.option("--no-mvv-lva", is_flag=True, help="Chess: no capture ordering (generation order).")
-@click.option("--killers", is_flag=True, help="Chess: killer moves.")
-@click.option("--history", is_flag=True, help="Chess: history heuristic.")
-@click.option("--null-move", "null_move", type=int, default=0, metavar="R",
-              help="Chess: null move with reduction R [default: off].")
-@click.option("--null-rule", type=click.Choice(["either", "both"]), default="either",
-              show_default=True, help="Chess: no null move after a null move in either / both "
-                                      "of the previous two plies (both: Diepeveen's code).")
-@click.option("--check-extension", is_flag=True, help="Chess: extend checks by one ply.")
 @click.option("--epd-out", type=click.Path(dir_okay=False), metavar="FILE",
               help="Chess: also write the results as EPD (acd, acn, ce, pv, H* counters).")
-@click.option("--minimal", is_flag=True,
-              help="Measure each tree's minimal alpha-beta tree (children perfectly reordered).")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), metavar="DIR",
               help="Run folder [default: results/run-<UTC time>].")
 @reports_errors
-def run(tree_files: tuple[str, ...], tree_specs: tuple[str, ...], suites: tuple[str, ...],
-        skip_invalid: bool, variant_list: str, depth_text: str | None, tt_size: int,
-        iterative: bool, no_hash_move: bool, no_qsearch: bool, no_mvv_lva: bool, killers: bool,
-        history: bool, null_move: int, null_rule: str, check_extension: bool,
-        epd_out: str | None, minimal: bool, out_dir: str | None) -> None:
-    """Search problems with variants at fixed depths; write results.csv and run.json.
+def run(variant_list: str, epd_out: str | None, out_dir: str | None, **options: Any) -> None:
+    """Search problems with variants at fixed depths; write the run folder: results.csv,
+    run.json, summary.csv, charts and report.html.
 
     With no problems given, runs the embedded default: the same synthetic trees with
     good and with random move ordering, every variant, depths 1-6, iterative deepening.
     """
-    if not tree_files and not tree_specs and not suites:
-        tree_specs = DEFAULT_TREES
-        depth_text = depth_text or "1-6"
-        iterative = True            # aspiration and MTD(f) always iterate: so does everyone
+    if not (options["tree_files"] or options["tree_specs"] or options["suites"]):
+        options.update(tree_specs=DEFAULT_TREES, depth_text=options["depth_text"] or "1-6",
+                       iterative=True)   # aspiration and MTD(f) always iterate: so does everyone
         click.echo("No problems given: running the default comparison "
                    f"({len(DEFAULT_TREES)} synthetic sets, iterative deepening).", err=True)
-    switches = Switches(tt_size=tt_size, iterative_deepening=iterative,
-                        hash_move=not no_hash_move, quiescence=not no_qsearch,
-                        mvv_lva=not no_mvv_lva, killers=killers, history=history,
-                        null_move=null_move, null_rule=null_rule, check_extension=check_extension)
-    config = ExperimentConfig(
-        tree_files=tree_files, tree_specs=tree_specs, suites=suites, variants=variant_list,
-        depths=parse_depths(depth_text) if depth_text else None, switches=switches,
-        measure_minimal=minimal, skip_invalid=skip_invalid)
-    if out_dir is None:
-        stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
-        out_dir = str(Path("results") / f"run-{stamp}")
-
-    def progress(done: int, total: int) -> None:
-        if done == total or done % max(1, total // 10) == 0:
-            click.echo(f"  {done}/{total} problems", err=True)
-
-    output = run_experiment(config, out_dir, command=["harness", *sys.argv[1:]],
-                            on_problem=progress, epd_out=epd_out)
+    config = make_config(variant_list, options)
+    output = run_experiment(config, out_dir or default_out("run"),
+                            command=["harness", *sys.argv[1:]], on_problem=progress,
+                            epd_out=epd_out)
     click.echo(format_summary(summarize(output.results)))
-    click.echo(f"\nwrote {output.run_dir / 'results.csv'} ({len(output.results)} rows) "
-               f"and {output.run_dir / 'run.json'}" + (f", {epd_out}" if epd_out else ""))
+    written = ["results.csv", "run.json", "summary.csv", "report.html"]
+    click.echo(f"\nwrote {', '.join(str(output.run_dir / f) for f in written)}"
+               + (f", {epd_out}" if epd_out else ""))
+
+
+@cli.command()
+@click.argument("baseline")
+@click.argument("others", nargs=-1, required=True)
+@problem_options
+@click.option("--run", "run_dir", type=click.Path(file_okay=False, exists=True), metavar="DIR",
+              help="Compare the results of an existing run instead of searching.")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False), metavar="DIR",
+              help="Folder for the run and the comparison [default: results/compare-<time>; "
+                   "with --run, the run folder].")
+@click.option("--seed", type=int, default=0, show_default=True, help="Bootstrap seed.")
+@click.option("--fail-if-worse", type=float, metavar="PCT",
+              help="Exit with code 1 when a variant needs PCT% more nodes than BASELINE.")
+@reports_errors
+def compare(baseline: str, others: tuple[str, ...], run_dir: str | None, out_dir: str | None,
+            seed: int, fail_if_worse: float | None, **options: Any) -> None:
+    """Compare variants with BASELINE on the same problems: node ratios with bootstrap
+    intervals, sign tests, re-search and first-move fail-high rates, largest differences."""
+    if run_dir is not None:
+        files = compare_variants(baseline, others, run_dir, seed=seed)
+    else:
+        config = make_config(baseline, options)
+        files = compare_variants(baseline, others, out_dir or default_out("compare"), config,
+                                 seed, command=["harness", *sys.argv[1:]], on_problem=progress)
+    shown = parse_depths(options["depth_text"]) if options["depth_text"] else None
+    click.echo(render_comparison(files.comparison, shown))
+    click.echo(f"\nwrote {files.table} and {', '.join(str(p) for p in files.charts)}")
+    if fail_if_worse is not None and worse_than(files.comparison, fail_if_worse):
+        click.echo(f"FAIL: a variant needs more than {fail_if_worse:g}% more nodes than "
+                   f"{files.comparison.baseline}", err=True)
+        sys.exit(1)
+
+
+@cli.command()
+@click.argument("run_dir", type=click.Path(file_okay=False, exists=True))
+@click.option("--baseline", metavar="VARIANT", help="Baseline of the ratios [default: alphabeta].")
+@reports_errors
+def report(run_dir: str, baseline: str | None) -> None:
+    """Rebuild summary.csv, the charts and report.html of a run from results.csv."""
+    files = rebuild_report(run_dir, baseline)
+    click.echo(f"wrote {files.html}, {files.summary} and {len(files.charts)} chart files "
+               f"(baseline {files.baseline})")
+
+
+@cli.command()
+@click.argument("run_dir", type=click.Path(file_okay=False, exists=True))
+@reports_errors
+def show(run_dir: str) -> None:
+    """Print the summary table of a run."""
+    click.echo(format_summary(summarize(load_results(run_dir))))
 
 
 @cli.group(invoke_without_command=True)
 @click.pass_context
 @reports_errors
 def suites(ctx: click.Context) -> None:
-    """List the EPD suites it can find (positions/, then $HARNESS_SUITES), with counts."""
+    """List the EPD suites it can find (positions/, $HARNESS_SUITES, downloads), with counts."""
     if ctx.invoked_subcommand is not None:
         return
     found = list_suites()

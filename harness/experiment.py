@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +18,7 @@ from harness.problems import (
     synthetic_problems,
     tree_file_problems,
 )
+from harness.report import ComparisonFiles, write_comparison, write_report
 from harness.results import (
     RESULTS_FILE,
     RUN_FILE,
@@ -148,12 +149,13 @@ class RunOutput:
 def run_experiment(config: ExperimentConfig, run_dir: str | Path,
                    command: Sequence[str] = (),
                    on_problem: Callable[[int, int], None] | None = None,
-                   epd_out: str | Path | None = None) -> RunOutput:
+                   epd_out: str | Path | None = None, report: bool = True) -> RunOutput:
     """Search every problem with every variant at every depth; write the run folder.
 
     Rows are appended to ``results.csv`` after each problem, so an interruption loses at
     most the problem in progress. ``on_problem(done, total)`` reports progress. With
-    ``epd_out``, the chess rows are also written as EPD (see :func:`export_epd`).
+    ``epd_out``, the chess rows are also written as EPD (see :func:`export_epd`). With
+    ``report``, ``summary.csv``, charts and ``report.html`` are written too.
     """
     plan = plan_experiment(config)
     run_dir = Path(run_dir)
@@ -189,7 +191,29 @@ def run_experiment(config: ExperimentConfig, run_dir: str | Path,
     results = load_results(run_dir)
     if epd_out is not None:
         export_epd(results, plan.problems, epd_out)
+    if report:
+        write_report(run_dir, results, info)
     return RunOutput(run_dir, results, info)
+
+
+def compare_variants(baseline: str, others: Sequence[str], out_dir: str | Path,
+                     config: ExperimentConfig | None = None, seed: int = 0,
+                     command: Sequence[str] = (),
+                     on_problem: Callable[[int, int], None] | None = None) -> ComparisonFiles:
+    """Compare ``others`` with ``baseline`` on the same problems.
+
+    With ``config``, first run those variants on its problems into ``out_dir``; without,
+    ``out_dir`` is an existing run folder whose results are compared. The comparison
+    table and the per-problem scatter are written into ``out_dir``.
+    """
+    labels = [spec.label for spec in parse_variants(",".join([baseline, *others]))]
+    if len(labels) != 1 + len(others):
+        raise HarnessError("compare needs distinct variants (one is named twice)")
+    if config is not None:
+        run_experiment(replace(config, variants=",".join(labels)), out_dir, command, on_problem)
+    baseline, others = labels[0], labels[1:]
+    results = load_results(out_dir)
+    return write_comparison(results, baseline, list(others), Path(out_dir), seed)
 
 
 EPD_COUNTERS = ("leaves", "qnodes", "zw_searches", "researches", "research_nodes",

@@ -223,3 +223,39 @@ def test_suites_get_from_a_local_server(tmp_path: Path) -> None:
     finally:
         server.shutdown()
         server.server_close()
+
+
+def test_compare_runs_and_gates(tmp_path: Path) -> None:
+    out = tmp_path / "cmp"
+    args = ["compare", "alphabeta", "pvs", "minimax", "--trees", "random:b=3,d=4,n=12,seed=4",
+            "--out", str(out)]
+    result = invoke(*args)
+    assert result.exit_code == 0, result.output
+    assert "minimax searched more nodes than alphabeta" in result.output
+    assert "significant" in result.output
+    table = pd.read_csv(out / "compare.csv")
+    assert set(table["variant"]) == {"pvs", "minimax"} and (table["n"] == 12).all()
+    assert (out / "compare_scatter.png").stat().st_size > 0
+    gated = invoke("compare", "alphabeta", "minimax", "--run", str(out), "--fail-if-worse", "10")
+    assert gated.exit_code == 1 and "FAIL" in gated.output
+    relaxed = invoke("compare", "alphabeta", "pvs", "--run", str(out), "--fail-if-worse", "1000")
+    assert relaxed.exit_code == 0, relaxed.output
+    missing = invoke("compare", "alphabeta", "negascout", "--run", str(out))
+    assert missing.exit_code == 2 and "negascout" in missing.output
+
+
+def test_report_rebuilds_from_results_and_show_prints_summary(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    assert invoke("run", "--trees", "random:b=3,d=3,n=4", "--variants", "alphabeta,pvs,scout",
+                  "--depth", "1-3", "--out", str(out)).exit_code == 0
+    page = (out / "report.html").read_text()
+    summary = (out / "summary.csv").read_bytes()
+    (out / "report.html").unlink()
+    (out / "summary.csv").unlink()
+    result = invoke("report", str(out))
+    assert result.exit_code == 0, result.output
+    assert (out / "report.html").read_text() == page          # a pure function of the rows
+    assert (out / "summary.csv").read_bytes() == summary
+    shown = invoke("show", str(out))
+    assert shown.exit_code == 0 and "scout" in shown.output and "re-search" in shown.output
+    assert invoke("show", str(tmp_path)).exit_code == 2

@@ -1,0 +1,301 @@
+"""Variant B against baseline A, problem by problem: node ratios, intervals, tests, verdicts.
+
+Rows of ``results.csv`` are paired on (suite, problem_id, depth): a problem counts for a
+depth only when both variants searched it to that depth. Ratios are B/A, so below 1 means
+B searched fewer nodes; see :mod:`harness.stats` for the zero-count rule and the
+bootstrap.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from harness import stats
+from harness.errors import HarnessError
+
+KEYS = ("suite", "problem_id", "depth")
+"""The columns that identify a problem searched to a depth."""
+
+REQUIRED = ("suite", "problem_id", "variant", "depth", "nodes")
+"""Columns a results frame needs for any comparison."""
+
+PAIRED_COUNTERS = ("nodes", "zw_searches", "researches", "fail_highs", "fail_highs_first")
+"""Counters carried into a paired frame (when the results have them)."""
+
+LARGEST = 5
+"""Problems listed per row as the largest differences."""
+
+SIGNIFICANCE = 0.05
+"""Level of the significance statements in verdicts."""
+
+TABLE_COLUMNS = (
+    "variant", "baseline", "depth", "n", "ratio", "ratio_low", "ratio_high", "median_ratio",
+    "wins", "ties", "losses", "sign_p", "significant", "nodes_a", "nodes_b",
+    "research_rate_a", "research_rate_b", "fh_first_rate_a", "fh_first_rate_b",
+    "largest", "verdict",
+)
+"""The columns of :attr:`Comparison.table`, in order (A: the baseline, B: ``variant``)."""
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """Every other variant against the baseline, per depth."""
+
+    baseline: str
+    """Variant A, the one every ratio divides by."""
+    table: pd.DataFrame
+    """One row per other variant x depth, columns :data:`TABLE_COLUMNS`: ``n`` problems in
+    common; ``ratio`` the geometric mean of per-problem node ratios B/A, ``ratio_low`` and
+    ``ratio_high`` its paired bootstrap interval; ``median_ratio``; ``wins`` (B fewer
+    nodes), ``ties``, ``losses``; ``sign_p`` the exact two-sided sign-test p-value;
+    ``significant`` when the interval excludes 1 and ``sign_p`` < 0.05; ``nodes_a`` and
+    ``nodes_b`` totals; re-search rates (researches / zw_searches) and first-move
+    fail-high rates (fail_highs_first / fail_highs) of each over the same problems;
+    ``largest`` the problems that differ most, as text; ``verdict`` one plain sentence."""
+    differences: pd.DataFrame
+    """The problems behind ``largest``, one row each: variant, depth, rank, suite,
+    problem_id, nodes_a, nodes_b, ratio."""
+    seed: int
+    """Seed of the bootstrap."""
+    resamples: int
+    """Bootstrap resamples per interval."""
+    level: float
+    """Coverage of the intervals (0.95)."""
+
+    def render(self) -> str:
+        """A readable text table, then a verdict per variant at its deepest depth."""
+        return render_comparison(self)
+
+
+def variants_in(results: pd.DataFrame) -> list[str]:
+    """The variants of a results frame, in the order they first appear."""
+    check_results(results)
+    return [str(v) for v in pd.unique(results["variant"])]
+
+
+def default_baseline(results: pd.DataFrame) -> str:
+    """``alphabeta`` when the results have it, else the first variant in them."""
+    variants = variants_in(results)
+    if not variants:
+        raise HarnessError("no results to compare")
+    return "alphabeta" if "alphabeta" in variants else variants[0]
+
+
+def check_results(results: pd.DataFrame) -> None:
+    """Refuse a frame without the columns a comparison needs or with a problem twice."""
+    missing = [c for c in REQUIRED if c not in results.columns]
+    if missing:
+        raise HarnessError(f"results lack the columns: {', '.join(missing)}")
+    duplicated = results.duplicated(["variant", *KEYS])
+    if duplicated.any():
+        row = results[duplicated].iloc[0]
+        raise HarnessError(f"results hold {row['variant']} on problem {row['problem_id']} of "
+                           f"{row['suite']} at depth {row['depth']} more than once")
+
+
+def pair(results: pd.DataFrame, baseline: str, other: str) -> pd.DataFrame:
+    """The problems both variants searched, one row per (suite, problem_id, depth).
+
+    Columns: the keys, then ``<counter>_a`` (baseline) and ``<counter>_b`` (other) for each
+    of :data:`PAIRED_COUNTERS` the results have, sorted by depth, suite and problem.
+    """
+    check_results(results)
+    known = variants_in(results)
+    for name in (baseline, other):
+        if name not in known:
+            raise HarnessError(f"variant {name!r} is not in the results "
+                               f"(they hold: {', '.join(known)})")
+    counters = [c for c in PAIRED_COUNTERS if c in results.columns]
+    columns = [*KEYS, *counters]
+    a = results.loc[results["variant"] == baseline, columns]
+    b = results.loc[results["variant"] == other, columns]
+    merged = a.merge(b, on=list(KEYS), suffixes=("_a", "_b"), how="inner")
+    return merged.sort_values(["depth", "suite", "problem_id"], kind="stable").reset_index(drop=True)
+
+
+def compare(results: pd.DataFrame, baseline: str, others: list[str], seed: int = 0,
+            resamples: int = stats.DEFAULT_RESAMPLES, level: float = 0.95) -> Comparison:
+    """Each of ``others`` against ``baseline``, per depth, on the problems both searched.
+
+    An empty ``others`` means every variant of the results but the baseline. Every interval
+    uses the same ``seed``, so a comparison is a pure function of its arguments.
+    """
+    known = variants_in(results)
+    if baseline not in known:
+        raise HarnessError(f"baseline {baseline!r} is not in the results "
+                           f"(they hold: {', '.join(known)})")
+    if not others:
+        others = [v for v in known if v != baseline]
+    if baseline in others:
+        raise HarnessError(f"baseline {baseline!r} is also among the variants compared with it")
+    rows: list[dict[str, object]] = []
+    differences: list[pd.DataFrame] = []
+    for other in others:
+        paired = pair(results, baseline, other)
+        depths = sorted(results.loc[results["variant"].isin([baseline, other]), "depth"].unique())
+        for depth in depths:
+            part = paired[paired["depth"] == depth]
+            row, top = _compare_depth(part, baseline, other, int(depth), seed, resamples, level)
+            rows.append(row)
+            differences.append(top)
+    table = pd.DataFrame(rows, columns=list(TABLE_COLUMNS))
+    diff_columns = ["variant", "depth", "rank", "suite", "problem_id", "nodes_a", "nodes_b", "ratio"]
+    kept = [d for d in differences if not d.empty]
+    diffs = (pd.concat(kept, ignore_index=True) if kept
+             else pd.DataFrame(columns=diff_columns))
+    return Comparison(baseline, table, diffs[diff_columns], seed, resamples, level)
+
+
+def _compare_depth(part: pd.DataFrame, baseline: str, other: str, depth: int, seed: int,
+                   resamples: int, level: float) -> tuple[dict[str, object], pd.DataFrame]:
+    a = part["nodes_a"].to_numpy(dtype=np.float64)
+    b = part["nodes_b"].to_numpy(dtype=np.float64)
+    ratios = stats.ratios(a, b)
+    ratio = stats.geometric_mean(ratios)
+    low, high = stats.bootstrap_interval(ratios, seed, resamples, level)
+    wins, ties, losses = stats.wins_ties_losses(a, b)
+    p = stats.sign_test(wins, losses)
+    excludes_one = bool(low > 1 or high < 1)
+    significant = excludes_one and p < SIGNIFICANCE
+    top = _largest(part, ratios, other, depth)
+    row: dict[str, object] = {
+        "variant": other, "baseline": baseline, "depth": depth, "n": len(part),
+        "ratio": ratio, "ratio_low": low, "ratio_high": high,
+        "median_ratio": stats.median_ratio(a, b) if len(part) else math.nan,
+        "wins": wins, "ties": ties, "losses": losses, "sign_p": p, "significant": significant,
+        "nodes_a": int(a.sum()), "nodes_b": int(b.sum()),
+        "research_rate_a": _rate(part, "researches_a", "zw_searches_a"),
+        "research_rate_b": _rate(part, "researches_b", "zw_searches_b"),
+        "fh_first_rate_a": _rate(part, "fail_highs_first_a", "fail_highs_a"),
+        "fh_first_rate_b": _rate(part, "fail_highs_first_b", "fail_highs_b"),
+        "largest": _largest_text(top, several_suites=part["suite"].nunique() > 1),
+    }
+    row["verdict"] = verdict(other, baseline, len(part), ratio, (low, high), wins, ties, losses,
+                             p, level)
+    return row, top
+
+
+def _rate(part: pd.DataFrame, numerator: str, denominator: str) -> float:
+    if numerator not in part.columns or denominator not in part.columns:
+        return math.nan
+    return stats.rate(part[numerator].to_numpy(), part[denominator].to_numpy())
+
+
+def _largest(part: pd.DataFrame, ratios: np.ndarray, other: str, depth: int) -> pd.DataFrame:
+    size = np.abs(np.log(ratios)) if len(ratios) else np.empty(0)
+    order = sorted((i for i in range(len(size)) if size[i] > 0), key=lambda i: -size[i])[:LARGEST]
+    top = part.iloc[order]
+    return pd.DataFrame({
+        "variant": other, "depth": depth, "rank": range(1, len(order) + 1),
+        "suite": top["suite"].to_numpy(), "problem_id": top["problem_id"].to_numpy(),
+        "nodes_a": top["nodes_a"].to_numpy(), "nodes_b": top["nodes_b"].to_numpy(),
+        "ratio": ratios[order] if order else np.empty(0),
+    })
+
+
+def _largest_text(top: pd.DataFrame, several_suites: bool) -> str:
+    items = []
+    for row in top.itertuples(index=False):
+        name = f"{row.suite}/{row.problem_id}" if several_suites else str(row.problem_id)
+        items.append(f"{name} ({row.nodes_a}->{row.nodes_b}, x{row.ratio:.3g})")
+    return "; ".join(items)
+
+
+def format_p(p: float) -> str:
+    """A p-value for reading: two significant digits, ``< 0.0001`` below that."""
+    if math.isnan(p):
+        return "-"
+    return "< 0.0001" if p < 0.0001 else f"{p:.2g}"
+
+
+def verdict(other: str, baseline: str, n: int, ratio: float, interval: tuple[float, float],
+            wins: int, ties: int, losses: int, p: float, level: float = 0.95) -> str:
+    """One sentence: which variant searched fewer nodes, by how much, and whether the
+    difference is significant at 5% (interval excludes 1 and sign test p < 0.05)."""
+    if n == 0:
+        return f"{other} and {baseline} have no problems in common at this depth."
+    if wins == losses == 0:
+        return f"{other} and {baseline} searched exactly as many nodes on all {n} problems."
+    change = (ratio - 1) * 100
+    if ratio < 1:
+        head = f"{other} searched fewer nodes than {baseline}: {-change:.1f}% fewer"
+    elif ratio >= 2:
+        head = f"{other} searched more nodes than {baseline}: {ratio:.3g} times as many"
+    elif ratio > 1:
+        head = f"{other} searched more nodes than {baseline}: {change:.1f}% more"
+    else:
+        head = f"{other} and {baseline} searched as many nodes"
+    low, high = interval
+    body = (f"{head} on geometric mean (ratio {ratio:.3f}, {level:.0%} interval {low:.3f} to "
+            f"{high:.3f}); {other} fewer on {wins}, equal on {ties}, more on {losses} "
+            f"of {n} problems")
+    excludes = low > 1 or high < 1
+    if excludes and p < SIGNIFICANCE:
+        return f"{body}; significant at 5% (interval excludes 1, sign test p {_p_phrase(p)})."
+    reasons = []
+    if not excludes:
+        reasons.append("the interval includes 1")
+    reasons.append(f"sign test p {_p_phrase(p)}")
+    return f"{body}; not significant at 5% ({', '.join(reasons)})."
+
+
+def _p_phrase(p: float) -> str:
+    text = format_p(p)
+    return text if text.startswith("<") else f"= {text}"
+
+
+def worse_than(comparison: Comparison, pct: float) -> bool:
+    """True when some variant's geometric-mean nodes exceed the baseline's by more than
+    ``pct`` percent at some depth (a CI gate; rows without problems are ignored)."""
+    if not math.isfinite(pct) or pct < 0:
+        raise HarnessError(f"tolerance {pct} must be a percentage of at least 0")
+    ratios = comparison.table["ratio"].to_numpy(dtype=np.float64)
+    return bool(np.any(ratios[~np.isnan(ratios)] > 1 + pct / 100))
+
+
+def render_comparison(comparison: Comparison, depths: Sequence[int] | None = None) -> str:
+    """:meth:`Comparison.render`, optionally only at ``depths``."""
+    table = comparison.table
+    if depths is not None:
+        table = table[table["depth"].isin(list(depths))]
+    if table.empty:
+        return f"nothing compared with {comparison.baseline}"
+    shown = pd.DataFrame({
+        "variant": table["variant"], "depth": table["depth"], "n": table["n"],
+        "B/A": table["ratio"].map(_num),
+        f"{comparison.level:.0%} interval": [f"{_num(lo)}-{_num(hi)}" for lo, hi
+                                             in zip(table["ratio_low"], table["ratio_high"],
+                                                    strict=True)],
+        "median": table["median_ratio"].map(_num),
+        "W/T/L": [f"{int(w)}/{int(t)}/{int(lo)}" for w, t, lo in zip(table["wins"], table["ties"],
+                                                      table["losses"], strict=True)],
+        "sign p": table["sign_p"].map(format_p),
+        "sig": table["significant"].map(lambda s: "*" if s else ""),
+        "nodes A": table["nodes_a"], "nodes B": table["nodes_b"],
+        "re-search A": table["research_rate_a"].map(_num),
+        "re-search B": table["research_rate_b"].map(_num),
+        "fh1st A": table["fh_first_rate_a"].map(_num),
+        "fh1st B": table["fh_first_rate_b"].map(_num),
+    })
+    head = (f"B against A = {comparison.baseline}: B/A is the geometric mean of per-problem node "
+            f"ratios with a paired bootstrap {comparison.level:.0%} interval "
+            f"({comparison.resamples} resamples, seed {comparison.seed}); W/T/L: problems where "
+            f"B searched fewer/equal/more nodes; sign p: exact two-sided sign test; "
+            f"* significant at 5%.")
+    lines = [head, "", shown.to_string(index=False)]
+    deepest = table.loc[table.groupby("variant", sort=False)["depth"].idxmax()]
+    lines += ["", "Verdicts at each variant's deepest depth:"]
+    for row in deepest.to_dict("records"):
+        lines.append(f"  depth {row['depth']}: {row['verdict']}")
+        if row["largest"]:
+            lines.append(f"    largest differences: {row['largest']}")
+    return "\n".join(lines)
+
+
+def _num(value: float) -> str:
+    return "-" if value is None or math.isnan(value) else f"{value:.3f}"

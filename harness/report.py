@@ -1,0 +1,410 @@
+"""The report of a run: ``summary.csv``, ``comparison.csv``, charts (PNG and SVG) and one
+self-contained ``report.html`` (charts embedded, no other file needed to read it)."""
+
+from __future__ import annotations
+
+import base64
+import html
+import json
+import math
+import shlex
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from harness import charts, stats
+from harness.compare import Comparison, compare, default_baseline, format_p, pair, variants_in
+from harness.errors import HarnessError
+
+SUMMARY_FILE = "summary.csv"
+COMPARISON_FILE = "comparison.csv"
+REPORT_FILE = "report.html"
+CHARTS_DIR = "charts"
+
+SUMMARY_COLUMNS = (
+    "suite", "variant", "depth", "problems", "nodes", "leaves", "paired", "ratio", "ratio_low",
+    "ratio_high", "solved", "solve_rate", "research_rate", "fh_first_rate", "time_s",
+)
+"""The columns of :func:`summary_table`, in order."""
+
+
+@dataclass(frozen=True)
+class ReportFiles:
+    """What :func:`write_report` wrote."""
+
+    html: Path
+    """The self-contained page."""
+    summary: Path
+    """``summary.csv``: :func:`summary_table`."""
+    comparison: Path
+    """``comparison.csv``: every variant against the baseline (:func:`harness.compare.compare`)."""
+    charts: tuple[Path, ...]
+    """Every chart, PNG and SVG."""
+    baseline: str
+    """The variant the ratios divide by."""
+
+
+def solved_flags(values: pd.Series) -> pd.Series:
+    """A ``solved`` column as 1.0 (True), 0.0 (False) or NaN (empty: not a test position).
+
+    Accepts booleans, ``True``/``False``/``1``/``0`` in any case, numbers and empties, as
+    ``results.csv`` may be read with or without type inference.
+    """
+    def flag(value: object) -> float:
+        if value is None or (isinstance(value, float) and math.isnan(value)):
+            return math.nan
+        if isinstance(value, bool | np.bool_):
+            return 1.0 if value else 0.0
+        if isinstance(value, int | float | np.integer | np.floating):
+            return 1.0 if value else 0.0
+        text = str(value).strip().lower()
+        if text in ("", "nan", "none"):
+            return math.nan
+        if text in ("true", "1", "1.0", "yes"):
+            return 1.0
+        if text in ("false", "0", "0.0", "no"):
+            return 0.0
+        raise HarnessError(f"solved: {value!r} is not True, False or empty")
+
+    return pd.Series([flag(v) for v in values], index=values.index, dtype=np.float64)
+
+
+def summary_table(results: pd.DataFrame, baseline: str | None = None, seed: int = 0,
+                  resamples: int = stats.DEFAULT_RESAMPLES) -> pd.DataFrame:
+    """Per suite x variant x depth, in the order rows first appear (columns
+    :data:`SUMMARY_COLUMNS`).
+
+    ``problems``, ``nodes``, ``leaves`` and ``time_s`` are totals; ``ratio`` is the
+    geometric mean of per-problem node ratios to ``baseline`` over the ``paired`` problems
+    both searched, with its paired bootstrap 95% interval (the baseline's own rows: 1);
+    ``solved`` and ``solve_rate`` count True among the non-empty ``solved`` values (NaN
+    without a ``solved`` column or with none filled in); ``research_rate`` is researches /
+    zw_searches and ``fh_first_rate`` fail_highs_first / fail_highs (NaN for 0 / 0).
+    """
+    if baseline is None:
+        baseline = default_baseline(results)
+    variants = variants_in(results)
+    if baseline not in variants:
+        raise HarnessError(f"baseline {baseline!r} is not in the results "
+                           f"(they hold: {', '.join(variants)})")
+    flags = solved_flags(results["solved"]) if "solved" in results.columns else None
+    frame = results.assign(_solved=flags if flags is not None else math.nan)
+    pairs = {v: pair(results, baseline, v) for v in variants if v != baseline}
+    rows: list[dict[str, object]] = []
+    for (suite, variant, depth), part in frame.groupby(["suite", "variant", "depth"], sort=False):
+        known = part["_solved"].dropna()
+        row: dict[str, object] = {
+            "suite": suite, "variant": variant, "depth": depth, "problems": len(part),
+            "nodes": int(part["nodes"].sum()),
+            "leaves": int(part["leaves"].sum()) if "leaves" in part.columns else math.nan,
+            "solved": int(known.sum()) if len(known) else math.nan,
+            "solve_rate": float(known.mean()) if len(known) else math.nan,
+            "research_rate": _rate(part, "researches", "zw_searches"),
+            "fh_first_rate": _rate(part, "fail_highs_first", "fail_highs"),
+            "time_s": float(part["time_s"].sum()) if "time_s" in part.columns else math.nan,
+        }
+        if variant == baseline:
+            row.update(paired=len(part), ratio=1.0, ratio_low=1.0, ratio_high=1.0)
+        else:
+            paired = pairs[str(variant)]
+            paired = paired[(paired["suite"] == suite) & (paired["depth"] == depth)]
+            ratios = stats.ratios(paired["nodes_a"].to_numpy(), paired["nodes_b"].to_numpy())
+            low, high = stats.bootstrap_interval(ratios, seed, resamples)
+            row.update(paired=len(paired), ratio=stats.geometric_mean(ratios), ratio_low=low,
+                       ratio_high=high)
+        rows.append(row)
+    return pd.DataFrame(rows, columns=list(SUMMARY_COLUMNS))
+
+
+def _rate(part: pd.DataFrame, numerator: str, denominator: str) -> float:
+    if numerator not in part.columns or denominator not in part.columns:
+        return math.nan
+    return stats.rate(part[numerator].to_numpy(), part[denominator].to_numpy())
+
+
+def write_report(run_dir: Path, results: pd.DataFrame, info: Mapping[str, Any],
+                 baseline: str | None = None, seed: int = 0,
+                 resamples: int = stats.DEFAULT_RESAMPLES) -> ReportFiles:
+    """Write ``summary.csv``, ``comparison.csv``, ``charts/*.png|svg`` and ``report.html``
+    into ``run_dir``; ``info`` is the run's ``run.json``. Default baseline: ``alphabeta``
+    when present, else the first variant. The same inputs give the same bytes."""
+    run_dir = Path(run_dir)
+    if results.empty:
+        raise HarnessError(f"{run_dir}: no results to report")
+    if baseline is None:
+        baseline = default_baseline(results)
+    summary = summary_table(results, baseline, seed, resamples)
+    others = [v for v in variants_in(results) if v != baseline]
+    comparison = compare(results, baseline, others, seed, resamples)
+    run_dir.mkdir(parents=True, exist_ok=True)
+    summary_path = run_dir / SUMMARY_FILE
+    summary.to_csv(summary_path, index=False)
+    comparison_path = run_dir / COMPARISON_FILE
+    comparison.table.to_csv(comparison_path, index=False)
+
+    chart_dir = run_dir / CHARTS_DIR
+    chart_dir.mkdir(exist_ok=True)
+    figures: list[tuple[str, str, Callable[[], Any]]] = []
+    if others:
+        figures.append(("relative_nodes", "Nodes relative to the baseline",
+                        lambda: charts.relative_nodes_chart(comparison)))
+    figures.append(("nodes_by_depth", "Nodes and effective branching factor by depth",
+                    lambda: charts.nodes_by_depth_chart(results)))
+    figures.append(("rates", "Re-search and first-move fail-high rates",
+                    lambda: charts.rates_chart(results)))
+    if others:
+        figures.append(("scatter", "Per-problem nodes against the baseline",
+                        lambda: charts.scatter_chart(results, baseline, others)))
+    written: list[Path] = []
+    embedded: list[tuple[str, str, bytes]] = []
+    for name, title, build in figures:
+        png, svg = charts.save(build(), chart_dir / name)
+        written += [png, svg]
+        embedded.append((name, title, png.read_bytes()))
+
+    page = render_html(summary, comparison, info, embedded)
+    html_path = run_dir / REPORT_FILE
+    html_path.write_text(page, encoding="utf-8")
+    return ReportFiles(html_path, summary_path, comparison_path, tuple(written), baseline)
+
+
+def rebuild_report(run_dir: str | Path, baseline: str | None = None, seed: int = 0) -> ReportFiles:
+    """Rebuild the summary, charts and page of a run folder from its ``results.csv`` (and
+    the configuration in ``run.json``) alone."""
+    from harness.results import load_results, load_run_info
+
+    run_dir = Path(run_dir)
+    results = load_results(run_dir)
+    return write_report(run_dir, results, load_run_info(run_dir), baseline, seed)
+
+
+@dataclass(frozen=True)
+class ComparisonFiles:
+    """A comparison and the files written for it."""
+
+    comparison: Comparison
+    """The statistics."""
+    table: Path
+    """The comparison table as CSV."""
+    charts: tuple[Path, ...]
+    """The per-problem scatter chart(s), PNG and SVG."""
+
+
+def write_comparison(results: pd.DataFrame, baseline: str, others: list[str], out_dir: Path,
+                     seed: int = 0) -> ComparisonFiles:
+    """Compare ``others`` with ``baseline`` and write ``compare.csv`` and the scatter chart
+    (``compare_scatter.png|svg``) into ``out_dir``."""
+    comparison = compare(results, baseline, others, seed)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    table = out_dir / "compare.csv"
+    comparison.table.to_csv(table, index=False)
+    chart = charts.save(charts.scatter_chart(results, baseline, list(comparison.table["variant"].unique())),
+                        out_dir / "compare_scatter")
+    return ComparisonFiles(comparison, table, chart)
+
+
+_CSS = """
+body { font-family: system-ui, -apple-system, "Segoe UI", Helvetica, Arial, sans-serif;
+       margin: 2em auto; max-width: 1200px; padding: 0 1em; color: #222; line-height: 1.4; }
+h1 { font-size: 1.6em; } h2 { margin-top: 2em; border-bottom: 1px solid #ccc; }
+table { border-collapse: collapse; margin: 0.8em 0; font-size: 0.85em; }
+th, td { border: 1px solid #ccc; padding: 0.2em 0.5em; text-align: right; }
+th { background: #f0f0f0; } td:first-child, th:first-child { text-align: left; }
+td.text, th.text { text-align: left; }
+code, pre { font-family: ui-monospace, Menlo, Consolas, monospace; font-size: 0.9em; }
+pre { background: #f6f6f6; padding: 0.8em; overflow-x: auto; white-space: pre-wrap; }
+img { max-width: 100%; height: auto; display: block; margin: 0.5em 0 1.5em; }
+.significant { font-weight: bold; } .note { color: #555; font-size: 0.9em; }
+dl { display: grid; grid-template-columns: max-content auto; gap: 0.2em 1em; }
+dt { font-weight: bold; } dd { margin: 0; }
+@media print { h2 { page-break-after: avoid; } img, table { page-break-inside: avoid; } }
+"""
+
+
+def _e(value: object) -> str:
+    return html.escape(str(value), quote=True)
+
+
+def _num(value: object, digits: int = 3) -> str:
+    if value is None:
+        return "–"
+    number = float(value)  # type: ignore[arg-type]
+    return "–" if math.isnan(number) else f"{number:.{digits}f}"
+
+
+def _pct(value: object) -> str:
+    if value is None:
+        return "–"
+    number = float(value)  # type: ignore[arg-type]
+    return "–" if math.isnan(number) else f"{number * 100:.1f}%"
+
+
+def _int(value: object) -> str:
+    if value is None:
+        return "–"
+    number = float(value)  # type: ignore[arg-type]
+    return "–" if math.isnan(number) else f"{int(number):,}"
+
+
+def _table(headers: list[str], rows: list[list[str]], text_columns: int = 1) -> str:
+    """An HTML table of already escaped cells; the first ``text_columns`` align left."""
+    def cell(tag: str, i: int, content: str) -> str:
+        kind = ' class="text"' if i < text_columns else ""
+        return f"<{tag}{kind}>{content}</{tag}>"
+
+    head = "".join(cell("th", i, _e(h)) for i, h in enumerate(headers))
+    body = "\n".join("<tr>" + "".join(cell("td", i, c) for i, c in enumerate(r)) + "</tr>"
+                     for r in rows)
+    return f"<table>\n<thead><tr>{head}</tr></thead>\n<tbody>\n{body}\n</tbody>\n</table>"
+
+
+def _summary_html(summary: pd.DataFrame, baseline: str) -> str:
+    has_solved = bool(summary["solve_rate"].notna().any())
+    parts = []
+    for suite, part in summary.groupby("suite", sort=False):
+        headers = ["variant", "depth", "problems", "nodes", "leaves",
+                   f"nodes / {baseline} (geo. mean)", "95% interval"]
+        if has_solved:
+            headers += ["solved", "solve rate"]
+        headers += ["re-search rate", "first-move fail-high rate", "time (s)"]
+        rows = []
+        for r in part.to_dict("records"):
+            row = [_e(r["variant"]), _e(r["depth"]), _int(r["problems"]), _int(r["nodes"]),
+                   _int(r["leaves"]), _num(r["ratio"]),
+                   f"{_num(r['ratio_low'])} to {_num(r['ratio_high'])}"]
+            if has_solved:
+                row += [_int(r["solved"]), _pct(r["solve_rate"])]
+            row += [_pct(r["research_rate"]), _pct(r["fh_first_rate"]), _num(r["time_s"], 3)]
+            rows.append(row)
+        parts.append(f"<h3>Suite <code>{_e(suite)}</code></h3>\n" + _table(headers, rows))
+    return "\n".join(parts)
+
+
+def _comparison_html(comparison: Comparison) -> str:
+    headers = ["variant (B)", "depth", "n", "B/A (geo. mean)", "95% interval", "median B/A",
+               "wins / ties / losses", "sign test p", "nodes A", "nodes B", "re-search A",
+               "re-search B", "fh first A", "fh first B"]
+    rows = []
+    for r in comparison.table.to_dict("records"):
+        mark = (lambda s: f'<span class="significant">{s}</span>') if r["significant"] else _e
+        rows.append([
+            _e(r["variant"]), _e(r["depth"]), _int(r["n"]), mark(_num(r["ratio"])),
+            f"{_num(r['ratio_low'])} to {_num(r['ratio_high'])}", _num(r["median_ratio"]),
+            f"{r['wins']} / {r['ties']} / {r['losses']}", _e(format_p(float(r["sign_p"]))),
+            _int(r["nodes_a"]), _int(r["nodes_b"]), _pct(r["research_rate_a"]),
+            _pct(r["research_rate_b"]), _pct(r["fh_first_rate_a"]), _pct(r["fh_first_rate_b"]),
+        ])
+    return _table(headers, rows)
+
+
+def _deepest_rows(comparison: Comparison) -> pd.DataFrame:
+    table = comparison.table
+    if table.empty:
+        return table
+    return table.loc[table.groupby("variant", sort=False)["depth"].idxmax()]
+
+
+def _verdicts_html(comparison: Comparison) -> str:
+    rows = _deepest_rows(comparison)
+    if rows.empty:
+        return "<p>Only one variant: nothing to compare.</p>"
+    items = []
+    for r in rows.to_dict("records"):
+        text = f"<li>Depth {_e(r['depth'])}: {_e(r['verdict'])}"
+        if r["largest"]:
+            text += f'<br><span class="note">Largest differences: {_e(r["largest"])}</span>'
+        items.append(text + "</li>")
+    return "<ul>\n" + "\n".join(items) + "\n</ul>"
+
+
+def _info_html(info: Mapping[str, Any]) -> str:
+    command = info.get("command") or []
+    command_text = (shlex.join(str(c) for c in command) if isinstance(command, list)
+                    else str(command))
+    fields = [
+        ("command", f"<code>{_e(command_text)}</code>"),
+        ("configuration hash", f"<code>{_e(info.get('config_hash', '–'))}</code>"),
+        ("schema version", _e(info.get("schema_version", "–"))),
+        ("started", _e(info.get("started", "–"))),
+        ("finished", _e(info.get("finished") or "– (unfinished)")),
+        ("git revision", f"<code>{_e(info.get('git_revision') or '–')}</code>"),
+        ("python", _e(info.get("python", "–"))),
+    ]
+    versions = info.get("versions") or {}
+    if isinstance(versions, Mapping):
+        text = ", ".join(f"{k} {v if v is not None else '(not installed)'}"
+                         for k, v in versions.items())
+        fields.append(("versions", _e(text)))
+    machine = info.get("machine") or {}
+    if isinstance(machine, Mapping):
+        fields.append(("machine", _e(", ".join(f"{k}: {v}" for k, v in machine.items()))))
+    body = "\n".join(f"<dt>{_e(k)}</dt><dd>{v}</dd>" for k, v in fields)
+    config = json.dumps(info.get("config", {}), indent=2, sort_keys=True, default=str)
+    parts = [f"<dl>\n{body}\n</dl>", "<h3>Configuration</h3>", f"<pre>{_e(config)}</pre>"]
+    variants = info.get("variants") or {}
+    if isinstance(variants, Mapping) and variants:
+        rows = []
+        for label, spec in variants.items():
+            spec = spec if isinstance(spec, Mapping) else {}
+            options = ", ".join(f"{k}={v}" for k, v in (spec.get("options") or {}).items())
+            rows.append([_e(label), _e(spec.get("name", "")), _e(options),
+                         _e(spec.get("source", ""))])
+        parts += ["<h3>Variants</h3>", _table(["label", "name", "options", "source"], rows, 4)]
+    return "\n".join(parts)
+
+
+def render_html(summary: pd.DataFrame, comparison: Comparison, info: Mapping[str, Any],
+                charts_png: list[tuple[str, str, bytes]]) -> str:
+    """The report page: every table as HTML, every chart an embedded base64 PNG, the
+    configuration and environment from ``info``; every value escaped."""
+    baseline = comparison.baseline
+    figures = []
+    for name, title, data in charts_png:
+        encoded = base64.b64encode(data).decode("ascii")
+        figures.append(f'<h3 id="chart-{_e(name)}">{_e(title)}</h3>\n'
+                       f'<img alt="{_e(title)}" src="data:image/png;base64,{encoded}">')
+    config_hash = str(info.get("config_hash", ""))
+    title = f"harness report {config_hash[:12]}" if config_hash else "harness report"
+    method = (
+        f"A is the baseline <code>{_e(baseline)}</code>, B each other variant. Problems are "
+        "paired on suite, problem and depth. B/A is the geometric mean of the per-problem "
+        "node ratios; its 95% interval is a paired percentile bootstrap "
+        f"({comparison.resamples} resamples of the problems, numpy PCG64 seed "
+        f"{comparison.seed}). Wins are problems where B searched fewer nodes; the sign test "
+        "is exact and two-sided, ties left out. A difference is called significant at 5% "
+        "when the interval excludes 1 and the sign test gives p &lt; 0.05 (bold ratios). A "
+        "pair with a zero count is compared as (B + 1) / (A + 1). Re-search rate: "
+        "researches / zero-window searches; first-move fail-high rate: fail-highs caused by "
+        "the first move / fail-highs; both as ratios of totals."
+    )
+    return f"""<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{_e(title)}</title>
+<style>{_CSS}</style>
+</head>
+<body>
+<h1>{_e(title)}</h1>
+<p>Baseline (A): <code>{_e(baseline)}</code>. Configuration hash
+<code>{_e(config_hash or "–")}</code>; started {_e(info.get("started", "–"))}, finished
+{_e(info.get("finished") or "–")}.</p>
+<h2>Verdicts at each variant's deepest depth</h2>
+{_verdicts_html(comparison)}
+<h2>Summary per suite, variant and depth</h2>
+{_summary_html(summary, baseline)}
+<h2>Every variant against {_e(baseline)}</h2>
+<p class="note">{method}</p>
+{_comparison_html(comparison) if not comparison.table.empty else "<p>Nothing to compare.</p>"}
+<h2>Charts</h2>
+{chr(10).join(figures)}
+<h2>Run</h2>
+{_info_html(info)}
+</body>
+</html>
+"""

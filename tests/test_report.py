@@ -1,0 +1,149 @@
+"""Summary table, charts (deterministic bytes) and the self-contained HTML report."""
+
+from __future__ import annotations
+
+import math
+import re
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from harness import charts
+from harness.compare import compare
+from harness.errors import HarnessError
+from harness.experiment import ExperimentConfig, RunOutput, run_experiment
+from harness.report import (
+    SUMMARY_COLUMNS,
+    solved_flags,
+    summary_table,
+    write_report,
+)
+from tests.test_compare import BASE, frame
+
+
+@pytest.fixture(scope="module")
+def run(tmp_path_factory: pytest.TempPathFactory) -> RunOutput:
+    config = ExperimentConfig(tree_specs=("random:b=3,d=3,n=8,seed=4,ordering=0.7",),
+                              variants="alphabeta,pvs,mtdf", depths=(1, 2, 3))
+    return run_experiment(config, tmp_path_factory.mktemp("report") / "run")
+
+
+def test_solved_flags_accept_every_spelling() -> None:
+    values = pd.Series([True, False, "True", "false", "", None, math.nan, 1, 0.0, "1"])
+    flags = solved_flags(values).tolist()
+    assert flags[:5] == [1.0, 0.0, 1.0, 0.0, flags[4]] and math.isnan(flags[4])
+    assert math.isnan(flags[5]) and math.isnan(flags[6])
+    assert flags[7:] == [1.0, 0.0, 1.0]
+    with pytest.raises(HarnessError):
+        solved_flags(pd.Series(["maybe"]))
+
+
+def test_summary_table_with_and_without_solved() -> None:
+    results = frame({"pvs": [n // 2 for n in BASE], "alphabeta": BASE}, solved=True)
+    summary = summary_table(results, "alphabeta")
+    assert list(summary.columns) == list(SUMMARY_COLUMNS)
+    pvs, alphabeta = summary.iloc[0], summary.iloc[1]
+    assert (pvs["variant"], pvs["problems"], pvs["paired"], pvs["nodes"]) == ("pvs", 10, 10, sum(BASE) // 2)
+    assert pvs["ratio"] == pytest.approx(0.5)
+    assert alphabeta["ratio"] == 1.0 and alphabeta["ratio_low"] == 1.0
+    assert (pvs["solved"], pvs["solve_rate"]) == (5, 1.0)  # odd problems True, even ones empty
+    assert pvs["research_rate"] == pytest.approx(0.1)
+    assert pvs["fh_first_rate"] == pytest.approx(0.75)
+    plain = summary_table(results.drop(columns="solved"), "alphabeta")
+    assert plain["solve_rate"].isna().all() and plain["solved"].isna().all()
+    assert plain["ratio"].equals(summary["ratio"])
+
+
+def test_summary_table_is_per_suite_and_checks_the_baseline() -> None:
+    results = pd.concat([frame({"alphabeta": BASE, "b": BASE}, suite="x"),
+                         frame({"alphabeta": BASE, "b": [2 * n for n in BASE]}, suite="y")])
+    summary = summary_table(results)
+    b = summary[summary["variant"] == "b"].set_index("suite")
+    assert b.loc["x", "ratio"] == pytest.approx(1.0) and b.loc["y", "ratio"] == pytest.approx(2.0)
+    with pytest.raises(HarnessError, match="baseline"):
+        summary_table(results, "nosuch")
+
+
+def _figures(results: pd.DataFrame) -> dict[str, Any]:
+    comparison = compare(results, "alphabeta", [], resamples=500)
+    return {"relative": charts.relative_nodes_chart(comparison),
+            "rates": charts.rates_chart(results)}
+
+
+def test_charts_are_deterministic(run: RunOutput, tmp_path: Path) -> None:
+    # every chart is also rendered twice from scratch by the report test below
+    again = _figures(run.results)
+    for name, fig in _figures(run.results).items():
+        png, svg = charts.save(fig, tmp_path / f"{name}-1")
+        assert png.name == f"{name}-1.png" and svg.name == f"{name}-1.svg"
+        png2, svg2 = charts.save(again[name], tmp_path / f"{name}-2")
+        assert png.read_bytes() == png2.read_bytes(), name
+        assert svg.read_bytes() == svg2.read_bytes(), name
+        assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+        assert b"Software" not in png.read_bytes()[:4096]
+        text = svg.read_text(encoding="utf-8")
+        assert "<dc:date>" not in text and "Matplotlib v" not in text
+
+
+def test_nodes_by_depth_draws_the_minimal_tree_only_when_known(run: RunOutput) -> None:
+    def labels(fig: Any) -> list[str]:
+        return [t.get_text() for legend in fig.legends for t in legend.get_texts()]
+
+    assert "minimal tree (leaves)" in labels(charts.nodes_by_depth_chart(run.results))
+    unknown = run.results.assign(minimal_leaves=np.nan)
+    assert "minimal tree (leaves)" not in labels(charts.nodes_by_depth_chart(unknown))
+    assert "minimal tree (leaves)" not in labels(charts.nodes_by_depth_chart(
+        run.results.drop(columns="minimal_leaves")))
+
+
+def test_charts_reject_bad_requests(run: RunOutput) -> None:
+    with pytest.raises(HarnessError, match="depth 9"):
+        charts.rates_chart(run.results, depth=9)
+    with pytest.raises(HarnessError):
+        charts.scatter_chart(run.results, "alphabeta", [])
+    with pytest.raises(HarnessError):
+        charts.scatter_chart(run.results, "alphabeta", ["nosuch"])
+
+
+def test_report_is_self_contained_and_deterministic(run: RunOutput, tmp_path: Path) -> None:
+    info = dict(run.info)
+    info["command"] = ["harness", "run", "--note", "<script>alert('x')</script> & more"]
+    first = write_report(tmp_path / "a", run.results, info, resamples=500)
+    second = write_report(tmp_path / "b", run.results, info, resamples=500)
+    assert first.baseline == "alphabeta"
+    for path in (first.html, first.summary, first.comparison, *first.charts):
+        assert path.exists() and path.stat().st_size > 0
+    assert {p.suffix for p in first.charts} == {".png", ".svg"}
+    assert len(first.charts) == 8
+    for mine, theirs in zip((first.html, first.summary, first.comparison, *first.charts),
+                            (second.html, second.summary, second.comparison, *second.charts),
+                            strict=True):
+        assert mine.read_bytes() == theirs.read_bytes(), mine.name
+
+    page = first.html.read_text(encoding="utf-8")
+    sources = re.findall(r'(?:src|href)\s*=\s*["\']?([^"\'\s>]*)', page)
+    assert sources and all(s.startswith("data:image/png;base64,") for s in sources)
+    assert "<link" not in page and "<script" not in page
+    assert "&lt;script&gt;alert(" in page and "&lt;/script&gt; &amp; more" in page
+    assert str(info["config_hash"]) in page
+    assert page.count("<table") >= 3
+    for variant in ("alphabeta", "pvs", "mtdf"):
+        assert f">{variant}</td>" in page
+    assert "solve rate" not in page  # no solved values in synthetic runs
+
+    summary = pd.read_csv(first.summary)
+    assert list(summary.columns) == list(SUMMARY_COLUMNS)
+    assert len(summary) == 3 * 3
+
+
+def test_report_with_solved_values_and_a_single_variant(tmp_path: Path) -> None:
+    results = frame({"pvs": BASE}, solved=True)
+    files = write_report(tmp_path, results, {"config_hash": "abc123", "config": {"x": 1}})
+    page = files.html.read_text(encoding="utf-8")
+    assert files.baseline == "pvs"
+    assert "solve rate" in page and "100.0%" in page
+    assert "nothing to compare" in page
+    assert {p.stem for p in files.charts} == {"nodes_by_depth", "rates"}
