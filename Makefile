@@ -3,6 +3,9 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
+# The public suites live beside the project, never in it (../shared/positions/SOURCES.md).
+SHARED_SUITES := $(abspath ../shared/positions)
+export HARNESS_SUITES ?= $(if $(wildcard $(SHARED_SUITES)),$(SHARED_SUITES))
 
 .PHONY: install run test lint typecheck pytest clean
 
