@@ -14,8 +14,16 @@ import click
 
 from harness.compare import render_comparison, worse_than
 from harness.errors import HarnessError
-from harness.experiment import DEFAULT_TREES, ExperimentConfig, compare_variants, run_experiment
+from harness.executors import EXECUTORS, Execution
+from harness.experiment import (
+    DEFAULT_TREES,
+    ExperimentConfig,
+    compare_variants,
+    resume_experiment,
+    run_experiment,
+)
 from harness.problems import parse_depths
+from harness.progress import Progress
 from harness.report import rebuild_report
 from harness.results import load_results
 from harness.search.registry import CORE, VARIANTS
@@ -74,14 +82,34 @@ PROBLEM_OPTIONS = [
     click.option("--check-extension", is_flag=True, help="Chess: extend checks by one ply."),
     click.option("--minimal", is_flag=True,
                  help="Measure each tree's minimal alpha-beta tree (children perfectly reordered)."),
+    click.option("--max-nodes", type=int, metavar="N",
+                 help="Stop a search after N nodes; it is recorded with status max-nodes."),
+]
+
+EXECUTION_OPTIONS = [
+    click.option("--jobs", "-j", type=int, default=1, show_default=True, metavar="N",
+                 help="Worker processes (one problem per job; results are identical)."),
+    click.option("--executor", type=click.Choice(EXECUTORS), default="process", show_default=True,
+                 help="Run jobs here or on a Dask cluster (pip install 'harness[dask]')."),
+    click.option("--scheduler", metavar="ADDR",
+                 help="Dask scheduler address [default: a local cluster of --jobs workers]."),
+    click.option("--no-progress", is_flag=True, help="No progress display on stderr."),
 ]
 
 
 def problem_options(command: F) -> F:
-    """The options that say what to search and with which switches (run, compare)."""
-    for option in reversed(PROBLEM_OPTIONS):
+    """The options that say what to search and how (run, compare)."""
+    for option in reversed(PROBLEM_OPTIONS + EXECUTION_OPTIONS):
         command = option(command)
     return command
+
+
+def make_execution(options: dict[str, Any]) -> Execution:
+    return Execution(options["jobs"], options["executor"], options["scheduler"])
+
+
+def progress_for(options: dict[str, Any]) -> Progress | None:
+    return None if options["no_progress"] else Progress(sys.stderr)
 
 
 def make_config(variants: str, options: dict[str, Any]) -> ExperimentConfig:
@@ -95,7 +123,8 @@ def make_config(variants: str, options: dict[str, Any]) -> ExperimentConfig:
     return ExperimentConfig(
         tree_files=o["tree_files"], tree_specs=o["tree_specs"], suites=o["suites"],
         variants=variants, depths=parse_depths(o["depth_text"]) if o["depth_text"] else None,
-        switches=switches, measure_minimal=o["minimal"], skip_invalid=o["skip_invalid"])
+        switches=switches, measure_minimal=o["minimal"], skip_invalid=o["skip_invalid"],
+        max_nodes=o["max_nodes"])
 
 
 def default_out(kind: str) -> str:
@@ -103,9 +132,11 @@ def default_out(kind: str) -> str:
     return str(Path("results") / f"{kind}-{stamp}")
 
 
-def progress(done: int, total: int) -> None:
-    if done == total or done % max(1, total // 10) == 0:
-        click.echo(f"  {done}/{total} problems", err=True)
+def interrupted(run_dir: str | Path) -> None:
+    """Ctrl-C: say what is kept and how to finish, exit 130 (no traceback)."""
+    click.echo(f"\ninterrupted: every finished problem is saved in {run_dir}/results.csv; "
+               f"finish with: harness run --resume {run_dir}", err=True)
+    sys.exit(130)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -137,23 +168,45 @@ def variants() -> None:
               help="Chess: also write the results as EPD (acd, acn, ce, pv, H* counters).")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), metavar="DIR",
               help="Run folder [default: results/run-<UTC time>].")
+@click.option("--resume", "resume_dir", type=click.Path(file_okay=False, exists=True),
+              metavar="DIR", help="Finish an interrupted run (its configuration is in DIR/run.json).")
+@click.pass_context
 @reports_errors
-def run(variant_list: str, epd_out: str | None, out_dir: str | None, **options: Any) -> None:
+def run(ctx: click.Context, /, variant_list: str, epd_out: str | None, out_dir: str | None,
+        resume_dir: str | None, **options: Any) -> None:
     """Search problems with variants at fixed depths; write the run folder: results.csv,
     run.json, summary.csv, charts and report.html.
 
     With no problems given, runs the embedded default: the same synthetic trees with
     good and with random move ordering, every variant, depths 1-6, iterative deepening.
     """
+    execution, progress = make_execution(options), progress_for(options)
+    if resume_dir is not None:
+        allowed = {"resume_dir", "jobs", "executor", "scheduler", "no_progress"}
+        given = [name for name in ctx.params if name not in allowed
+                 and ctx.get_parameter_source(name) == click.core.ParameterSource.COMMANDLINE]
+        if given:
+            raise HarnessError(f"--resume takes its configuration from {resume_dir}/run.json; "
+                               f"drop --{given[0].replace('_', '-')}")
+        try:
+            output = resume_experiment(resume_dir, execution, progress)
+        except KeyboardInterrupt:
+            interrupted(resume_dir)
+        click.echo(format_summary(summarize(output.results)))
+        click.echo(f"\nfinished {output.run_dir}")
+        return
     if not (options["tree_files"] or options["tree_specs"] or options["suites"]):
         options.update(tree_specs=DEFAULT_TREES, depth_text=options["depth_text"] or "1-6",
                        iterative=True)   # aspiration and MTD(f) always iterate: so does everyone
         click.echo("No problems given: running the default comparison "
                    f"({len(DEFAULT_TREES)} synthetic sets, iterative deepening).", err=True)
     config = make_config(variant_list, options)
-    output = run_experiment(config, out_dir or default_out("run"),
-                            command=["harness", *sys.argv[1:]], on_problem=progress,
-                            epd_out=epd_out)
+    out_dir = out_dir or default_out("run")
+    try:
+        output = run_experiment(config, out_dir, command=["harness", *sys.argv[1:]],
+                                on_problem=progress, epd_out=epd_out, execution=execution)
+    except KeyboardInterrupt:
+        interrupted(out_dir)
     click.echo(format_summary(summarize(output.results)))
     written = ["results.csv", "run.json", "summary.csv", "report.html"]
     click.echo(f"\nwrote {', '.join(str(output.run_dir / f) for f in written)}"
@@ -181,8 +234,14 @@ def compare(baseline: str, others: tuple[str, ...], run_dir: str | None, out_dir
         files = compare_variants(baseline, others, run_dir, seed=seed)
     else:
         config = make_config(baseline, options)
-        files = compare_variants(baseline, others, out_dir or default_out("compare"), config,
-                                 seed, command=["harness", *sys.argv[1:]], on_problem=progress)
+        out_dir = out_dir or default_out("compare")
+        try:
+            files = compare_variants(baseline, others, out_dir, config, seed,
+                                     command=["harness", *sys.argv[1:]],
+                                     on_problem=progress_for(options),
+                                     execution=make_execution(options))
+        except KeyboardInterrupt:
+            interrupted(out_dir)
     shown = parse_depths(options["depth_text"]) if options["depth_text"] else None
     click.echo(render_comparison(files.comparison, shown))
     click.echo(f"\nwrote {files.table} and {', '.join(str(p) for p in files.charts)}")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Callable, Sequence
+from contextlib import closing
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -12,6 +13,7 @@ import pandas as pd
 
 from harness.epd import SkippedLineWarning, load_suite
 from harness.errors import HarnessError
+from harness.executors import Execution, run_jobs
 from harness.problems import (
     Problem,
     suite_problems,
@@ -27,7 +29,10 @@ from harness.results import (
     config_hash,
     environment,
     load_results,
+    load_run_info,
     now,
+    read_rows,
+    rewrite_results,
     write_run_info,
 )
 from harness.search.registry import VariantSpec, parse_variants
@@ -64,6 +69,8 @@ class ExperimentConfig:
     """Measure each tree's minimal alpha-beta tree (children perfectly reordered)."""
     skip_invalid: bool = False
     """Skip malformed EPD lines with a warning instead of stopping."""
+    max_nodes: int | None = None
+    """Stop a search after this many nodes and record it with status ``max-nodes``."""
 
     def as_dict(self) -> dict[str, Any]:
         data = asdict(self)
@@ -71,6 +78,20 @@ class ExperimentConfig:
             data[key] = list(data[key])
         data["depths"] = None if self.depths is None else list(self.depths)
         return data
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> ExperimentConfig:
+        """The configuration :meth:`as_dict` recorded (in ``run.json``)."""
+        try:
+            values = dict(data)
+            for key in ("tree_files", "tree_specs", "suites"):
+                values[key] = tuple(values.get(key, ()))
+            if values.get("depths") is not None:
+                values["depths"] = tuple(values["depths"])
+            values["switches"] = Switches(**values.get("switches", {}))
+            return cls(**values)
+        except TypeError as exc:
+            raise HarnessError(f"run.json: configuration not understood: {exc}") from None
 
 
 @dataclass
@@ -94,6 +115,8 @@ def plan_experiment(config: ExperimentConfig) -> Plan:
     variants = parse_variants(config.variants)
     for depth in config.depths or ():
         check_depth(depth)
+    if config.max_nodes is not None and config.max_nodes < 1:
+        raise HarnessError(f"--max-nodes {config.max_nodes}: needs at least 1")
     problems: list[Problem] = []
     suites: dict[str, dict[str, Any]] = {}
     for path in config.tree_files:
@@ -122,6 +145,12 @@ def plan_experiment(config: ExperimentConfig) -> Plan:
         problems += suite_problems(suite, config.skip_invalid)
     if not problems:
         raise HarnessError("nothing to search: give --tree FILE, --trees SPEC or --suite EPD")
+    seen: set[tuple[str, str]] = set()
+    for problem in problems:
+        if (problem.suite, problem.problem_id) in seen:
+            raise HarnessError(f"two problems are called {problem.suite} {problem.problem_id} "
+                               "(results are keyed by suite and id)")
+        seen.add((problem.suite, problem.problem_id))
     return Plan(problems, variants, suites)
 
 
@@ -149,18 +178,24 @@ class RunOutput:
 def run_experiment(config: ExperimentConfig, run_dir: str | Path,
                    command: Sequence[str] = (),
                    on_problem: Callable[[int, int], None] | None = None,
-                   epd_out: str | Path | None = None, report: bool = True) -> RunOutput:
+                   epd_out: str | Path | None = None, report: bool = True,
+                   execution: Execution = Execution()) -> RunOutput:
     """Search every problem with every variant at every depth; write the run folder.
 
-    Rows are appended to ``results.csv`` after each problem, so an interruption loses at
-    most the problem in progress. ``on_problem(done, total)`` reports progress. With
-    ``epd_out``, the chess rows are also written as EPD (see :func:`export_epd`). With
-    ``report``, ``summary.csv``, charts and ``report.html`` are written too.
+    Each problem is one job (see :mod:`harness.executors`). Its rows are appended to
+    ``results.csv`` as soon as it finishes, so an interruption loses at most the jobs in
+    progress and :func:`resume_experiment` finishes the rest; at the end the file is put
+    in the plan's order, so every executor and every resumed run give the same rows.
+    ``on_problem(done, total)`` reports progress. With ``epd_out``, the chess rows are
+    also written as EPD (see :func:`export_epd`); with ``report``, ``summary.csv``,
+    charts and ``report.html`` too.
     """
     plan = plan_experiment(config)
+    execution.check()
     run_dir = Path(run_dir)
     if (run_dir / RESULTS_FILE).exists() or (run_dir / RUN_FILE).exists():
-        raise HarnessError(f"{run_dir}: already holds a run; choose another --out")
+        raise HarnessError(f"{run_dir}: already holds a run; choose another --out, or "
+                           f"finish it with --resume {run_dir}")
     run_dir.mkdir(parents=True, exist_ok=True)
     settings = config.as_dict()
     info: dict[str, Any] = {
@@ -172,34 +207,89 @@ def run_experiment(config: ExperimentConfig, run_dir: str | Path,
                                   "source": spec.variant.source} for spec in plan.variants},
         "suites": plan.suites,
         **environment(),
+        "execution": asdict(execution),
+        "epd_out": None if epd_out is None else str(epd_out),
         "started": now(),
         "finished": None,
         "problems": len(plan.problems),
     }
     write_run_info(run_dir, info)
+    return _execute(plan, config, run_dir, info, set(), execution, on_problem, report)
+
+
+def resume_experiment(run_dir: str | Path, execution: Execution = Execution(),
+                      on_problem: Callable[[int, int], None] | None = None,
+                      report: bool = True) -> RunOutput:
+    """Finish an interrupted run: keep every problem whose rows are all in
+    ``results.csv`` (dropping a torn last line and partial problems), search the rest
+    with the configuration recorded in ``run.json``."""
+    run_dir = Path(run_dir)
+    info = load_run_info(run_dir)
+    if info.get("schema_version") != SCHEMA_VERSION:
+        raise HarnessError(f"{run_dir / RUN_FILE}: schema version {info.get('schema_version')!r} "
+                           f"is not supported (this harness writes version {SCHEMA_VERSION})")
+    config = ExperimentConfig.from_dict(info["config"])
+    plan = plan_experiment(config)
+    complete = _complete_rows(run_dir / RESULTS_FILE, plan, config)
+    rewrite_results(run_dir / RESULTS_FILE, [row for i in sorted(complete) for row in complete[i]])
+    info.setdefault("resumed", []).append({"at": now(), "problems_kept": len(complete)})
+    info["execution"] = asdict(execution)
+    write_run_info(run_dir, info)
+    return _execute(plan, config, run_dir, info, set(complete), execution, on_problem, report)
+
+
+def _execute(plan: Plan, config: ExperimentConfig, run_dir: Path, info: dict[str, Any],
+             done: set[int], execution: Execution,
+             on_problem: Callable[[int, int], None] | None, report: bool) -> RunOutput:
+    labels = [spec.label for spec in plan.variants]
+    todo = [i for i in range(len(plan.problems)) if i not in done]
+    jobs = [(plan.problems[i], labels, config.depths, config.switches, config.measure_minimal,
+             config.max_nodes) for i in todo]
     writer = ResultsWriter(run_dir / RESULTS_FILE)
+    finished = len(done)
     try:
-        for done, problem in enumerate(plan.problems, 1):
-            writer.write(search_problem(problem, plan.variants, config.depths, config.switches,
-                                        config.measure_minimal))
-            if on_problem is not None:
-                on_problem(done, len(plan.problems))
+        with closing(run_jobs(search_problem, jobs, execution)) as results:
+            for _, rows in results:
+                writer.write(rows)
+                finished += 1
+                if on_problem is not None:
+                    on_problem(finished, len(plan.problems))
     finally:
         writer.close()
+    order = {(p.suite, p.problem_id): i for i, p in enumerate(plan.problems)}
+    rows = read_rows(run_dir / RESULTS_FILE)
+    rows.sort(key=lambda row: order[(row["suite"], row["problem_id"])])   # stable within a job
+    rewrite_results(run_dir / RESULTS_FILE, rows)
     info["finished"] = now()
     write_run_info(run_dir, info)
-    results = load_results(run_dir)
-    if epd_out is not None:
-        export_epd(results, plan.problems, epd_out)
+    results_frame = load_results(run_dir)
+    if info.get("epd_out"):
+        export_epd(results_frame, plan.problems, info["epd_out"])
     if report:
-        write_report(run_dir, results, info)
-    return RunOutput(run_dir, results, info)
+        write_report(run_dir, results_frame, info)
+    return RunOutput(run_dir, results_frame, info)
+
+
+def _complete_rows(path: Path, plan: Plan, config: ExperimentConfig) -> dict[int, list[dict[str, str]]]:
+    """The rows of each problem that finished (all its variants x depths are there)."""
+    index = {(p.suite, p.problem_id): i for i, p in enumerate(plan.problems)}
+    by_problem: dict[int, list[dict[str, str]]] = {}
+    for row in read_rows(path) if path.exists() else []:
+        i = index.get((row["suite"], row["problem_id"]))
+        if i is None:
+            raise HarnessError(f"{path}: row for {row['suite']} {row['problem_id']} is not in "
+                               "the run's configuration")
+        by_problem.setdefault(i, []).append(row)
+    width = len(plan.variants)
+    return {i: rows for i, rows in by_problem.items()
+            if len(rows) == width * len(plan.problems[i].depths(config.depths))}
 
 
 def compare_variants(baseline: str, others: Sequence[str], out_dir: str | Path,
                      config: ExperimentConfig | None = None, seed: int = 0,
                      command: Sequence[str] = (),
-                     on_problem: Callable[[int, int], None] | None = None) -> ComparisonFiles:
+                     on_problem: Callable[[int, int], None] | None = None,
+                     execution: Execution = Execution()) -> ComparisonFiles:
     """Compare ``others`` with ``baseline`` on the same problems.
 
     With ``config``, first run those variants on its problems into ``out_dir``; without,
@@ -210,7 +300,8 @@ def compare_variants(baseline: str, others: Sequence[str], out_dir: str | Path,
     if len(labels) != 1 + len(others):
         raise HarnessError("compare needs distinct variants (one is named twice)")
     if config is not None:
-        run_experiment(replace(config, variants=",".join(labels)), out_dir, command, on_problem)
+        run_experiment(replace(config, variants=",".join(labels)), out_dir, command, on_problem,
+                       execution=execution)
     baseline, others = labels[0], labels[1:]
     results = load_results(out_dir)
     return write_comparison(results, baseline, list(others), Path(out_dir), seed)
@@ -255,20 +346,20 @@ def export_epd(results: pd.DataFrame, problems: Sequence[Problem], path: str | P
     return len(lines)
 
 
-def search_problem(problem: Problem, variants: Sequence[VariantSpec],
-                   depths: Sequence[int] | None, switches: Switches,
-                   measure_minimal: bool = False) -> list[dict[str, Any]]:
-    """Every variant at every depth on one problem: the job unit of a run.
+def search_problem(problem: Problem, variants: Sequence[str], depths: tuple[int, ...] | None,
+                   switches: Switches, measure_minimal: bool = False,
+                   max_nodes: int | None = None) -> list[dict[str, Any]]:
+    """Every variant (given by label) at every depth on one problem: the job of a run.
 
     One tree serves every search of the problem, so what it caches about positions is
     computed once for all variants and depths.
     """
+    specs = parse_variants(",".join(variants))
     tree = problem.make_tree(switches)
     shape = tree.shape if isinstance(tree, ArrayTree) else None
-    default = problem.default_depth or (shape.height if shape else 1)
     fen = problem.fen
     rows: list[dict[str, Any]] = []
-    for depth in depths or (default,):
+    for depth in problem.depths(depths):
         if measure_minimal:
             minimal: int | None = minimal_leaves(tree, depth)
             source = "measured"
@@ -276,15 +367,16 @@ def search_problem(problem: Problem, variants: Sequence[VariantSpec],
             minimal, source = knuth_moore(shape.branching, min(depth, shape.height)), "knuth-moore"
         else:
             minimal, source = None, ""
-        for spec in variants:
-            result = run_search(tree, spec, depth, switches)
+        for spec in specs:
+            result = run_search(tree, spec, depth, switches, max_nodes=max_nodes)
             judged = problem.judge(result.best_move)
             rows.append({
                 "suite": problem.suite, "problem_id": problem.problem_id,
                 "variant": spec.label, "options": spec.options_text, "depth": depth,
                 "tt_size": result.tt_size, "iterative": int(switches.iterative_deepening
                                                              or spec.variant.iterative),
-                "score": result.score, "bound": result.bound, "best_move": result.best_move,
+                "score": "" if result.score is None else result.score,
+                "bound": result.bound, "best_move": result.best_move,
                 "pv": " ".join(result.pv), "solved": "" if judged is None else int(judged),
                 "status": result.status, **result.counters,
                 "minimal_leaves": "" if minimal is None else minimal,

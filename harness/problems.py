@@ -37,6 +37,14 @@ class Problem:
     """The tree's index within a synthetic set, or the position's within a suite."""
     skip_invalid: bool = False
     """For ``epd``: the suite was read skipping malformed lines (so indices match)."""
+    height: int | None = None
+    """A tree's height (its default depth); ``None`` for chess."""
+
+    def depths(self, given: tuple[int, ...] | None) -> tuple[int, ...]:
+        """The depths this problem is searched to: ``given``, else its default."""
+        if given:
+            return given
+        return (self.height,) if self.height is not None else (DEFAULT_CHESS_DEPTH,)
 
     def make_tree(self, switches: Switches = Switches()) -> Tree:
         """Build the tree, cursor at the root; chess trees take the ordering switches."""
@@ -55,11 +63,6 @@ class Problem:
     def fen(self) -> str:
         """The position's FEN (empty for trees)."""
         return self.position().fen if self.kind == "epd" else ""
-
-    @property
-    def default_depth(self) -> int | None:
-        """The depth searched when none is given (``None``: the tree's height)."""
-        return DEFAULT_CHESS_DEPTH if self.kind == "epd" else None
 
     def judge(self, best_move: str) -> bool | None:
         """Whether ``best_move`` (UCI) solves an EPD position with ``bm``/``am``."""
@@ -84,16 +87,17 @@ def _suite(path: str, skip_invalid: bool) -> Suite:
 
 def tree_file_problems(path: str) -> list[Problem]:
     """The problem of one JSON tree file (loaded now, so errors surface before any search)."""
-    load_tree_file(path)
+    tree = load_tree_file(path)
     name = Path(path).name
-    return [Problem(name, Path(path).stem, "tree", path)]
+    return [Problem(name, Path(path).stem, "tree", path, height=tree.shape.height)]
 
 
 def synthetic_problems(text: str) -> list[Problem]:
     """The problems of one synthetic spec, one per tree."""
     spec = parse_spec(text)
     canonical = str(spec)
-    return [Problem(canonical, str(i), "synthetic", canonical, i) for i in range(spec.count)]
+    return [Problem(canonical, str(i), "synthetic", canonical, i, height=spec.depth)
+            for i in range(spec.count)]
 
 
 def suite_problems(suite: Suite, skip_invalid: bool) -> list[Problem]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import hashlib
+import io
 import json
 import os
 import platform
@@ -61,6 +62,30 @@ class ResultsWriter:
         self._file.close()
 
 
+def read_rows(path: Path) -> list[dict[str, str]]:
+    """The rows of a ``results.csv`` as text, without a last line torn by a crash."""
+    text = path.read_text(encoding="utf-8")
+    if text and not text.endswith("\n"):
+        text = text[:text.rfind("\n") + 1]          # the last line was being written
+    reader = csv.DictReader(io.StringIO(text))
+    if reader.fieldnames is not None and list(reader.fieldnames) != list(ROW_COLUMNS):
+        raise HarnessError(f"{path}: columns differ from this harness's results (schema "
+                           f"version {SCHEMA_VERSION})")
+    return [row for row in reader if None not in row.values() and None not in row]
+
+
+def rewrite_results(path: Path, rows: Iterable[Mapping[str, Any]]) -> None:
+    """Replace ``results.csv`` with ``rows`` atomically (header included)."""
+    tmp = path.with_suffix(".csv.tmp")
+    with tmp.open("w", newline="", encoding="utf-8") as file:
+        writer = csv.DictWriter(file, fieldnames=ROW_COLUMNS)
+        writer.writeheader()
+        writer.writerows(rows)
+        file.flush()
+        os.fsync(file.fileno())
+    os.replace(tmp, path)
+
+
 def load_results(run_dir: str | Path) -> pd.DataFrame:
     """Read a run folder's ``results.csv``, checking the schema version in ``run.json``."""
     run_dir = Path(run_dir)
@@ -75,7 +100,7 @@ def load_results(run_dir: str | Path) -> pd.DataFrame:
     text_columns = ("suite", "problem_id", "variant", "options", "bound", "best_move", "pv",
                     "status", "minimal_source", "fen")
     frame = pd.read_csv(path, dtype={c: str for c in text_columns}, keep_default_na=False,
-                        na_values={"minimal_leaves": [""], "solved": [""]})
+                        na_values={"minimal_leaves": [""], "solved": [""], "score": [""]})
     missing = [c for c in ROW_COLUMNS if c not in frame.columns]
     if missing:
         raise HarnessError(f"{path}: missing columns: {', '.join(missing)}")

@@ -36,12 +36,16 @@ Quiescence = Callable[[int, int, Counters], int]
 own nodes as ``qnodes``."""
 
 
+class NodeLimitReached(Exception):
+    """A search used up its node budget (``Search.node_limit``)."""
+
+
 class Search:
     """One search of one tree: the tree's cursor, the counters, the table if any."""
 
     __slots__ = ("_researching", "best_move", "counters", "enhanced", "extend_checks",
-                 "hash_move", "null_reduction", "null_rule", "pv_moves", "quiescence",
-                 "root_lower_bound", "table", "tree")
+                 "hash_move", "node_limit", "null_reduction", "null_rule", "pv_moves",
+                 "quiescence", "root_lower_bound", "table", "tree")
 
     def __init__(self, tree: Tree, table: TranspositionTable | None = None,
                  quiescence: Quiescence | None = None, hash_move: bool = True,
@@ -68,6 +72,8 @@ class Search:
             self.enhanced = tree  # type: ignore[assignment]
         self.pv_moves: dict[object, Move] = {}
         """Best move of each position whose value was last found exact (for the PV)."""
+        self.node_limit = 1 << 62
+        """Raise :class:`NodeLimitReached` when ``nodes`` exceeds this."""
         self.counters = Counters()
         """What the search did so far, over all passes."""
         self.best_move: Move | None = None
@@ -129,6 +135,8 @@ class Search:
         """Search the current node: count it, stop at a leaf or a table cutoff, else expand."""
         c = self.counters
         c.nodes += 1
+        if c.nodes > self.node_limit:
+            raise NodeLimitReached
         enhanced = self.enhanced
         if enhanced is not None and self.extend_checks and enhanced.in_check():
             depth += 1

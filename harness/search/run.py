@@ -6,7 +6,7 @@ import time
 from dataclasses import dataclass
 
 from harness.errors import HarnessError
-from harness.search.core import Quiescence, Search
+from harness.search.core import NodeLimitReached, Quiescence, Search
 from harness.search.registry import VariantSpec
 from harness.search.table import DEFAULT_SIZE, TranspositionTable
 from harness.trees.base import Tree
@@ -52,16 +52,17 @@ class Switches:
 class SearchResult:
     """What one search found and did."""
 
-    score: int
-    """Root score for the side to move at the root."""
+    score: int | None
+    """Root score for the side to move at the root; ``None`` if the node limit struck."""
     bound: str
-    """``exact``, ``lower`` or ``upper``."""
+    """``exact``, ``lower`` or ``upper``; ``none`` when there is no score."""
     best_move: str
     """The best root move by the tree's name for it; empty at a terminal root."""
     pv: list[str]
     """The principal variation, best move first (as far as it is known)."""
     status: str
-    """``ok``, or ``pass-cap`` when an MTD driver gave up."""
+    """``ok``; ``pass-cap`` when an MTD driver gave up; ``max-nodes`` when the search
+    was stopped at its node limit (its counters say how far it got)."""
     counters: dict[str, int]
     """Every counter of VARIANTS.md."""
     tt_size: int
@@ -77,8 +78,8 @@ def check_depth(depth: int) -> None:
 
 
 def run_search(tree: Tree, spec: VariantSpec, depth: int, switches: Switches = Switches(),
-               quiescence: Quiescence | None = None) -> SearchResult:
-    """Search ``tree`` from its current node (the root) with ``spec`` to ``depth``."""
+               quiescence: Quiescence | None = None, max_nodes: int | None = None) -> SearchResult:
+    """Search ``tree`` from its root with ``spec`` to ``depth``; stop after ``max_nodes``."""
     check_depth(depth)
     if isinstance(tree, ChessTree):
         tree.set_ordering(Ordering(switches.mvv_lva, switches.killers, switches.history))
@@ -92,13 +93,20 @@ def run_search(tree: Tree, spec: VariantSpec, depth: int, switches: Switches = S
                     null_reduction=switches.null_move if chess_tree else 0,
                     null_rule=switches.null_rule,
                     extend_checks=switches.check_extension and chess_tree)
+    if max_nodes is not None:
+        search.node_limit = max_nodes
     drive = spec.driver()
     iterative = switches.iterative_deepening or spec.variant.iterative
     start = time.perf_counter()
     guess: int | None = None
-    for d in range(1, depth + 1) if iterative else (depth,):
-        outcome = drive(search, d, guess)
-        guess = outcome.score
+    try:
+        for d in range(1, depth + 1) if iterative else (depth,):
+            outcome = drive(search, d, guess)
+            guess = outcome.score
+    except NodeLimitReached:
+        tree.reset()
+        return SearchResult(None, "none", "", [], "max-nodes", search.counters.as_dict(), tt_size,
+                            time.perf_counter() - start)
     elapsed = time.perf_counter() - start
     move = "" if outcome.best_move is None else tree.move_name(outcome.best_move)
     pv = [tree.move_name(m) for m in search.principal_variation(outcome.best_move, depth)]

@@ -1,0 +1,146 @@
+"""Parallel and distributed runs, progress, interruption and resume: nothing lost, nothing changed."""
+
+from __future__ import annotations
+
+import io
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from click.testing import CliRunner
+
+from harness.cli import cli
+from harness.executors import Execution
+from harness.experiment import ExperimentConfig, resume_experiment, run_experiment
+from harness.progress import Progress
+from harness.results import RESULTS_FILE
+
+SPEC = "random:b=5,d=5,n=12,seed=8,ordering=0.7,values=incremental,range=30"
+CONFIG = ExperimentConfig(tree_specs=(SPEC,), variants="alphabeta,pvs,negascout,mtdf",
+                          depths=(3, 5))
+
+
+def rows(run_dir: Path) -> pd.DataFrame:
+    return pd.read_csv(run_dir / RESULTS_FILE).drop(columns="time_s")
+
+
+@pytest.fixture(scope="module")
+def serial(tmp_path_factory: pytest.TempPathFactory) -> pd.DataFrame:
+    out = tmp_path_factory.mktemp("serial") / "run"
+    run_experiment(CONFIG, out, report=False)
+    return rows(out)
+
+
+def test_worker_processes_give_identical_rows(tmp_path: Path, serial: pd.DataFrame) -> None:
+    run_experiment(CONFIG, tmp_path / "j2", report=False, execution=Execution(jobs=2))
+    pd.testing.assert_frame_equal(rows(tmp_path / "j2"), serial)
+
+
+def test_dask_cluster_gives_identical_rows(tmp_path: Path, serial: pd.DataFrame) -> None:
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=1, processes=False, threads_per_worker=2,
+                                  dashboard_address=None) as cluster:
+        execution = Execution(executor="dask", scheduler=cluster.scheduler_address)
+        run_experiment(CONFIG, tmp_path / "dask", report=False, execution=execution)
+    pd.testing.assert_frame_equal(rows(tmp_path / "dask"), serial)
+
+
+def test_interrupt_then_resume_equals_an_uninterrupted_run(tmp_path: Path,
+                                                           serial: pd.DataFrame) -> None:
+    out = tmp_path / "run"
+
+    def stop_after_four(done: int, total: int) -> None:
+        if done == 4:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        run_experiment(CONFIG, out, on_problem=stop_after_four, report=False)
+    assert len(rows(out)) == 4 * 4 * 2                     # four finished problems kept
+    with (out / RESULTS_FILE).open("a") as file:            # and a line torn mid-write
+        file.write('"random:b=5,d=5,n=12,seed=8,ordering=0.7,values=incremental,range=30",4,alpha')
+    resume_experiment(out, report=False)
+    pd.testing.assert_frame_equal(rows(out), serial)
+
+
+def test_sigkill_midway_then_resume(tmp_path: Path) -> None:
+    spec = "random:b=6,d=6,n=24,seed=3,ordering=0.8,values=incremental,range=50"
+    args = ["run", "--trees", spec, "--variants", "core", "--no-progress"]
+    whole, killed = tmp_path / "whole", tmp_path / "killed"
+    assert CliRunner().invoke(cli, [*args, "--out", str(whole)]).exit_code == 0
+    process = subprocess.Popen([sys.executable, "-m", "harness", *args, "--out", str(killed)],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    results = killed / RESULTS_FILE
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        if results.exists() and results.read_text().count("\n") > 1 + 3 * 10:
+            break                                           # three problems are in
+        time.sleep(0.02)
+    process.send_signal(signal.SIGKILL)
+    process.wait()
+    assert process.returncode == -signal.SIGKILL
+    partial = rows(killed)
+    assert 0 < len(partial) < 24 * 10, "the kill must land midway"
+    result = CliRunner().invoke(cli, ["run", "--resume", str(killed), "--no-progress"])
+    assert result.exit_code == 0, result.output
+    pd.testing.assert_frame_equal(rows(killed), rows(whole))
+    assert (killed / "report.html").exists()
+
+
+def test_resume_refuses_new_options(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    run_experiment(CONFIG, out, report=False)
+    result = CliRunner().invoke(cli, ["run", "--resume", str(out), "--depth", "2"])
+    assert result.exit_code == 2 and "drop --depth" in result.output
+    result = CliRunner().invoke(cli, ["run", "--resume", str(out), "--jobs", "2", "--no-progress"])
+    assert result.exit_code == 0, result.output               # nothing left: still fine
+
+
+def test_max_nodes_is_recorded_not_lost(tmp_path: Path) -> None:
+    config = ExperimentConfig(tree_specs=("random:b=4,d=6,n=2,seed=1",),
+                              variants="minimax,alphabeta", max_nodes=2000)
+    frame = run_experiment(config, tmp_path / "run", report=False).results
+    stopped = frame[frame["variant"] == "minimax"]
+    assert (stopped["status"] == "max-nodes").all() and stopped["score"].isna().all()
+    assert (stopped["nodes"] == 2001).all()          # the node that crossed the limit
+    done = frame[frame["variant"] == "alphabeta"]
+    assert (done["status"] == "ok").all()
+
+
+def test_progress_lines_without_a_terminal() -> None:
+    stream = io.StringIO()
+    progress = Progress(stream, interval=3600)
+    for done in range(1, 11):
+        progress(done, 10)
+    lines = stream.getvalue().splitlines()
+    assert len(lines) == 2                                   # the first and the last
+    assert lines[-1].startswith("progress: 10/10 problems") and "left 0:00:00" in lines[-1]
+
+
+def test_bad_execution_options(tmp_path: Path) -> None:
+    for args, message in ((["--jobs", "0"], "needs at least 1"),
+                          (["--scheduler", "tcp://x:1"], "--scheduler goes with --executor dask")):
+        result = CliRunner().invoke(cli, ["run", "--trees", "random:b=2,d=2", *args,
+                                          "--out", str(tmp_path / "x")])
+        assert result.exit_code == 2 and message in result.output
+
+
+@pytest.mark.skipif(os.name != "posix", reason="signals")
+def test_ctrl_c_says_how_to_resume(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    process = subprocess.Popen([sys.executable, "-m", "harness", "run", "--trees",
+                                "random:b=6,d=6,n=40,seed=3", "--variants", "core",
+                                "--no-progress", "--out", str(out)],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and not (out / RESULTS_FILE).exists():
+        time.sleep(0.02)
+    time.sleep(0.5)
+    process.send_signal(signal.SIGINT)
+    _, err = process.communicate(timeout=60)
+    assert process.returncode == 130
+    assert f"harness run --resume {out}" in err and "Traceback" not in err
