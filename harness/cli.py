@@ -19,6 +19,7 @@ from harness.experiment import (
     DEFAULT_TREES,
     ExperimentConfig,
     compare_variants,
+    draw_search,
     resume_experiment,
     run_experiment,
 )
@@ -249,6 +250,34 @@ def compare(baseline: str, others: tuple[str, ...], run_dir: str | None, out_dir
         click.echo(f"FAIL: a variant needs more than {fail_if_worse:g}% more nodes than "
                    f"{files.comparison.baseline}", err=True)
         sys.exit(1)
+
+
+@cli.command()
+@problem_options
+@click.option("--variant", "variant", required=True, metavar="V",
+              help="The variant to draw, options in the name (pvs:zw_min_depth=3).")
+@click.option("--compare", "other", metavar="V2", help="Draw a second variant beside it.")
+@click.option("--problem", "problem_id", metavar="ID",
+              help="Which problem of the suite or tree set [default: the first].")
+@click.option("--out", "out", type=click.Path(dir_okay=False), metavar="PATH",
+              help="Also draw it as PATH.png and PATH.svg.")
+@click.option("--max-lines", type=int, default=400, show_default=True,
+              help="Lines of text per pass before the rest is summarised.")
+@reports_errors
+def tree(variant: str, other: str | None, problem_id: str | None, out: str | None,
+         max_lines: int, **options: Any) -> None:
+    """Draw every node one search visited: how it was searched (F, Z, Z+F, Skp), its
+    window, value and type (PV, Cut, All), and the moves it cut off."""
+    if not options["depth_text"] or "-" in options["depth_text"]:
+        raise HarnessError("harness tree needs one --depth N")
+    config = make_config(variant, options)
+    variants = [variant] if other is None else [variant, other]
+    drawing = draw_search(config, variants, int(options["depth_text"]), problem_id, out, max_lines)
+    click.echo(f"{drawing.problem.suite} {drawing.problem.problem_id}"
+               + (f"  {drawing.problem.fen}" if drawing.problem.fen else ""))
+    click.echo(drawing.text)
+    if drawing.files:
+        click.echo(f"\nwrote {', '.join(drawing.files)}")
 
 
 @cli.command()

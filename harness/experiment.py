@@ -36,8 +36,9 @@ from harness.results import (
     write_run_info,
 )
 from harness.search.registry import VariantSpec, parse_variants
-from harness.search.run import Switches, check_depth, run_search
+from harness.search.run import SearchResult, Switches, check_depth, run_search
 from harness.suites import find_suite
+from harness.trace import render_image, render_text
 from harness.trees.arrays import ArrayTree
 from harness.trees.minimal import knuth_moore, minimal_leaves
 
@@ -386,3 +387,53 @@ def search_problem(problem: Problem, variants: Sequence[str], depths: tuple[int,
     if cache is not None:
         cache.clear()                   # the problem is done: free its positions
     return rows
+
+
+@dataclass
+class TreeDrawing:
+    """One search (or two, side by side) drawn node by node."""
+
+    problem: Problem
+    """The problem searched."""
+    results: list[tuple[str, SearchResult]]
+    """Each variant's label and result, trace included."""
+    text: str
+    """The box-drawing rendering of every pass."""
+    files: tuple[str, ...]
+    """The PNG and SVG drawing (empty when not asked for)."""
+
+
+def draw_search(config: ExperimentConfig, variants: Sequence[str], depth: int,
+                problem_id: str | None = None, out: str | Path | None = None,
+                max_lines: int = 400) -> TreeDrawing:
+    """Search one problem of ``config`` (the first, or ``problem_id``) with each variant
+    (one, or two to compare), trace it, render it as text and, with ``out``, as an image
+    ``out.png`` / ``out.svg`` (the last pass of each variant side by side)."""
+    plan = plan_experiment(replace(config, variants=",".join(variants)))
+    check_depth(depth)
+    if problem_id is None:
+        problem = plan.problems[0]
+    else:
+        found = [p for p in plan.problems if p.problem_id == problem_id]
+        if not found:
+            ids = ", ".join(p.problem_id for p in plan.problems[:10])
+            raise HarnessError(f"no problem {problem_id!r} (the first ids: {ids})")
+        problem = found[0]
+    tree = problem.make_tree(config.switches)
+    results: list[tuple[str, SearchResult]] = []
+    blocks = []
+    for spec in plan.variants:
+        result = run_search(tree, spec, depth, config.switches, trace=True,
+                            max_nodes=config.max_nodes)
+        assert result.trace is not None
+        results.append((spec.label, result))
+        score = "stopped at the node limit" if result.score is None else \
+            f"score {result.score} ({result.bound}), best move {result.best_move or '-'}"
+        blocks.append(f"{spec.label} to depth {depth}: {score}, {result.counters['nodes']} nodes, "
+                      f"{result.counters['leaves']} leaves\n{render_text(result.trace, max_lines)}")
+    files: tuple[str, ...] = ()
+    if out is not None:
+        Path(out).parent.mkdir(parents=True, exist_ok=True)
+        files = render_image([(f"{label} (depth {depth})", r.trace or []) for label, r in results],
+                             str(out))
+    return TreeDrawing(problem, results, "\n\n".join(blocks), files)

@@ -131,6 +131,14 @@ class Search:
         self._researching = False
         return value
 
+    def null_child(self, loop: Loop, depth: int, alpha: int, beta: int) -> int:
+        """Search the position after passing the move (null move)."""
+        assert self.enhanced is not None
+        self.enhanced.push_null()
+        value = self.node(loop, depth, alpha, beta)
+        self.tree.pop()
+        return value
+
     def node(self, loop: Loop, depth: int, alpha: int, beta: int) -> int:
         """Search the current node: count it, stop at a leaf or a table cutoff, else expand."""
         c = self.counters
@@ -169,9 +177,7 @@ class Search:
         if (r and enhanced is not None and depth > r and beta < INF
                 and enhanced.null_allowed(self.null_rule)):
             c.null_searches += 1
-            enhanced.push_null()
-            v = -self.node(loop, depth - 1 - r, -beta, -beta + 1)
-            tree.pop()
+            v = -self.null_child(loop, depth - 1 - r, -beta, -beta + 1)
             if v >= beta:               # passing already fails high: a cut node
                 c.null_cutoffs += 1
                 c.fail_highs += 1

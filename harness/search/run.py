@@ -9,6 +9,7 @@ from harness.errors import HarnessError
 from harness.search.core import NodeLimitReached, Quiescence, Search
 from harness.search.registry import VariantSpec
 from harness.search.table import DEFAULT_SIZE, TranspositionTable
+from harness.trace import TraceNode, TracingSearch
 from harness.trees.base import Tree
 from harness.trees.positions import ChessTree, Ordering
 
@@ -69,6 +70,8 @@ class SearchResult:
     """Entries of the table used (0: none)."""
     time_s: float
     """Wall time of the search in seconds (process CPU is too coarse here)."""
+    trace: list[TraceNode] | None = None
+    """With ``trace=True``: the root of every pass, each node as it was searched."""
 
 
 def check_depth(depth: int) -> None:
@@ -78,8 +81,10 @@ def check_depth(depth: int) -> None:
 
 
 def run_search(tree: Tree, spec: VariantSpec, depth: int, switches: Switches = Switches(),
-               quiescence: Quiescence | None = None, max_nodes: int | None = None) -> SearchResult:
-    """Search ``tree`` from its root with ``spec`` to ``depth``; stop after ``max_nodes``."""
+               quiescence: Quiescence | None = None, max_nodes: int | None = None,
+               trace: bool = False) -> SearchResult:
+    """Search ``tree`` from its root with ``spec`` to ``depth``; stop after ``max_nodes``;
+    with ``trace``, record every node (see :mod:`harness.trace`)."""
     check_depth(depth)
     if isinstance(tree, ChessTree):
         tree.set_ordering(Ordering(switches.mvv_lva, switches.killers, switches.history))
@@ -89,10 +94,11 @@ def run_search(tree: Tree, spec: VariantSpec, depth: int, switches: Switches = S
     if quiescence is None and switches.quiescence:
         quiescence = getattr(tree, "quiesce", None)
     chess_tree = isinstance(tree, ChessTree)
-    search = Search(tree, table, quiescence, hash_move=switches.hash_move,
+    frame = TracingSearch if trace else Search
+    search = frame(tree, table, quiescence, hash_move=switches.hash_move,
                     null_reduction=switches.null_move if chess_tree else 0,
-                    null_rule=switches.null_rule,
-                    extend_checks=switches.check_extension and chess_tree)
+                   null_rule=switches.null_rule,
+                   extend_checks=switches.check_extension and chess_tree)
     if max_nodes is not None:
         search.node_limit = max_nodes
     drive = spec.driver()
@@ -106,9 +112,13 @@ def run_search(tree: Tree, spec: VariantSpec, depth: int, switches: Switches = S
     except NodeLimitReached:
         tree.reset()
         return SearchResult(None, "none", "", [], "max-nodes", search.counters.as_dict(), tt_size,
-                            time.perf_counter() - start)
+                            time.perf_counter() - start, _passes(search))
     elapsed = time.perf_counter() - start
     move = "" if outcome.best_move is None else tree.move_name(outcome.best_move)
     pv = [tree.move_name(m) for m in search.principal_variation(outcome.best_move, depth)]
     return SearchResult(outcome.score, outcome.bound, move, pv, outcome.status,
-                        search.counters.as_dict(), tt_size, elapsed)
+                        search.counters.as_dict(), tt_size, elapsed, _passes(search))
+
+
+def _passes(search: Search) -> list[TraceNode] | None:
+    return search.passes if isinstance(search, TracingSearch) else None

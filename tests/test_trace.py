@@ -1,0 +1,79 @@
+"""The trace of a search: its totals are the counters, and it draws as text and image."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import chess
+from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from harness.cli import cli
+from harness.search import VARIANTS, Switches, make_spec, run_search
+from harness.trace import render_text, totals
+from harness.trees import parse_tree
+from harness.trees.positions import ChessTree
+
+nested = st.recursive(st.integers(-6, 6), lambda kids: st.lists(kids, min_size=1, max_size=4),
+                      max_leaves=30)
+switches = st.sampled_from([Switches(), Switches(tt_size=8), Switches(iterative_deepening=True),
+                            Switches(tt_size=64, iterative_deepening=True)])
+
+
+def check(result: Any) -> None:
+    counted = totals(result.trace)
+    assert counted == {k: result.counters[k] for k in counted}
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=nested, sw=switches)
+def test_trace_totals_are_the_counters(data: Any, sw: Switches) -> None:
+    tree = parse_tree(data)
+    depth = max(1, tree.shape.height)
+    for variant in VARIANTS:
+        result = run_search(tree, make_spec(variant.name), depth, sw, trace=True)
+        check(result)
+        plain = run_search(tree, make_spec(variant.name), depth, sw)
+        assert plain.counters == result.counters and plain.score == result.score
+
+
+def test_trace_totals_on_chess_with_null_moves_and_table() -> None:
+    board = chess.Board("r2q1rk1/ppp2ppp/2n1bn2/2b1p3/3pP3/3P1NPP/PPP1NPB1/R1BQ1RK1 b - - 0 9")
+    for name in ("pvs", "mtdf"):
+        sw = Switches(null_move=1, check_extension=True, tt_size=4096)
+        result = run_search(ChessTree(board), make_spec(name), 3, sw, trace=True)
+        check(result)
+        assert result.counters["null_searches"] > 0
+
+
+def test_text_uses_the_notes_notation() -> None:
+    result = run_search(parse_tree([[8, 2], [5, 9]]), make_spec("pvs"), 2, trace=True)
+    text = render_text(result.trace or [])
+    assert "Z+F 1 (-inf, -2) = -5  PV   [test (-3, -2) = -3]" in text
+    assert "Z 1 (4, 5) = 9  leaf   Skp" in text
+    belle = run_search(parse_tree([[8, 2], [5, 9]]), make_spec("belle"), 2, trace=True)
+    assert "failed high, not re-searched" in render_text(belle.trace or [])
+    ab = run_search(parse_tree([[3, 12, 8], [2, 4, 6], [14, 5, 2]]), make_spec("alphabeta"), 2,
+                    trace=True)
+    assert "cut off: 1 2" in render_text(ab.trace or [])
+
+
+def test_tree_command_draws_text_and_image(tmp_path: Path) -> None:
+    out = tmp_path / "drawing"
+    result = CliRunner().invoke(cli, ["tree", "--tree", "tests/data/textbook.json", "--variant",
+                                      "pvs", "--compare", "alphabeta", "--depth", "2",
+                                      "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "pvs to depth 2: score 3 (exact)" in result.output
+    assert "alphabeta to depth 2" in result.output and "└─ cut off: 1 2" in result.output
+    assert out.with_suffix(".png").stat().st_size > 0 and out.with_suffix(".svg").exists()
+    big = CliRunner().invoke(cli, ["tree", "--trees", "random:b=4,d=5,seed=1", "--variant",
+                                   "mtdf", "--depth", "5", "--max-lines", "20",
+                                   "--out", str(tmp_path / "big")])
+    assert big.exit_code == 0 and "more nodes" in big.output
+    assert "pass 2" in big.output
+    bad = CliRunner().invoke(cli, ["tree", "--tree", "tests/data/textbook.json", "--variant",
+                                   "pvs", "--depth", "1-2"])
+    assert bad.exit_code == 2 and "one --depth N" in bad.output
