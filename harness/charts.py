@@ -63,7 +63,7 @@ _LINESTYLES = ("-", "--", ":", "-.")
 
 
 @contextmanager
-def style() -> Iterator[None]:
+def chart_style() -> Iterator[None]:
     with mpl.rc_context(STYLE):
         yield
 
@@ -112,7 +112,7 @@ def relative_nodes_chart(comparison: Comparison, depth: int | None = None) -> Fi
     depth = _deepest(table["depth"], depth)
     rows = table[(table["depth"] == depth) & (table["n"] > 0)].sort_values("ratio", kind="stable")
     rows = rows.iloc[::-1]  # fewest nodes at the top
-    with style():
+    with chart_style():
         fig = _figure(7.5, 1.7 + 0.32 * max(len(rows), 3))
         ax = fig.add_subplot()
         y = np.arange(len(rows))
@@ -187,7 +187,7 @@ def nodes_by_depth_chart(results: pd.DataFrame, suite: str | None = None,
         raise HarnessError(f"results have no column {counter!r}")
     suites = _suites(results, suite)
     minimal = has_minimal(results)
-    with style():
+    with chart_style():
         fig = _figure(11.0, 0.3 + 3.9 * len(suites))
         rows = fig.subfigures(len(suites), 1, squeeze=False)
         handles: dict[str, Line2D] = {}
@@ -263,7 +263,7 @@ def rates_chart(results: pd.DataFrame, depth: int | None = None) -> Figure:
         rows = part[part["variant"] == variant]
         research.append(stats.rate(rows["researches"], rows["zw_searches"]) * 100)
         first.append(stats.rate(rows["fail_highs_first"], rows["fail_highs"]) * 100)
-    with style():
+    with chart_style():
         fig = _figure(11.0, 1.4 + 0.3 * max(len(variants), 3))
         left, right = fig.subplots(1, 2, sharey=True)
         y = np.arange(len(variants))
@@ -303,7 +303,7 @@ def scatter_chart(results: pd.DataFrame, baseline: str, others: Sequence[str],
     suites = [str(s) for s in pd.unique(results["suite"])]
     cols = max(1, min(columns, len(others)))
     rows = math.ceil(len(others) / cols)
-    with style():
+    with chart_style():
         fig = _figure(0.6 + 3.4 * cols, 0.8 + 3.3 * rows)
         axes = fig.subplots(rows, cols, squeeze=False)
         handles: dict[str, Any] = {}
@@ -367,7 +367,7 @@ def save(fig: Figure, path_without_suffix: str | Path) -> tuple[Path, Path]:
     png = base.with_name(base.name + ".png")
     svg = base.with_name(base.name + ".svg")
     png.write_bytes(png_bytes(fig))
-    with style():
+    with chart_style():
         fig.savefig(svg, format="svg", metadata=SVG_METADATA)
     return png, svg
 
@@ -375,6 +375,6 @@ def save(fig: Figure, path_without_suffix: str | Path) -> tuple[Path, Path]:
 def png_bytes(fig: Figure) -> bytes:
     """The PNG :func:`save` writes, in memory."""
     buffer = io.BytesIO()
-    with style():
+    with chart_style():
         fig.savefig(buffer, format="png", metadata=PNG_METADATA)
     return buffer.getvalue()

@@ -255,7 +255,7 @@ def render_image(columns: Sequence[tuple[str, Sequence[TraceNode]]], path_withou
     layouts = [(title, _layout(passes[-1], max_nodes)) for title, passes in columns]
     widest = max(max(x for x, _, _, _ in layout[0]) + 1 for _, layout in layouts)
     deepest = max(max(-y for _, y, _, _ in layout[0]) + 1 for _, layout in layouts)
-    with charts.style():
+    with charts.chart_style():
         fig = Figure(figsize=(min(max(6.0, 1.0 * widest * len(columns) + 1), 60), 1.4 + 1.2 * deepest),
                      layout="constrained")
         FigureCanvasAgg(fig)
@@ -267,7 +267,8 @@ def render_image(columns: Sequence[tuple[str, Sequence[TraceNode]]], path_withou
                         linestyle=":" if how == "Z/Skp" else "-", zorder=1)
             for x, y, node, how in placed:
                 style = {"PV": ("-", 2.2), "Cut": ("-", 0.9), "All": ("--", 0.9)}.get(node.kind)
-                box = {"boxstyle": "round,pad=0.25", "facecolor": "white", "edgecolor": "none"}
+                box: dict[str, object] = {"boxstyle": "round,pad=0.25", "facecolor": "white",
+                                          "edgecolor": "none"}
                 if style is not None:
                     box.update(edgecolor=_COLOURS.get(how, "#222222"), linestyle=style[0],
                                linewidth=style[1])
