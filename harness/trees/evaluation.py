@@ -125,25 +125,45 @@ def _square_tables() -> tuple[tuple[tuple[tuple[int, ...], ...], ...], ...]:
 
 SQUARE = _square_tables()
 
+_PACK = 1 << 32
+
+
+def _packed_tables() -> tuple[tuple[tuple[int, ...], ...], ...]:
+    """``PACKED[color][piece_type][square]`` = middle-game * 2^32 + endgame, signed by
+    colour (White +), so one sum gives both stages."""
+    out = []
+    for color in (chess.BLACK, chess.WHITE):
+        sign = 1 if color else -1
+        by_type: list[tuple[int, ...]] = [()]
+        for piece_type in chess.PIECE_TYPES:
+            mg, eg = SQUARE[0][color][piece_type], SQUARE[1][color][piece_type]
+            by_type.append(tuple(sign * (mg[sq] * _PACK + eg[sq]) for sq in chess.SQUARES))
+        out.append(tuple(by_type))
+    return tuple(out)
+
+
+PACKED = _packed_tables()
+
 
 def evaluate(board: chess.Board) -> int:
     """Tapered material and piece-square score for the side to move, in centipawns."""
-    mg = eg = 0
+    total = 0
     phase = 0
-    mg_tables, eg_tables = SQUARE
+    masks = (board.pawns, board.knights, board.bishops, board.rooks, board.queens, board.kings)
     for color in (chess.WHITE, chess.BLACK):
-        sign = 1 if color else -1
-        mg_by_type, eg_by_type = mg_tables[color], eg_tables[color]
+        tables = PACKED[color]
         occupied = board.occupied_co[color]
-        for piece_type in chess.PIECE_TYPES:
-            mask = board.pieces_mask(piece_type, color) & occupied
-            if not mask:
-                continue
-            mg_sq, eg_sq = mg_by_type[piece_type], eg_by_type[piece_type]
-            for square in chess.scan_forward(mask):
-                mg += sign * mg_sq[square]
-                eg += sign * eg_sq[square]
-            phase += PHASE_WEIGHT[piece_type] * chess.popcount(mask)
+        for piece_type in (1, 2, 3, 4, 5, 6):
+            mask = masks[piece_type - 1] & occupied
+            if mask:
+                table = tables[piece_type]
+                phase += PHASE_WEIGHT[piece_type] * mask.bit_count()
+                while mask:
+                    low = mask & -mask
+                    total += table[low.bit_length() - 1]
+                    mask ^= low
+    eg = (total + _PACK // 2) % _PACK - _PACK // 2          # the low, signed half
+    mg = (total - eg) // _PACK
     phase = min(phase, FULL_PHASE)
     score = (mg * phase + eg * (FULL_PHASE - phase)) // FULL_PHASE
     return score if board.turn else -score

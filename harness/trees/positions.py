@@ -43,19 +43,22 @@ class Ordering:
 class PositionInfo:
     """What the cache knows about one position; each part computed on first use."""
 
-    __slots__ = ("evaluation", "in_check", "moves", "qmoves", "tactical")
+    __slots__ = ("children", "evaluation", "in_check", "moves", "qmoves", "quiet")
 
-    def __init__(self, board: chess.Board) -> None:
-        self.in_check = board.is_check()
+    def __init__(self) -> None:
+        self.in_check: bool | None = None
         """Whether the side to move is in check."""
         self.evaluation: int | None = None
         """Static evaluation for the side to move."""
         self.moves: tuple[chess.Move, ...] | None = None
         """Legal moves in static order."""
-        self.tactical = 0
-        """How many of ``moves`` are captures or promotions (they come first with MVV-LVA)."""
+        self.quiet: frozenset[int] = frozenset()
+        """Codes (:func:`move_code`) of the moves that are neither captures nor promotions
+        (known with ``moves``)."""
         self.qmoves: tuple[chess.Move, ...] | None = None
         """Legal captures and promotions in MVV-LVA order, for quiescence."""
+        self.children: dict[int, Hashable] = {}
+        """Key of the position each move leads to, by :func:`move_code`."""
 
 
 class PositionCache:
@@ -78,6 +81,14 @@ class PositionCache:
 
     def clear(self) -> None:
         self.entries.clear()
+
+
+def move_code(move: chess.Move | None) -> int:
+    """A small integer for a move (``-1``: the null move). Dictionary look-ups by code
+    are several times cheaper than by :class:`chess.Move`, whose hash is computed in Python."""
+    if move is None:
+        return -1
+    return move.from_square | move.to_square << 6 | (move.promotion or 0) << 12
 
 
 def _tactical_score(board: chess.Board, move: chess.Move) -> int | None:
@@ -107,60 +118,76 @@ def _mvv_lva(board: chess.Board, moves: Sequence[chess.Move]) -> tuple[list[ches
 
 
 class ChessTree:
-    """A chess position behind the :class:`harness.trees.base.Tree` cursor."""
+    """A chess position behind the :class:`harness.trees.base.Tree` cursor.
+
+    The cursor is lazy: ``push`` follows the cache's record of where a move leads, and the
+    board is brought up to the current node (by pushing the moves it has not played yet)
+    only when a fact the cache lacks must be computed. A second variant searching the
+    same positions therefore never touches the board.
+    """
 
     def __init__(self, board: chess.Board, ordering: Ordering = Ordering(),
                  cache: PositionCache | None = None) -> None:
         self.board = board.copy(stack=False)
-        """The cursor; at the root between searches."""
+        """The board: the root plus the first ``synced`` moves of the current path."""
         self.ordering = ordering
         """Move-ordering switches."""
         self.cache = PositionCache() if cache is None else cache
         """Static facts about positions, shared by every search of this tree."""
         self.ply = 0
         """Distance from the root."""
+        self.synced = 0
+        """How many moves of the current path the board has played."""
+        self._path: list[chess.Move | None] = []
         self._keys: list[Hashable] = [self.board._transposition_key()]
-        self._nulls: list[bool] = [False]
         self._killers: list[list[chess.Move]] = []
         self._history: dict[tuple[int, int], int] = {}
 
     # -- the Tree interface ---------------------------------------------------------
     def moves(self) -> Sequence[Move]:
         info = self._info()
-        if info.moves is None:
-            legal = list(self.board.legal_moves)
-            if self.ordering.mvv_lva:
-                tactical, quiet = _mvv_lva(self.board, legal)
-                info.moves, info.tactical = (*tactical, *quiet), len(tactical)
-            else:
-                info.moves = tuple(legal)
         moves = info.moves
-        if (self.ordering.killers or self.ordering.history) and len(moves) > info.tactical + 1:
-            return self._dynamic_order(moves, info.tactical)
+        if moves is None:
+            board = self._sync()
+            legal = list(board.legal_moves)
+            tactical, quiet = _mvv_lva(board, legal)
+            info.quiet = frozenset(map(move_code, quiet))
+            info.moves = moves = tuple(tactical + quiet) if self.ordering.mvv_lva else tuple(legal)
+        if (self.ordering.killers or self.ordering.history) and len(moves) > 1:
+            return self._dynamic_order(moves, info.quiet)
         return moves
 
     def push(self, move: Move) -> None:
-        assert isinstance(move, chess.Move)
-        self.board.push(move)
+        assert move is None or isinstance(move, chess.Move)
+        code = move_code(move)
+        info = self._info()
+        child = info.children.get(code)
+        if child is None:
+            board = self._sync()
+            board.push(chess.Move.null() if move is None else move)
+            self.synced += 1
+            child = info.children[code] = board._transposition_key()
+        self._path.append(move)
+        self._keys.append(child)
         self.ply += 1
-        self._keys.append(self.board._transposition_key())
-        self._nulls.append(False)
 
     def pop(self) -> None:
-        self.board.pop()
-        self.ply -= 1
+        self._path.pop()
         self._keys.pop()
-        self._nulls.pop()
+        self.ply -= 1
+        if self.synced > self.ply:
+            self.board.pop()
+            self.synced -= 1
 
     def value(self) -> int:
         info = self._info()
         if info.evaluation is None:
-            info.evaluation = evaluate(self.board)
+            info.evaluation = evaluate(self._sync())
         return info.evaluation
 
     def terminal_value(self) -> int:
         """Checkmate (a loss, nearer is worse) or stalemate (a draw)."""
-        return -(MATE - self.ply) if self._info().in_check else 0
+        return -(MATE - self.ply) if self.in_check() else 0
 
     def key(self) -> Hashable:
         return self._keys[-1]
@@ -180,7 +207,7 @@ class ChessTree:
         if not (self.ordering.killers or self.ordering.history):
             return
         assert isinstance(move, chess.Move)
-        if _tactical_score(self.board, move) is not None:
+        if move_code(move) not in self._info().quiet:
             return
         if self.ordering.killers:
             while len(self._killers) <= self.ply:
@@ -202,31 +229,37 @@ class ChessTree:
 
     # -- enhancements used by the search frame ---------------------------------------
     def in_check(self) -> bool:
-        return self._info().in_check
+        info = self._info()
+        if info.in_check is None:
+            info.in_check = self._sync().is_check()
+        return info.in_check
 
     def null_allowed(self, rule: str) -> bool:
         """Whether a null move may be tried here: never in check, and not after null
         moves (``either``: neither of the previous two plies was one; ``both``: not
         both of them, Diepeveen's code)."""
-        if self._info().in_check:
+        if self.in_check():
             return False
-        last_two = self._nulls[-2:]          # the moves into this node and into its parent
+        last_two = [move is None for move in self._path[-2:]]   # into this node and its parent
         return True not in last_two if rule == "either" else last_two != [True, True]
 
     def push_null(self) -> None:
-        self.board.push(chess.Move.null())
-        self.ply += 1
-        self._keys.append(self.board._transposition_key())
-        self._nulls.append(True)
+        self.push(None)
 
     def quiesce(self, alpha: int, beta: int, counters: Counters) -> int:
         """Fail-soft quiescence: stand pat, then captures and promotions in MVV-LVA order.
         The node it starts from is the horizon leaf; each node below it is a qnode."""
-        best = self.value()
+        info = self._info()
+        best = info.evaluation
+        if best is None:
+            best = info.evaluation = evaluate(self._sync())
         if best >= beta:
             return best
         alpha = max(alpha, best)
-        for move in self._qmoves():
+        qmoves = info.qmoves
+        if qmoves is None:
+            qmoves = self._qmoves()
+        for move in qmoves:
             self.push(move)
             counters.qnodes += 1
             v = -self.quiesce(-beta, -alpha, counters)
@@ -246,17 +279,30 @@ class ChessTree:
         if info is None:
             if len(cache.entries) >= cache.max_entries:
                 cache.entries.clear()
-            info = cache.entries[key] = PositionInfo(self.board)
+            info = cache.entries[key] = PositionInfo()
             cache.misses += 1
         return info
+
+    def _sync(self) -> chess.Board:
+        """The board, brought up to the current node."""
+        board = self.board
+        path = self._path
+        while self.synced < len(path):
+            move = path[self.synced]
+            board.push(chess.Move.null() if move is None else move)
+            self.synced += 1
+        return board
 
     def _qmoves(self) -> tuple[chess.Move, ...]:
         info = self._info()
         if info.qmoves is None:
-            board = self.board
-            if info.moves is not None and self.ordering.mvv_lva:
-                info.qmoves = info.moves[:info.tactical]
+            if info.moves is not None:
+                qmoves = [m for m in info.moves if move_code(m) not in info.quiet]
+                if not self.ordering.mvv_lva:
+                    qmoves, _ = _mvv_lva(self._sync(), qmoves)
+                info.qmoves = tuple(qmoves)
             else:
+                board = self._sync()
                 own_pawns = board.pawns & board.occupied_co[board.turn]
                 seventh = chess.BB_RANK_7 if board.turn else chess.BB_RANK_2
                 candidates = [*board.generate_legal_captures(),
@@ -265,13 +311,19 @@ class ChessTree:
                 info.qmoves = tuple(tactical)
         return info.qmoves
 
-    def _dynamic_order(self, moves: tuple[chess.Move, ...], tactical: int) -> list[chess.Move]:
-        quiet = list(moves[tactical:])
+    def _dynamic_order(self, moves: tuple[chess.Move, ...], quiet: frozenset[int]) -> list[chess.Move]:
+        """With MVV-LVA the captures stay first; then killers, then the other moves by
+        history (stable). Without MVV-LVA no move is set apart: every move is reordered."""
+        if self.ordering.mvv_lva:
+            tactical = [m for m in moves if move_code(m) not in quiet]
+            rest = [m for m in moves if move_code(m) in quiet]
+        else:
+            tactical, rest = [], list(moves)
         if self.ordering.history and self._history:
             history = self._history
-            quiet.sort(key=lambda m: -history.get((m.from_square, m.to_square), 0))
+            rest.sort(key=lambda m: -history.get((m.from_square, m.to_square), 0))
         if self.ordering.killers and self.ply < len(self._killers):
-            killers = [k for k in self._killers[self.ply] if k in quiet]
+            killers = [k for k in self._killers[self.ply] if k in rest]
             if killers:
-                quiet = killers + [m for m in quiet if m not in killers]
-        return [*moves[:tactical], *quiet]
+                rest = killers + [m for m in rest if m not in killers]
+        return [*tactical, *rest]
