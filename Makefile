@@ -7,7 +7,7 @@ STAMP  := $(VENV)/.installed
 SHARED_SUITES := $(abspath ../shared/positions)
 export HARNESS_SUITES ?= $(if $(wildcard $(SHARED_SUITES)),$(SHARED_SUITES))
 
-.PHONY: install run test lint typecheck pytest clean
+.PHONY: install run test lint typecheck pytest report clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -32,6 +32,18 @@ typecheck: $(STAMP)
 
 pytest: $(STAMP)
 	$(BIN)/pytest
+
+## make report: a small but real experiment (a WAC slice when ../shared is here, the
+## project's own suite, synthetic trees; every variant) into results/ci/, with index.html
+CI_TREES := random:b=6,d=5,n=20,seed=1,ordering=0.8,values=incremental,range=50 \
+            random:b=6,d=5,n=20,seed=1,ordering=random,values=incremental,range=50
+report: $(STAMP)
+	rm -rf results/ci
+	$(BIN)/harness run --suite bench.epd $(if $(HARNESS_SUITES),--suite wac.epd) --limit 12 \
+	    --variants all --depth 1-2 --jobs 2 --no-progress --out results/ci/chess
+	$(BIN)/harness run $(addprefix --trees ,$(CI_TREES)) --variants all --depth 1-5 \
+	    --jobs 2 --no-progress --out results/ci/trees
+	$(BIN)/harness report results/ci
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache .hypothesis

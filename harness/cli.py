@@ -25,7 +25,7 @@ from harness.experiment import (
 )
 from harness.problems import parse_depths
 from harness.progress import Progress
-from harness.report import rebuild_report
+from harness.report import rebuild_reports
 from harness.results import load_results
 from harness.search.registry import CORE, VARIANTS
 from harness.search.run import Switches
@@ -85,6 +85,8 @@ PROBLEM_OPTIONS = [
                  help="Measure each tree's minimal alpha-beta tree (children perfectly reordered)."),
     click.option("--max-nodes", type=int, metavar="N",
                  help="Stop a search after N nodes; it is recorded with status max-nodes."),
+    click.option("--limit", type=int, metavar="N",
+                 help="Only the first N problems of each suite or tree set."),
 ]
 
 EXECUTION_OPTIONS = [
@@ -125,7 +127,7 @@ def make_config(variants: str, options: dict[str, Any]) -> ExperimentConfig:
         tree_files=o["tree_files"], tree_specs=o["tree_specs"], suites=o["suites"],
         variants=variants, depths=parse_depths(o["depth_text"]) if o["depth_text"] else None,
         switches=switches, measure_minimal=o["minimal"], skip_invalid=o["skip_invalid"],
-        max_nodes=o["max_nodes"])
+        max_nodes=o["max_nodes"], limit=o["limit"])
 
 
 def default_out(kind: str) -> str:
@@ -285,10 +287,13 @@ def tree(variant: str, other: str | None, problem_id: str | None, out: str | Non
 @click.option("--baseline", metavar="VARIANT", help="Baseline of the ratios [default: alphabeta].")
 @reports_errors
 def report(run_dir: str, baseline: str | None) -> None:
-    """Rebuild summary.csv, the charts and report.html of a run from results.csv."""
-    files = rebuild_report(run_dir, baseline)
-    click.echo(f"wrote {files.html}, {files.summary} and {len(files.charts)} chart files "
-               f"(baseline {files.baseline})")
+    """Rebuild summary.csv, the charts and report.html of a run from results.csv (or of
+    every run in a folder of runs, with an index.html linking them)."""
+    for files in rebuild_reports(run_dir, baseline):
+        click.echo(f"wrote {files.html}, {files.summary} and {len(files.charts)} chart files "
+                   f"(baseline {files.baseline})")
+    if not (Path(run_dir) / "run.json").exists():
+        click.echo(f"wrote {Path(run_dir) / 'index.html'}")
 
 
 @cli.command()

@@ -72,6 +72,8 @@ class ExperimentConfig:
     """Skip malformed EPD lines with a warning instead of stopping."""
     max_nodes: int | None = None
     """Stop a search after this many nodes and record it with status ``max-nodes``."""
+    limit: int | None = None
+    """Search only the first ``limit`` problems of each suite, tree set or file."""
 
     def as_dict(self) -> dict[str, Any]:
         data = asdict(self)
@@ -118,6 +120,9 @@ def plan_experiment(config: ExperimentConfig) -> Plan:
         check_depth(depth)
     if config.max_nodes is not None and config.max_nodes < 1:
         raise HarnessError(f"--max-nodes {config.max_nodes}: needs at least 1")
+    if config.limit is not None and config.limit < 1:
+        raise HarnessError(f"--limit {config.limit}: needs at least 1")
+    cut = slice(None, config.limit)
     problems: list[Problem] = []
     suites: dict[str, dict[str, Any]] = {}
     for path in config.tree_files:
@@ -127,11 +132,11 @@ def plan_experiment(config: ExperimentConfig) -> Plan:
         suites[found[0].suite] = {"kind": "tree", "path": path, "height": tree.shape.height}
         for depth in config.depths or (tree.shape.height,):
             _check_horizon(path, tree, depth)
-        problems += found
+        problems += found[cut]
     for text in config.tree_specs:
         found = synthetic_problems(text)
         suites[found[0].suite] = {"kind": "synthetic"}
-        problems += found
+        problems += found[cut]
     for name in config.suites:
         suite_path = find_suite(name)
         with warnings.catch_warnings(record=True) as caught:
@@ -143,7 +148,7 @@ def plan_experiment(config: ExperimentConfig) -> Plan:
         suites[suite.name] = {"kind": "epd", "path": str(suite_path), "sha256": suite.sha256,
                               "positions": len(suite.positions),
                               "skipped": [list(s) for s in suite.skipped]}
-        problems += suite_problems(suite, config.skip_invalid)
+        problems += suite_problems(suite, config.skip_invalid)[cut]
     if not problems:
         raise HarnessError("nothing to search: give --tree FILE, --trees SPEC or --suite EPD")
     seen: set[tuple[str, str]] = set()

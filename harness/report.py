@@ -182,6 +182,37 @@ def rebuild_report(run_dir: str | Path, baseline: str | None = None, seed: int =
     return write_report(run_dir, results, load_run_info(run_dir), baseline, seed)
 
 
+def rebuild_reports(folder: str | Path, baseline: str | None = None, seed: int = 0) -> list[ReportFiles]:
+    """Rebuild the report of a run folder, or of every run folder directly inside
+    ``folder`` and then an ``index.html`` that links them (a CI artifact's front page)."""
+    from harness.results import RUN_FILE, load_results, load_run_info
+
+    folder = Path(folder)
+    if (folder / RUN_FILE).exists():
+        return [rebuild_report(folder, baseline, seed)]
+    runs = sorted(p for p in folder.iterdir() if (p / RUN_FILE).exists())
+    if not runs:
+        raise HarnessError(f"{folder}: neither a run folder nor a folder of runs (no {RUN_FILE})")
+    built = [rebuild_report(run, baseline, seed) for run in runs]
+    items = []
+    for run, files in zip(runs, built, strict=True):
+        info = load_run_info(run)
+        results = load_results(run)
+        config = info.get("config", {})
+        what = ", ".join([*config.get("suites", []), *config.get("tree_specs", []),
+                          *config.get("tree_files", [])])
+        items.append(f'<li><a href="{_e(run.name)}/{_e(files.html.name)}">{_e(run.name)}</a>: '
+                     f"{_e(what)}; {results['problem_id'].nunique()} problems x "
+                     f"{results['variant'].nunique()} variants, depths "
+                     f"{_e(', '.join(str(d) for d in sorted(results['depth'].unique())))}; "
+                     f"baseline {_e(files.baseline)}</li>")
+    page = (f"<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>harness runs</title>"
+            f"<style>{_CSS}</style></head><body><h1>harness runs in {_e(folder.name)}</h1>"
+            f"<ul>{''.join(items)}</ul></body></html>\n")
+    (folder / "index.html").write_text(page, encoding="utf-8")
+    return built
+
+
 @dataclass(frozen=True)
 class ComparisonFiles:
     """A comparison and the files written for it."""

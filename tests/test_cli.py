@@ -259,3 +259,17 @@ def test_report_rebuilds_from_results_and_show_prints_summary(tmp_path: Path) ->
     shown = invoke("show", str(out))
     assert shown.exit_code == 0 and "scout" in shown.output and "re-search" in shown.output
     assert invoke("show", str(tmp_path)).exit_code == 2
+
+
+def test_limit_and_a_folder_of_runs_gets_an_index(tmp_path: Path) -> None:
+    runs = tmp_path / "ci"
+    for name, spec in (("a", "random:b=2,d=3,n=5,seed=1"), ("b", "random:b=3,d=3,n=5,seed=2")):
+        result = invoke("run", "--trees", spec, "--limit", "2", "--variants", "alphabeta,pvs",
+                        "--no-progress", "--out", str(runs / name))
+        assert result.exit_code == 0, result.output
+        assert load_results(runs / name)["problem_id"].nunique() == 2
+    result = invoke("report", str(runs))
+    assert result.exit_code == 0, result.output
+    index = (runs / "index.html").read_text()
+    assert 'href="a/report.html"' in index and 'href="b/report.html"' in index
+    assert invoke("report", str(tmp_path / "ci" / "a" / "charts")).exit_code == 2
