@@ -66,6 +66,9 @@ class ArrayTree:
     def terminal_value(self) -> int:
         return self.values[self._cur]
 
+    def child_value(self, move: Move) -> int:
+        return self.values[move]  # type: ignore[call-overload, no-any-return]
+
     def cutoff(self, move: Move, depth: int) -> None:
         """Array trees have a fixed order: nothing to learn."""
 

@@ -44,6 +44,11 @@ class Tree(Protocol):
         """The value of the current node, which has no moves (chess: mate or stalemate)."""
         ...
 
+    def child_value(self, move: Move) -> int:
+        """``value()`` of the child reached by ``move``, leaving the cursor where it is
+        (the search's shortcut for a leaf at the horizon)."""
+        ...
+
     def key(self) -> Hashable:
         """A key identifying the current position, stable for the life of the tree."""
         ...

@@ -73,6 +73,9 @@ class PerfectlyOrdered:
     def terminal_value(self) -> int:
         return self.tree.terminal_value()
 
+    def child_value(self, move: Move) -> int:
+        return self.tree.child_value(move)
+
     def reset(self) -> None:
         self.tree.reset()
         self._ply = 0

@@ -185,6 +185,12 @@ class ChessTree:
             info.evaluation = evaluate(self._sync())
         return info.evaluation
 
+    def child_value(self, move: Move) -> int:
+        self.push(move)
+        value = self.value()
+        self.pop()
+        return value
+
     def terminal_value(self) -> int:
         """Checkmate (a loss, nearer is worse) or stalemate (a draw)."""
         return -(MATE - self.ply) if self.in_check() else 0
