@@ -40,6 +40,12 @@ class Execution:
             raise HarnessError(f"executor {self.executor!r} (valid: {', '.join(EXECUTORS)})")
         if self.scheduler is not None and self.executor != "dask":
             raise HarnessError("--scheduler goes with --executor dask")
+        if self.executor == "dask":
+            try:
+                import distributed  # noqa: F401
+            except ImportError:
+                raise HarnessError("the dask executor needs the optional extra: "
+                                   "pip install 'harness[dask]'") from None
 
 
 def run_jobs(function: Callable[..., T], arguments: Sequence[tuple[Any, ...]],
@@ -72,11 +78,8 @@ def _processes(function: Callable[..., T], arguments: Sequence[tuple[Any, ...]],
 
 def _dask(function: Callable[..., T], arguments: Sequence[tuple[Any, ...]],
           execution: Execution) -> Generator[tuple[int, T], None, None]:
-    try:
-        from distributed import Client, LocalCluster, as_completed
-    except ImportError:
-        raise HarnessError("the dask executor needs the optional extra: "
-                           "pip install 'harness[dask]'") from None
+    from distributed import Client, LocalCluster, as_completed
+
     cluster = None
     try:
         if execution.scheduler is None:

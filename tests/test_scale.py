@@ -144,3 +144,12 @@ def test_ctrl_c_says_how_to_resume(tmp_path: Path) -> None:
     _, err = process.communicate(timeout=60)
     assert process.returncode == 130
     assert f"harness run --resume {out}" in err and "Traceback" not in err
+
+
+def test_dask_missing_is_a_clear_message(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "distributed", None)       # as if not installed
+    result = CliRunner().invoke(cli, ["run", "--trees", "random:b=2,d=2", "--executor", "dask",
+                                      "--no-progress", "--out", str(tmp_path / "out")])
+    assert result.exit_code == 2
+    assert "pip install 'harness[dask]'" in result.output and "Traceback" not in result.output
+    assert not (tmp_path / "out").exists()                      # checked before starting
