@@ -107,12 +107,19 @@ def _mvv_lva(board: chess.Board, moves: Sequence[chess.Move]) -> tuple[list[ches
     broken by the move itself, so the order never depends on how the list was made."""
     tactical: list[tuple[int, int, int, int, chess.Move]] = []
     quiet: list[chess.Move] = []
+    enemy = board.occupied_co[not board.turn]
+    ep_square = board.ep_square
     for move in moves:
+        to = move.to_square
+        # Most moves are quiet: a bit test settles them without looking at pieces.
+        if not (enemy >> to & 1 or move.promotion or to == ep_square):
+            quiet.append(move)
+            continue
         score = _tactical_score(board, move)
         if score is None:
             quiet.append(move)
         else:
-            tactical.append((-score, move.from_square, move.to_square, move.promotion or 0, move))
+            tactical.append((-score, move.from_square, to, move.promotion or 0, move))
     tactical.sort(key=lambda t: t[:4])
     return [t[4] for t in tactical], quiet
 
