@@ -16,11 +16,11 @@ from harness.compare import render_comparison, worse_than
 from harness.errors import HarnessError
 from harness.executors import EXECUTORS, Execution
 from harness.experiment import (
-    DEFAULT_TREES,
     ExperimentConfig,
     compare_variants,
     draw_search,
     resume_experiment,
+    run_default,
     run_experiment,
 )
 from harness.problems import parse_depths
@@ -199,10 +199,17 @@ def run(ctx: click.Context, /, variant_list: str, epd_out: str | None, out_dir: 
         click.echo(f"\nfinished {output.run_dir}")
         return
     if not (options["tree_files"] or options["tree_specs"] or options["suites"]):
-        options.update(tree_specs=DEFAULT_TREES, depth_text=options["depth_text"] or "1-6",
-                       iterative=True)   # aspiration and MTD(f) always iterate: so does everyone
-        click.echo("No problems given: running the default comparison "
-                   f"({len(DEFAULT_TREES)} synthetic sets, iterative deepening).", err=True)
+        click.echo("No problems given: running the default comparison (synthetic trees, every "
+                   "variant; the project's chess suite, core variants).", err=True)
+        out_dir = out_dir or default_out("run")
+        try:
+            outputs, index = run_default(out_dir, ["harness", *sys.argv[1:]], progress, execution)
+        except KeyboardInterrupt:
+            interrupted(out_dir)
+        for output in outputs:
+            click.echo(format_summary(summarize(output.results)) + "\n")
+        click.echo(f"wrote {', '.join(str(o.run_dir) for o in outputs)} and {index}")
+        return
     config = make_config(variant_list, options)
     out_dir = out_dir or default_out("run")
     try:
@@ -304,6 +311,30 @@ def show(run_dir: str) -> None:
     click.echo(format_summary(summarize(load_results(run_dir))))
 
 
+@cli.command()
+@click.option("--quick", is_flag=True, help="The CI scale: a few minutes on two cores.")
+@click.option("--only", metavar="KEYS", help="Comma-separated claims (keys or numbers).")
+@click.option("--jobs", "-j", type=int, default=1, show_default=True, metavar="N",
+              help="Worker processes.")
+@click.option("--out", "out", type=click.Path(file_okay=False), metavar="DIR",
+              help="Output folder [default: results/reproduce-<time>].")
+@click.option("--no-progress", is_flag=True, help="No progress display on stderr.")
+@reports_errors
+def reproduce(quick: bool, only: str | None, jobs: int, out: str | None, no_progress: bool) -> None:
+    """Measure the literature's claims (Knuth-Moore, Pearl, Plaat et al., the PVS article,
+    the GNUchess study, Breuker, the zero-window-pruning note, ordering quality) and write
+    report.md, report.html and charts with a verdict for each."""
+    from harness.reproduce import reproduce as run_claims
+
+    keys = [k.strip() for k in only.split(",") if k.strip()] if only else None
+    output = run_claims(Path(out or default_out("reproduce")), quick=quick, jobs=jobs, only=keys,
+                        on_job=None if no_progress else Progress(sys.stderr))
+    for number, claim in enumerate(output.claims, 1):
+        click.echo(f"{number}. {claim.title}: {claim.verdict}")
+        click.echo(f"   {claim.measured}")
+    click.echo(f"\nwrote {output.report_md} and {output.report_html} in {output.seconds:.0f} s")
+
+
 @cli.group(invoke_without_command=True)
 @click.pass_context
 @reports_errors
@@ -333,6 +364,26 @@ def suites_get(name: str, dest: str | None, base_url: str | None) -> None:
     """Download a known public suite (pinned commit, sha256 checked)."""
     path = download_suite(name, dest or download_dir(), base_url)
     click.echo(f"{path} (sha256 checked)")
+
+
+@suites.command("generate")
+@click.option("--count", type=int, default=40, show_default=True, help="Positions to make.")
+@click.option("--seed", type=int, default=1, show_default=True, help="Seed of the games.")
+@click.option("--out", "out", type=click.Path(dir_okay=False), required=True, metavar="FILE",
+              help="The EPD file to write (positions/bench.epd is the project's own).")
+@click.option("--jobs", "-j", type=int, default=None, metavar="N",
+              help="Worker processes for the games [default: the machine's cores].")
+@reports_errors
+def suites_generate(count: int, seed: int, out: str, jobs: int | None) -> None:
+    """Make a benchmark suite by seeded play of the harness's own search from randomised
+    openings: middle-game and endgame positions, legal and varied, the same bytes for
+    the same count and seed."""
+    from harness.generate import write_generated_suite
+
+    if count < 1:
+        raise HarnessError(f"--count {count}: needs at least 1")
+    path = write_generated_suite(out, count, seed, workers=jobs)
+    click.echo(f"wrote {path} ({count} positions, seed {seed})")
 
 
 def main() -> None:

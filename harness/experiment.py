@@ -20,7 +20,7 @@ from harness.problems import (
     synthetic_problems,
     tree_file_problems,
 )
-from harness.report import ComparisonFiles, write_comparison, write_report
+from harness.report import ComparisonFiles, report_files, write_comparison, write_index, write_report
 from harness.results import (
     RESULTS_FILE,
     RUN_FILE,
@@ -46,9 +46,8 @@ DEFAULT_TREES = (
     "random:b=8,d=6,n=20,seed=1,ordering=0.9,values=incremental,range=100",
     "random:b=8,d=6,n=20,seed=1,ordering=random,values=incremental,range=100",
 )
-"""The embedded default of ``harness run``: the same trees with good and with random move
+"""The trees of the default run: the same trees with good and with random move
 ordering, so every variant's dependence on ordering shows at a glance."""
-
 
 @dataclass(frozen=True)
 class ExperimentConfig:
@@ -95,6 +94,28 @@ class ExperimentConfig:
             return cls(**values)
         except TypeError as exc:
             raise HarnessError(f"run.json: configuration not understood: {exc}") from None
+
+
+DEFAULT_RUNS = (
+    ("trees", ExperimentConfig(tree_specs=DEFAULT_TREES, variants="all", depths=(1, 2, 3, 4, 5, 6),
+                               switches=Switches(iterative_deepening=True))),
+    ("chess", ExperimentConfig(suites=("bench.epd",), variants="core", depths=(1, 2, 3), limit=10,
+                               switches=Switches(iterative_deepening=True))),
+)
+"""The embedded default of ``harness run``: every variant on the trees, the core
+variants on the project's own chess suite; iterative deepening for everyone (aspiration
+and MTD(f) always iterate, so the comparison is fair)."""
+
+
+def run_default(out_dir: str | Path, command: Sequence[str] = (),
+                on_problem: Callable[[int, int], None] | None = None,
+                execution: Execution = Execution()) -> tuple[list[RunOutput], Path]:
+    """Run :data:`DEFAULT_RUNS` into ``out_dir/<name>`` and link them from ``index.html``."""
+    out_dir = Path(out_dir)
+    outputs = [run_experiment(config, out_dir / name, command, on_problem, execution=execution)
+               for name, config in DEFAULT_RUNS]
+    index = write_index(out_dir, [(o.run_dir, report_files(o.run_dir)) for o in outputs])
+    return outputs, index
 
 
 @dataclass

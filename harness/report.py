@@ -172,6 +172,15 @@ def write_report(run_dir: Path, results: pd.DataFrame, info: Mapping[str, Any],
     return ReportFiles(html_path, summary_path, comparison_path, tuple(written), baseline)
 
 
+def report_files(run_dir: Path) -> ReportFiles:
+    """The report files a run folder already holds (as :func:`write_report` names them)."""
+    from harness.results import load_results
+
+    charts = tuple(sorted((run_dir / CHARTS_DIR).glob("*.*")))
+    return ReportFiles(run_dir / REPORT_FILE, run_dir / SUMMARY_FILE, run_dir / COMPARISON_FILE,
+                       charts, default_baseline(load_results(run_dir)))
+
+
 def rebuild_report(run_dir: str | Path, baseline: str | None = None, seed: int = 0) -> ReportFiles:
     """Rebuild the summary, charts and page of a run folder from its ``results.csv`` (and
     the configuration in ``run.json``) alone."""
@@ -185,7 +194,7 @@ def rebuild_report(run_dir: str | Path, baseline: str | None = None, seed: int =
 def rebuild_reports(folder: str | Path, baseline: str | None = None, seed: int = 0) -> list[ReportFiles]:
     """Rebuild the report of a run folder, or of every run folder directly inside
     ``folder`` and then an ``index.html`` that links them (a CI artifact's front page)."""
-    from harness.results import RUN_FILE, load_results, load_run_info
+    from harness.results import RUN_FILE
 
     folder = Path(folder)
     if (folder / RUN_FILE).exists():
@@ -194,8 +203,16 @@ def rebuild_reports(folder: str | Path, baseline: str | None = None, seed: int =
     if not runs:
         raise HarnessError(f"{folder}: neither a run folder nor a folder of runs (no {RUN_FILE})")
     built = [rebuild_report(run, baseline, seed) for run in runs]
+    write_index(folder, [(run, files) for run, files in zip(runs, built, strict=True)])
+    return built
+
+
+def write_index(folder: Path, runs: list[tuple[Path, ReportFiles]]) -> Path:
+    """``folder/index.html``: one line per run folder, linking its report."""
+    from harness.results import load_results, load_run_info
+
     items = []
-    for run, files in zip(runs, built, strict=True):
+    for run, files in runs:
         info = load_run_info(run)
         results = load_results(run)
         config = info.get("config", {})
@@ -209,8 +226,9 @@ def rebuild_reports(folder: str | Path, baseline: str | None = None, seed: int =
     page = (f"<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>harness runs</title>"
             f"<style>{_CSS}</style></head><body><h1>harness runs in {_e(folder.name)}</h1>"
             f"<ul>{''.join(items)}</ul></body></html>\n")
-    (folder / "index.html").write_text(page, encoding="utf-8")
-    return built
+    index = folder / "index.html"
+    index.write_text(page, encoding="utf-8")
+    return index
 
 
 @dataclass(frozen=True)

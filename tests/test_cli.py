@@ -64,14 +64,25 @@ def test_run_synthetic_with_options_depth_range_table_and_id(tmp_path: Path) -> 
     assert (frame["passes"] >= frame["depth"]).all()       # one pass per iteration at least
 
 
-def test_run_default_shows_the_comparison(tmp_path: Path) -> None:
+def test_run_default_shows_the_comparison(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from dataclasses import replace
+
+    from harness import experiment
+
+    # The real default (trees and the project's chess suite), shrunk to test size.
+    small = tuple((name, replace(config, limit=2, depths=(1, 2))) for name, config
+                  in experiment.DEFAULT_RUNS)
+    assert [name for name, _ in small] == ["trees", "chess"]
+    assert small[1][1].suites == ("bench.epd",)
+    monkeypatch.setattr(experiment, "DEFAULT_RUNS", small)
     out = tmp_path / "default"
-    result = invoke("run", "--variants", "alphabeta,pvs", "--out", str(out))
+    result = invoke("run", "--out", str(out), "--no-progress")
     assert result.exit_code == 0, result.output
-    frame = load_results(out)
-    assert frame["suite"].nunique() == 2
-    assert set(frame["depth"]) == {1, 2, 3, 4, 5, 6}
-    assert (frame["iterative"] == 1).all()
+    trees, chess = load_results(out / "trees"), load_results(out / "chess")
+    assert trees["suite"].nunique() == 2 and len(set(trees["variant"])) == len(VARIANTS)
+    assert set(chess["suite"]) == {"bench.epd"} and chess["fen"].str.len().gt(0).all()
+    assert (trees["iterative"] == 1).all() and (chess["iterative"] == 1).all()
+    assert 'href="chess/report.html"' in (out / "index.html").read_text()
 
 
 @pytest.mark.parametrize("args,message", [
