@@ -43,7 +43,7 @@ report: $(STAMP)
 	    --variants all --depth 1-2 --jobs 2 --no-progress --out results/ci/chess
 	$(BIN)/harness run $(addprefix --trees ,$(CI_TREES)) --variants all --depth 1-5 \
 	    --jobs 2 --no-progress --out results/ci/trees
-	$(BIN)/harness report results/ci
+	$(BIN)/harness report --index-only results/ci
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -292,13 +292,16 @@ def tree(variant: str, other: str | None, problem_id: str | None, out: str | Non
 @cli.command()
 @click.argument("run_dir", type=click.Path(file_okay=False, exists=True))
 @click.option("--baseline", metavar="VARIANT", help="Baseline of the ratios [default: alphabeta].")
+@click.option("--index-only", is_flag=True,
+              help="For a folder of runs: only write index.html, linking their reports as they are.")
 @reports_errors
-def report(run_dir: str, baseline: str | None) -> None:
+def report(run_dir: str, baseline: str | None, index_only: bool) -> None:
     """Rebuild summary.csv, the charts and report.html of a run from results.csv (or of
     every run in a folder of runs, with an index.html linking them)."""
-    for files in rebuild_reports(run_dir, baseline):
-        click.echo(f"wrote {files.html}, {files.summary} and {len(files.charts)} chart files "
-                   f"(baseline {files.baseline})")
+    for files in rebuild_reports(run_dir, baseline, index_only=index_only):
+        if not index_only:
+            click.echo(f"wrote {files.html}, {files.summary} and {len(files.charts)} chart files "
+                       f"(baseline {files.baseline})")
     if not (Path(run_dir) / "run.json").exists():
         click.echo(f"wrote {Path(run_dir) / 'index.html'}")
 

@@ -191,9 +191,12 @@ def rebuild_report(run_dir: str | Path, baseline: str | None = None, seed: int =
     return write_report(run_dir, results, load_run_info(run_dir), baseline, seed)
 
 
-def rebuild_reports(folder: str | Path, baseline: str | None = None, seed: int = 0) -> list[ReportFiles]:
+def rebuild_reports(folder: str | Path, baseline: str | None = None, seed: int = 0,
+                    index_only: bool = False) -> list[ReportFiles]:
     """Rebuild the report of a run folder, or of every run folder directly inside
-    ``folder`` and then an ``index.html`` that links them (a CI artifact's front page)."""
+    ``folder`` and then an ``index.html`` that links them (a CI artifact's front page).
+    With ``index_only``, the runs' reports are taken as they are and only the index is
+    written."""
     from harness.results import RUN_FILE
 
     folder = Path(folder)
@@ -202,7 +205,7 @@ def rebuild_reports(folder: str | Path, baseline: str | None = None, seed: int =
     runs = sorted(p for p in folder.iterdir() if (p / RUN_FILE).exists())
     if not runs:
         raise HarnessError(f"{folder}: neither a run folder nor a folder of runs (no {RUN_FILE})")
-    built = [rebuild_report(run, baseline, seed) for run in runs]
+    built = [report_files(run) if index_only else rebuild_report(run, baseline, seed) for run in runs]
     write_index(folder, [(run, files) for run, files in zip(runs, built, strict=True)])
     return built
 

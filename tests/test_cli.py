@@ -283,4 +283,7 @@ def test_limit_and_a_folder_of_runs_gets_an_index(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     index = (runs / "index.html").read_text()
     assert 'href="a/report.html"' in index and 'href="b/report.html"' in index
+    (runs / "index.html").unlink()
+    assert invoke("report", "--index-only", str(runs)).exit_code == 0
+    assert (runs / "index.html").read_text() == index
     assert invoke("report", str(tmp_path / "ci" / "a" / "charts")).exit_code == 2
