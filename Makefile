@@ -7,7 +7,7 @@ STAMP  := $(VENV)/.installed
 SHARED_SUITES := $(abspath ../shared/positions)
 export HARNESS_SUITES ?= $(if $(wildcard $(SHARED_SUITES)),$(SHARED_SUITES))
 
-.PHONY: install run test lint typecheck pytest report clean
+.PHONY: install run test lint typecheck pytest report bench bench-headline clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -25,10 +25,11 @@ run: $(STAMP)
 test: lint typecheck pytest
 
 lint: $(STAMP)
-	$(BIN)/ruff check harness tests
+	$(BIN)/ruff check harness tests benchmarks
 
 typecheck: $(STAMP)
 	$(BIN)/mypy
+	$(BIN)/mypy --strict benchmarks
 
 pytest: $(STAMP)
 	$(BIN)/pytest
@@ -44,6 +45,16 @@ report: $(STAMP)
 	$(BIN)/harness run $(addprefix --trees ,$(CI_TREES)) --variants all --depth 1-5 \
 	    --jobs 2 --no-progress --out results/ci/trees
 	$(BIN)/harness report --index-only results/ci
+
+## make bench: the performance benchmarks side by side, into results/bench/bench.json
+## (10-15 min; BENCH_ARGS=--quick: a few)
+bench: $(STAMP)
+	$(BIN)/python -m benchmarks.run $(BENCH_ARGS)
+
+## make bench-headline: harness run on all 300 WAC positions, core variants, depths 1-5,
+## --jobs 2: wall time and peak memory (about an hour here)
+bench-headline: $(STAMP)
+	$(BIN)/python -m benchmarks.headline $(HEADLINE_ARGS)
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache .hypothesis

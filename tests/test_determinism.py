@@ -25,3 +25,14 @@ def test_results_are_identical_across_processes(tmp_path: Path) -> None:
     second = run_in_fresh_process(tmp_path / "b", "12345")
     assert len(first) == 3 * 15 * 4
     pd.testing.assert_frame_equal(first, second)
+
+
+def test_chess_table_slots_are_the_same_in_every_process() -> None:
+    # A position key must hash alike everywhere, or a table search's counts would not.
+    code = ("import chess; from harness.trees.positions import ChessTree; "
+            "t = ChessTree(chess.Board('2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1')); "
+            "print(hash(t.key()), [hash(t.key()) for m in list(t.moves())[:5] "
+            "if t.push(m) is None and (t.pop() or True)])")
+    runs = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                           env={**os.environ, "PYTHONHASHSEED": seed}).stdout for seed in ("1", "2", "3")}
+    assert len(runs) == 1

@@ -83,6 +83,14 @@ class PositionCache:
         self.entries.clear()
 
 
+def position_key(board: chess.Board) -> Hashable:
+    """python-chess's in-process position key with ``None`` (no en-passant square) made
+    ``-1``: ``hash(None)`` is an address on Python 3.11, so it would make the table's
+    slots, and so the counts of a search with a table, differ between processes."""
+    key: tuple[Hashable, ...] = board._transposition_key()
+    return key if key[-1] is not None else (*key[:-1], -1)
+
+
 def move_code(move: chess.Move | None) -> int:
     """A small integer for a move (``-1``: the null move). Dictionary look-ups by code
     are several times cheaper than by :class:`chess.Move`, whose hash is computed in Python."""
@@ -146,7 +154,7 @@ class ChessTree:
         self.synced = 0
         """How many moves of the current path the board has played."""
         self._path: list[chess.Move | None] = []
-        self._keys: list[Hashable] = [self.board._transposition_key()]
+        self._keys: list[Hashable] = [position_key(self.board)]
         self._killers: list[list[chess.Move]] = []
         self._history: dict[tuple[int, int], int] = {}
 
@@ -173,7 +181,7 @@ class ChessTree:
             board = self._sync()
             board.push(chess.Move.null() if move is None else move)
             self.synced += 1
-            child = info.children[code] = board._transposition_key()
+            child = info.children[code] = position_key(board)
         self._path.append(move)
         self._keys.append(child)
         self.ply += 1

@@ -1,0 +1,108 @@
+"""Run the performance benchmarks side by side and write ``results/bench/bench.json``.
+
+    python -m benchmarks.run [--quick] [--only NAME[,NAME...]] [--repeats N]
+
+Benchmarks (each figure is the median of its repeats; targets from the performance issue):
+
+- ``overhead``: harness ``alphabeta`` / a bare python-chess alpha-beta, same nodes
+  (first 10 WAC positions, depth 3, quiescence, no table); target <= 1.10.
+- ``trees``: harness ``alphabeta`` nodes/s on ``random:b=8,d=7,n=20`` (target >= 500,000)
+  and its time / a bare array alpha-beta, same nodes (target <= 1.3).
+- ``sharing``: core variants x depths 1-4 x 20 WAC positions in one run / the sum of the
+  variants run alone, each in a fresh process (target <= 0.25).
+- ``parallel``: the same experiment with 2 worker processes / 1 (target >= 1.8).
+
+``--quick`` uses fewer trees, positions and depths (see each module). Nothing here fails
+on a missed target: the table and the file say which were met. Timings are wall clock;
+a busy machine (see the load average printed first) makes them unreliable. The harness
+is imported from a copy of ``harness/`` taken at the start (see ``benchmarks/common.py``),
+so edits made while it runs do not mix into the measurements.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import os
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from benchmarks.common import (
+    ROOT,
+    Outcome,
+    drop_snapshot,
+    environment,
+    format_table,
+    source_digest,
+    use_snapshot,
+    write_record,
+)
+
+BENCHMARKS = ("overhead", "trees", "sharing", "parallel")
+"""In the order they run (cheap first); each is ``benchmarks.<name>.measure``."""
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.run",
+                                     description="Performance benchmarks of the harness.")
+    parser.add_argument("--quick", action="store_true",
+                        help="Fewer trees, positions and depths (a couple of minutes).")
+    parser.add_argument("--only", metavar="NAME[,NAME]",
+                        help=f"Run only these: {', '.join(BENCHMARKS)}.")
+    parser.add_argument("--repeats", type=int, metavar="N",
+                        help="Repeats per benchmark (default: each benchmark's own).")
+    parser.add_argument("--out", type=Path, metavar="FILE",
+                        help="Record file [default: results/bench/bench.json].")
+    args = parser.parse_args(argv)
+    names = list(BENCHMARKS)
+    if args.only:
+        names = [n.strip() for n in args.only.split(",") if n.strip()]
+        unknown = [n for n in names if n not in BENCHMARKS]
+        if unknown:
+            parser.error(f"unknown benchmark {', '.join(unknown)} (valid: {', '.join(BENCHMARKS)})")
+    if args.repeats is not None and args.repeats < 1:
+        parser.error("--repeats needs at least 1")
+    if Path.cwd().resolve() != ROOT:
+        os.chdir(ROOT)
+    working_tree = source_digest(ROOT / "harness")
+    use_snapshot()
+    try:
+        return _run(names, "quick" if args.quick else "full", args.repeats, args.out, working_tree)
+    finally:
+        drop_snapshot()
+
+
+def _run(names: list[str], mode: str, repeats: int | None, out: Path | None,
+         working_tree: str) -> int:
+    measures: dict[str, Callable[[str, int | None], Outcome]] = {
+        name: importlib.import_module(f"benchmarks.{name}").measure for name in names}
+    env = environment()
+    load = env["machine"].get("load_average")
+    print(f"benchmarks ({mode}): {', '.join(names)}; python {env['python']}, "
+          f"{env['machine'].get('cpu_model')}, {env['machine']['cpus']} CPUs, "
+          f"load average {load}, revision {env['git_revision']}", flush=True)
+    if load and load[0] > 0.5:
+        print(f"warning: the machine is busy (load {load[0]}): timings will be noisy", flush=True)
+    outcomes: list[Outcome] = []
+    start = time.perf_counter()
+    for name in names:
+        print(f"\n[{name}] running ...", flush=True)
+        outcome = measures[name](mode, repeats)
+        outcomes.append(outcome)
+        print(format_table([outcome]), flush=True)
+        print(f"[{name}] {outcome.elapsed_s:.1f}s: {outcome.method}", flush=True)
+    env["load_average_after"] = [round(x, 2) for x in os.getloadavg()]
+    if source_digest(ROOT / "harness") != working_tree:
+        env["harness_sources"]["edited_during_run"] = True
+        print("\nnote: harness/ was edited while the benchmarks ran; they measured the copy "
+              "taken at the start (digest " + env["harness_sources"]["digest"] + ")")
+    path = write_record(outcomes, env, out)
+    print(f"\nall ({mode}, {time.perf_counter() - start:.0f}s):\n{format_table(outcomes)}")
+    print(f"\nwrote {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
