@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
+from typing import cast
 
 import chess
 
@@ -87,7 +88,7 @@ def position_key(board: chess.Board) -> Hashable:
     """python-chess's in-process position key with ``None`` (no en-passant square) made
     ``-1``: ``hash(None)`` is an address on Python 3.11, so it would make the table's
     slots, and so the counts of a search with a table, differ between processes."""
-    key: tuple[Hashable, ...] = board._transposition_key()
+    key = cast(tuple[Hashable, ...], board._transposition_key())
     return key if key[-1] is not None else (*key[:-1], -1)
 
 
