@@ -35,7 +35,8 @@ pytest: $(STAMP)
 	$(BIN)/pytest
 
 ## make report: a small but real experiment (a WAC slice when ../shared is here, the
-## project's own suite, synthetic trees; every variant) into results/ci/, with index.html
+## project's own suite, synthetic trees; every variant) into results/ci/, with index.html,
+## and the quick reproduction of the literature's claims into results/ci/reproduce/
 CI_TREES := random:b=6,d=5,n=20,seed=1,ordering=0.8,values=incremental,range=50 \
             random:b=6,d=5,n=20,seed=1,ordering=random,values=incremental,range=50
 report: $(STAMP)
@@ -45,6 +46,7 @@ report: $(STAMP)
 	$(BIN)/harness run $(addprefix --trees ,$(CI_TREES)) --variants all --depth 1-5 \
 	    --jobs 2 --no-progress --out results/ci/trees
 	$(BIN)/harness report --index-only results/ci
+	$(BIN)/harness reproduce --quick --jobs 2 --no-progress --out results/ci/reproduce
 
 ## make bench: the performance benchmarks side by side, into results/bench/bench.json
 ## (10-15 min; BENCH_ARGS=--quick: a few)
