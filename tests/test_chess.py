@@ -7,10 +7,12 @@ from pathlib import Path
 
 import chess
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from harness.epd import load_suite
 from harness.search import CORE, VARIANTS, Switches, make_spec, run_search
-from harness.trees.evaluation import MATE, evaluate
+from harness.trees.evaluation import MATE, evaluate, material_sum, move_delta
 from harness.trees.positions import ChessTree, Ordering, PositionCache
 
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "positions"
@@ -47,6 +49,68 @@ def test_evaluation_is_symmetric() -> None:
     board = chess.Board("r1bqk2r/pppp1ppp/2n2n2/2b1p3/2B1P3/5N2/PPPP1PPP/RNBQ1RK1 w kq - 4 5")
     assert evaluate(board) == evaluate(board.mirror())
     assert evaluate(chess.Board()) == 0
+
+
+# Positions where castling both ways, en passant, promotions (with capture) and
+# underpromotions are legal, so random walks from them meet every kind of move.
+WALK_STARTS = [
+    chess.STARTING_FEN,
+    "r3k2r/pPpp1ppp/8/3Pp3/8/8/P1PP1PpP/R3K2R w KQkq e6 0 1",
+    "r3k2r/p1pp1ppp/8/8/2pPp3/8/PP2PPpP/R3K1NR b KQkq d3 0 1",
+    "1n2k3/P5P1/8/8/8/8/1p5p/4K1N1 w - - 0 1",
+]
+
+
+@settings(max_examples=60, deadline=None)
+@given(start=st.sampled_from(WALK_STARTS), choices=st.lists(st.integers(0, 1 << 16), min_size=1, max_size=40))
+def test_incremental_evaluation_equals_the_full_sum(start: str, choices: list[int]) -> None:
+    """The sum carried from move to move (and the tree's evaluation built on it) equals
+    the sum over the board, through castling, en passant, promotions and null moves."""
+    board = chess.Board(start)
+    tree = ChessTree(board)
+    packed, phase = material_sum(board)
+    for choice in choices:
+        moves = list(board.legal_moves)
+        if not moves or (choice % 7 == 0 and not board.is_check()):
+            move = None                                     # a null move now and then
+            board.push(chess.Move.null())
+        else:
+            move = moves[choice % len(moves)]
+            delta, change = move_delta(board, move)
+            packed, phase = packed + delta, phase + change
+            board.push(move)
+        tree.push(move)
+        assert (packed, phase) == material_sum(board)
+        assert tree.value() == evaluate(board)
+
+
+@pytest.mark.parametrize("start", WALK_STARTS)
+def test_every_move_two_plies_deep_carries_the_sum(start: str) -> None:
+    """Exhaustively, every legal move of the first two plies (where the castling, en
+    passant and promotion moves of the start positions are)."""
+    board = chess.Board(start)
+    tree = ChessTree(board)
+    kinds: set[str] = set()
+
+    def visit(plies: int) -> None:
+        for move in list(board.legal_moves):
+            kinds.update(k for k, test in (("castling", board.is_castling), ("ep", board.is_en_passant),
+                                           ("promotion", lambda m: bool(m.promotion))) if test(move))
+            before = material_sum(board)
+            delta, change = move_delta(board, move)
+            board.push(move)
+            tree.push(move)
+            assert material_sum(board) == (before[0] + delta, before[1] + change), move.uci()
+            assert tree.value() == evaluate(board)
+            if plies > 1:
+                visit(plies - 1)
+            board.pop()
+            tree.pop()
+
+    visit(2)
+    expected = {chess.STARTING_FEN: set(), WALK_STARTS[3]: {"promotion"}}.get(
+        start, {"castling", "ep", "promotion"})
+    assert kinds == expected
 
 
 def test_mvv_lva_orders_captures_first() -> None:

@@ -145,8 +145,9 @@ def _packed_tables() -> tuple[tuple[tuple[int, ...], ...], ...]:
 PACKED = _packed_tables()
 
 
-def evaluate(board: chess.Board) -> int:
-    """Tapered material and piece-square score for the side to move, in centipawns."""
+def material_sum(board: chess.Board) -> tuple[int, int]:
+    """``(packed, phase)``: the sum of the :data:`PACKED` entries of every piece and the
+    game phase before it is capped: the two numbers :func:`score` tapers."""
     total = 0
     phase = 0
     masks = (board.pawns, board.knights, board.bishops, board.rooks, board.queens, board.kings)
@@ -162,11 +163,47 @@ def evaluate(board: chess.Board) -> int:
                     low = mask & -mask
                     total += table[low.bit_length() - 1]
                     mask ^= low
-    eg = (total + _PACK // 2) % _PACK - _PACK // 2          # the low, signed half
-    mg = (total - eg) // _PACK
+    return total, phase
+
+
+def score(packed: int, phase: int, turn: bool) -> int:
+    """The tapered score for the side to move (``turn``) from :func:`material_sum`."""
+    eg = (packed + _PACK // 2) % _PACK - _PACK // 2          # the low, signed half
+    mg = (packed - eg) // _PACK
     phase = min(phase, FULL_PHASE)
-    score = (mg * phase + eg * (FULL_PHASE - phase)) // FULL_PHASE
-    return score if board.turn else -score
+    value = (mg * phase + eg * (FULL_PHASE - phase)) // FULL_PHASE
+    return value if turn else -value
+
+
+def evaluate(board: chess.Board) -> int:
+    """Tapered material and piece-square score for the side to move, in centipawns."""
+    return score(*material_sum(board), board.turn)
+
+
+def move_delta(board: chess.Board, move: chess.Move) -> tuple[int, int]:
+    """How :func:`material_sum` changes when the legal ``move`` is played on ``board``
+    (evaluated before it is pushed): a few table look-ups instead of a sum over the
+    board. Castling is the king's two-square move, as python-chess writes it."""
+    ours, theirs = PACKED[board.turn], PACKED[not board.turn]
+    origin, target, promotion = move.from_square, move.to_square, move.promotion
+    mover = board.piece_type_at(origin)
+    assert mover is not None, "move_delta needs a legal move"
+    if promotion:
+        delta = ours[promotion][target] - ours[mover][origin]
+        phase = PHASE_WEIGHT[promotion]
+    else:
+        delta = ours[mover][target] - ours[mover][origin]
+        phase = 0
+    victim = board.piece_type_at(target)
+    if victim:
+        delta -= theirs[victim][target]
+        phase -= PHASE_WEIGHT[victim]
+    elif mover == chess.PAWN and (origin ^ target) & 7:      # diagonal to an empty square
+        delta -= theirs[chess.PAWN][target - 8 if board.turn else target + 8]
+    elif mover == chess.KING and abs(target - origin) == 2:  # castling: the rook moves too
+        rook_from, rook_to = (target + 1, target - 1) if target > origin else (target - 2, target + 1)
+        delta += ours[chess.ROOK][rook_to] - ours[chess.ROOK][rook_from]
+    return delta, phase
 
 
 def piece_value(piece_type: int | None) -> int:

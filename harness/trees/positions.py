@@ -22,7 +22,7 @@ import chess
 
 from harness.search.counters import Counters
 from harness.trees.base import Move
-from harness.trees.evaluation import MATE, evaluate, piece_value
+from harness.trees.evaluation import MATE, material_sum, move_delta, piece_value, score
 
 DEFAULT_CACHE_ENTRIES = 400_000
 """Positions a cache holds before it is emptied (about 1 GB at the most)."""
@@ -44,13 +44,23 @@ class Ordering:
 class PositionInfo:
     """What the cache knows about one position; each part computed on first use."""
 
-    __slots__ = ("children", "evaluation", "in_check", "moves", "qmoves", "quiet")
+    __slots__ = ("children", "evaluation", "generation", "in_check", "key", "moves", "packed",
+                 "phase", "qmoves", "quiet")
 
-    def __init__(self) -> None:
+    def __init__(self, key: Hashable, generation: int) -> None:
+        self.key = key
+        """The position's key (:func:`position_key`)."""
+        self.generation = generation
+        """The cache's generation when this record was made (see :class:`PositionCache`)."""
         self.in_check: bool | None = None
         """Whether the side to move is in check."""
         self.evaluation: int | None = None
         """Static evaluation for the side to move."""
+        self.packed: int | None = None
+        """Material and piece-square sum (:func:`harness.trees.evaluation.material_sum`),
+        carried from the parent by the move's delta, so the evaluation needs no board."""
+        self.phase = 0
+        """Game phase, with ``packed``."""
         self.moves: tuple[chess.Move, ...] | None = None
         """Legal moves in static order."""
         self.quiet: frozenset[int] = frozenset()
@@ -58,8 +68,9 @@ class PositionInfo:
         (known with ``moves``)."""
         self.qmoves: tuple[chess.Move, ...] | None = None
         """Legal captures and promotions in MVV-LVA order, for quiescence."""
-        self.children: dict[int, Hashable] = {}
-        """Key of the position each move leads to, by :func:`move_code`."""
+        self.children: dict[int, PositionInfo] = {}
+        """The position each move leads to, by :func:`move_code`: a warm cursor walks
+        these links and never hashes a position key."""
 
 
 class PositionCache:
@@ -67,10 +78,12 @@ class PositionCache:
 
     Policy: when it holds ``max_entries`` positions it is emptied and starts again, so
     memory stays bounded and results are unaffected. Free it (``clear``) when a problem
-    is done.
+    is done. Emptying cuts the links between the positions it held and starts a new
+    generation; a record of an older generation (one a cursor still stands on) is never
+    linked to again, so nothing emptied stays reachable.
     """
 
-    __slots__ = ("entries", "max_entries", "misses")
+    __slots__ = ("entries", "generation", "max_entries", "misses")
 
     def __init__(self, max_entries: int = DEFAULT_CACHE_ENTRIES) -> None:
         self.entries: dict[Hashable, PositionInfo] = {}
@@ -79,9 +92,24 @@ class PositionCache:
         """Cap on ``entries``."""
         self.misses = 0
         """Positions analysed (cache misses)."""
+        self.generation = 0
+        """How many times the cache was emptied."""
 
     def clear(self) -> None:
+        for info in self.entries.values():
+            info.children.clear()
         self.entries.clear()
+        self.generation += 1
+
+    def lookup(self, key: Hashable) -> PositionInfo:
+        """The record of the position with ``key``, made empty if it is new."""
+        info = self.entries.get(key)
+        if info is None:
+            if len(self.entries) >= self.max_entries:
+                self.clear()
+            info = self.entries[key] = PositionInfo(key, self.generation)
+            self.misses += 1
+        return info
 
 
 def position_key(board: chess.Board) -> Hashable:
@@ -152,16 +180,18 @@ class ChessTree:
         """Static facts about positions, shared by every search of this tree."""
         self.ply = 0
         """Distance from the root."""
+        self.root_turn = self.board.turn
+        """Side to move at the root."""
         self.synced = 0
         """How many moves of the current path the board has played."""
         self._path: list[chess.Move | None] = []
-        self._keys: list[Hashable] = [position_key(self.board)]
+        self._infos: list[PositionInfo] = [self._root_info()]
         self._killers: list[list[chess.Move]] = []
         self._history: dict[tuple[int, int], int] = {}
 
     # -- the Tree interface ---------------------------------------------------------
     def moves(self) -> Sequence[Move]:
-        info = self._info()
+        info = self._infos[-1]
         moves = info.moves
         if moves is None:
             board = self._sync()
@@ -174,31 +204,42 @@ class ChessTree:
         return moves
 
     def push(self, move: Move) -> None:
-        assert move is None or isinstance(move, chess.Move)
-        code = move_code(move)
-        info = self._info()
-        child = info.children.get(code)
+        # move_code, inlined: this is the innermost step of every search.
+        m = cast("chess.Move | None", move)
+        code = -1 if m is None else m.from_square | m.to_square << 6 | (m.promotion or 0) << 12
+        infos = self._infos
+        parent = infos[-1]
+        child = parent.children.get(code)
         if child is None:
             board = self._sync()
-            board.push(chess.Move.null() if move is None else move)
+            if m is None:
+                board.push(chess.Move.null())
+                delta, phase = 0, 0
+            else:
+                delta, phase = move_delta(board, m)
+                board.push(m)
             self.synced += 1
-            child = info.children[code] = position_key(board)
-        self._path.append(move)
-        self._keys.append(child)
+            child = self.cache.lookup(position_key(board))
+            if child.packed is None and parent.packed is not None:
+                child.packed, child.phase = parent.packed + delta, parent.phase + phase
+            if parent.generation == self.cache.generation:
+                parent.children[code] = child
+        self._path.append(m)
+        infos.append(child)
         self.ply += 1
 
     def pop(self) -> None:
         self._path.pop()
-        self._keys.pop()
+        self._infos.pop()
         self.ply -= 1
         if self.synced > self.ply:
             self.board.pop()
             self.synced -= 1
 
     def value(self) -> int:
-        info = self._info()
+        info = self._infos[-1]
         if info.evaluation is None:
-            info.evaluation = evaluate(self._sync())
+            info.evaluation = self._evaluate(info)
         return info.evaluation
 
     def child_value(self, move: Move) -> int:
@@ -212,7 +253,7 @@ class ChessTree:
         return -(MATE - self.ply) if self.in_check() else 0
 
     def key(self) -> Hashable:
-        return self._keys[-1]
+        return self._infos[-1].key
 
     def move_name(self, move: Move) -> str:
         assert isinstance(move, chess.Move)
@@ -229,7 +270,7 @@ class ChessTree:
         if not (self.ordering.killers or self.ordering.history):
             return
         assert isinstance(move, chess.Move)
-        if move_code(move) not in self._info().quiet:
+        if move_code(move) not in self._infos[-1].quiet:
             return
         if self.ordering.killers:
             while len(self._killers) <= self.ply:
@@ -246,12 +287,14 @@ class ChessTree:
         """Switch move ordering between searches; static orders are forgotten if the
         MVV-LVA switch changes (the cache would hold the other order)."""
         if ordering.mvv_lva != self.ordering.mvv_lva:
+            self.reset()
             self.cache.clear()
+            self._infos[0] = self._root_info()
         self.ordering = ordering
 
     # -- enhancements used by the search frame ---------------------------------------
     def in_check(self) -> bool:
-        info = self._info()
+        info = self._infos[-1]
         if info.in_check is None:
             info.in_check = self._sync().is_check()
         return info.in_check
@@ -271,10 +314,10 @@ class ChessTree:
     def quiesce(self, alpha: int, beta: int, counters: Counters) -> int:
         """Fail-soft quiescence: stand pat, then captures and promotions in MVV-LVA order.
         The node it starts from is the horizon leaf; each node below it is a qnode."""
-        info = self._info()
+        info = self._infos[-1]
         best = info.evaluation
         if best is None:
-            best = info.evaluation = evaluate(self._sync())
+            best = info.evaluation = self._evaluate(info)
         if best >= beta:
             return best
         alpha = max(alpha, best)
@@ -294,16 +337,18 @@ class ChessTree:
         return best
 
     # -- internals -------------------------------------------------------------------
-    def _info(self) -> PositionInfo:
-        key = self._keys[-1]
-        cache = self.cache
-        info = cache.entries.get(key)
-        if info is None:
-            if len(cache.entries) >= cache.max_entries:
-                cache.entries.clear()
-            info = cache.entries[key] = PositionInfo()
-            cache.misses += 1
+    def _root_info(self) -> PositionInfo:
+        info = self.cache.lookup(position_key(self.board))
+        if info.packed is None:
+            info.packed, info.phase = material_sum(self.board)
         return info
+
+    def _evaluate(self, info: PositionInfo) -> int:
+        """The static evaluation, from the sum carried down from the root (the side to
+        move alternates with every ply, null moves included)."""
+        if info.packed is None:          # reached after the cache was emptied: sum the board
+            info.packed, info.phase = material_sum(self._sync())
+        return score(info.packed, info.phase, bool(self.root_turn ^ (self.ply & 1)))
 
     def _sync(self) -> chess.Board:
         """The board, brought up to the current node."""
@@ -316,7 +361,7 @@ class ChessTree:
         return board
 
     def _qmoves(self) -> tuple[chess.Move, ...]:
-        info = self._info()
+        info = self._infos[-1]
         if info.qmoves is None:
             if info.moves is not None:
                 qmoves = [m for m in info.moves if move_code(m) not in info.quiet]
