@@ -133,6 +133,35 @@ def test_the_cache_changes_no_count() -> None:
         assert fresh.counters == reused.counters and fresh.score == reused.score
 
 
+def reachable(tree: ChessTree) -> int:
+    """Records a cursor can still reach from the root through the links."""
+    seen: set[int] = set()
+    stack = [tree._infos[0]]
+    while stack:
+        record = stack.pop()
+        if id(record) not in seen:
+            seen.add(id(record))
+            stack.extend(record.children.values())
+    return len(seen)
+
+
+@pytest.mark.parametrize("cap", [0, 1, 50, 1000])
+def test_a_capped_cache_stays_bounded_and_changes_no_count(cap: int) -> None:
+    fen = "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4"
+    unbounded = ChessTree(chess.Board(fen))
+    capped = ChessTree(chess.Board(fen), cache=PositionCache(max_entries=cap))
+    for name in ("alphabeta", "mtdf", "belle"):
+        for depth in (1, 2, 3):
+            expected = run_search(unbounded, make_spec(name), depth)
+            got = run_search(capped, make_spec(name), depth)
+            assert (got.counters, got.score, got.pv) == (expected.counters, expected.score, expected.pv)
+            assert capped.cache.made <= max(cap, 1) and len(capped.cache.entries) <= max(cap, 1)
+            assert reachable(capped) <= cap + 1
+    assert unbounded.cache.misses < capped.cache.misses
+    unbounded.cache.clear()
+    assert reachable(unbounded) == 1
+
+
 def test_null_move_and_check_extension_keep_counter_identities() -> None:
     fen = "r2q1rk1/ppp2ppp/2n1bn2/2b1p3/3pP3/3P1NPP/PPP1NPB1/R1BQ1RK1 b - - 0 9"
     for rule in ("either", "both"):

@@ -24,8 +24,9 @@ from harness.search.counters import Counters
 from harness.trees.base import Move
 from harness.trees.evaluation import MATE, material_sum, move_delta, piece_value, score
 
-DEFAULT_CACHE_ENTRIES = 400_000
-"""Positions a cache holds before it is emptied (about 1 GB at the most)."""
+DEFAULT_CACHE_ENTRIES = 2_000_000
+"""Records a cache makes before it is emptied: about 750 MB at the most (WAC.046, core
+variants at depths 1-5: 800,000 records in 300 MB). A smaller cap only costs time."""
 
 
 @dataclass(frozen=True)
@@ -41,15 +42,30 @@ class Ordering:
     """Quiet moves sorted by how often (weighted by depth squared) they caused a cutoff."""
 
 
+# Most records are leaves: they share these empty containers instead of owning one each.
+_NO_CODES: frozenset[int] = frozenset()
+_NO_CHILDREN: dict[int, PositionInfo] = {}
+_CODES = tuple(range(1 << 15))
+"""One int object per move code, so the links of a million records share them."""
+_MOVES: dict[int, chess.Move] = {}
+"""One :class:`chess.Move` per move code: the move lists of all records share them."""
+
+
+def _interned(moves: Sequence[chess.Move]) -> tuple[chess.Move, ...]:
+    return tuple([_MOVES.setdefault(m.from_square | m.to_square << 6 | (m.promotion or 0) << 12, m)
+                  for m in moves])
+
+
 class PositionInfo:
     """What the cache knows about one position; each part computed on first use."""
 
     __slots__ = ("children", "evaluation", "generation", "in_check", "key", "moves", "packed",
-                 "phase", "qmoves", "quiet")
+                 "phase", "qmoves", "tactical")
 
-    def __init__(self, key: Hashable, generation: int) -> None:
+    def __init__(self, key: Hashable | None, generation: int) -> None:
         self.key = key
-        """The position's key (:func:`position_key`)."""
+        """The position's key (:func:`position_key`); ``None`` until the board has been
+        brought to the position (a leaf whose evaluation came from its parent's never is)."""
         self.generation = generation
         """The cache's generation when this record was made (see :class:`PositionCache`)."""
         self.in_check: bool | None = None
@@ -63,53 +79,65 @@ class PositionInfo:
         """Game phase, with ``packed``."""
         self.moves: tuple[chess.Move, ...] | None = None
         """Legal moves in static order."""
-        self.quiet: frozenset[int] = frozenset()
-        """Codes (:func:`move_code`) of the moves that are neither captures nor promotions
-        (known with ``moves``)."""
+        self.tactical = _NO_CODES
+        """Codes (:func:`move_code`) of the moves that are captures or promotions (known
+        with ``moves``)."""
         self.qmoves: tuple[chess.Move, ...] | None = None
         """Legal captures and promotions in MVV-LVA order, for quiescence."""
-        self.children: dict[int, PositionInfo] = {}
+        self.children = _NO_CHILDREN
         """The position each move leads to, by :func:`move_code`: a warm cursor walks
-        these links and never hashes a position key."""
+        these links and never hashes a position key. Only a keyed record has children
+        (until it has one, it shares the empty ``_NO_CHILDREN``, never written to)."""
 
 
 class PositionCache:
-    """Per-problem store of :class:`PositionInfo` by position key.
+    """Per-problem store of :class:`PositionInfo`: keyed records by position key, and
+    records not yet keyed linked from their parents.
 
-    Policy: when it holds ``max_entries`` positions it is emptied and starts again, so
+    Policy: when it has made ``max_entries`` records it is emptied and starts again, so
     memory stays bounded and results are unaffected. Free it (``clear``) when a problem
-    is done. Emptying cuts the links between the positions it held and starts a new
-    generation; a record of an older generation (one a cursor still stands on) is never
-    linked to again, so nothing emptied stays reachable.
+    is done. Emptying cuts the links between the records (only keyed records, all in
+    ``entries``, have links) and starts a new generation; a record of an older generation
+    (one a cursor still stands on) is never linked to again, so nothing emptied stays
+    reachable.
     """
 
-    __slots__ = ("entries", "generation", "max_entries", "misses")
+    __slots__ = ("entries", "generation", "made", "max_entries", "misses")
 
     def __init__(self, max_entries: int = DEFAULT_CACHE_ENTRIES) -> None:
         self.entries: dict[Hashable, PositionInfo] = {}
-        """Known positions."""
+        """Keyed records."""
         self.max_entries = max_entries
-        """Cap on ``entries``."""
+        """Cap on the records made in one generation."""
+        self.made = 0
+        """Records made in this generation."""
         self.misses = 0
-        """Positions analysed (cache misses)."""
+        """Records made in all (positions met that were not known)."""
         self.generation = 0
         """How many times the cache was emptied."""
 
     def clear(self) -> None:
         for info in self.entries.values():
-            info.children.clear()
+            info.children = _NO_CHILDREN
         self.entries.clear()
+        self.made = 0
         self.generation += 1
+
+    def make(self, key: Hashable | None) -> PositionInfo:
+        """A new, empty record (registered under ``key`` if given)."""
+        if self.made >= self.max_entries:
+            self.clear()
+        self.made += 1
+        self.misses += 1
+        info = PositionInfo(key, self.generation)
+        if key is not None:
+            self.entries[key] = info
+        return info
 
     def lookup(self, key: Hashable) -> PositionInfo:
         """The record of the position with ``key``, made empty if it is new."""
         info = self.entries.get(key)
-        if info is None:
-            if len(self.entries) >= self.max_entries:
-                self.clear()
-            info = self.entries[key] = PositionInfo(key, self.generation)
-            self.misses += 1
-        return info
+        return self.make(key) if info is None else info
 
 
 def position_key(board: chess.Board) -> Hashable:
@@ -195,12 +223,17 @@ class ChessTree:
         moves = info.moves
         if moves is None:
             board = self._sync()
+            info = self._infos[-1]              # bringing the board here may have keyed it
+        if moves is None and info.moves is None:
             legal = list(board.legal_moves)
             tactical, quiet = _mvv_lva(board, legal)
-            info.quiet = frozenset(map(move_code, quiet))
-            info.moves = moves = tuple(tactical + quiet) if self.ordering.mvv_lva else tuple(legal)
+            if tactical:
+                info.tactical = frozenset(map(move_code, tactical))
+            info.moves = _interned(tactical + quiet if self.ordering.mvv_lva else legal)
+        moves = info.moves
+        assert moves is not None
         if (self.ordering.killers or self.ordering.history) and len(moves) > 1:
-            return self._dynamic_order(moves, info.quiet)
+            return self._dynamic_order(moves, info.tactical)
         return moves
 
     def push(self, move: Move) -> None:
@@ -211,19 +244,19 @@ class ChessTree:
         parent = infos[-1]
         child = parent.children.get(code)
         if child is None:
+            # A new child is not played on the board: its evaluation is the parent's
+            # plus the move's delta, and a leaf needs nothing else. It gets its key when
+            # the board is brought to it (``_sync``).
             board = self._sync()
-            if m is None:
-                board.push(chess.Move.null())
-                delta, phase = 0, 0
-            else:
-                delta, phase = move_delta(board, m)
-                board.push(m)
-            self.synced += 1
-            child = self.cache.lookup(position_key(board))
-            if child.packed is None and parent.packed is not None:
+            parent = infos[-1]
+            child = self.cache.make(None)
+            if parent.packed is not None:
+                delta, phase = (0, 0) if m is None else move_delta(board, m)
                 child.packed, child.phase = parent.packed + delta, parent.phase + phase
             if parent.generation == self.cache.generation:
-                parent.children[code] = child
+                if parent.children is _NO_CHILDREN:
+                    parent.children = {}
+                parent.children[_CODES[code] if code >= 0 else code] = child
         self._path.append(m)
         infos.append(child)
         self.ply += 1
@@ -253,7 +286,11 @@ class ChessTree:
         return -(MATE - self.ply) if self.in_check() else 0
 
     def key(self) -> Hashable:
-        return self._infos[-1].key
+        key = self._infos[-1].key
+        if key is None:
+            self._sync()
+            key = self._infos[-1].key
+        return key
 
     def move_name(self, move: Move) -> str:
         assert isinstance(move, chess.Move)
@@ -270,7 +307,7 @@ class ChessTree:
         if not (self.ordering.killers or self.ordering.history):
             return
         assert isinstance(move, chess.Move)
-        if move_code(move) not in self._infos[-1].quiet:
+        if move_code(move) in self._infos[-1].tactical:
             return
         if self.ordering.killers:
             while len(self._killers) <= self.ply:
@@ -296,7 +333,10 @@ class ChessTree:
     def in_check(self) -> bool:
         info = self._infos[-1]
         if info.in_check is None:
-            info.in_check = self._sync().is_check()
+            board = self._sync()
+            info = self._infos[-1]
+            if info.in_check is None:
+                info.in_check = board.is_check()
         return info.in_check
 
     def null_allowed(self, rule: str) -> bool:
@@ -323,7 +363,7 @@ class ChessTree:
         alpha = max(alpha, best)
         qmoves = info.qmoves
         if qmoves is None:
-            qmoves = self._qmoves()
+            qmoves = self._qmoves()           # (may key the record: ``info`` is not used again)
         for move in qmoves:
             self.push(move)
             counters.qnodes += 1
@@ -348,42 +388,72 @@ class ChessTree:
         move alternates with every ply, null moves included)."""
         if info.packed is None:          # reached after the cache was emptied: sum the board
             info.packed, info.phase = material_sum(self._sync())
+            self._infos[-1].packed, self._infos[-1].phase = info.packed, info.phase
         return score(info.packed, info.phase, bool(self.root_turn ^ (self.ply & 1)))
 
     def _sync(self) -> chess.Board:
-        """The board, brought up to the current node."""
+        """The board, brought up to the current node; records on the way get their keys."""
         board = self.board
         path = self._path
+        infos = self._infos
         while self.synced < len(path):
             move = path[self.synced]
             board.push(chess.Move.null() if move is None else move)
             self.synced += 1
+            if infos[self.synced].key is None:
+                self._key_record(self.synced)
         return board
+
+    def _key_record(self, index: int) -> None:
+        """Give the record at ``index`` on the path (the board stands on it) its key. If
+        the position is already known by another path, the known record takes its place
+        (and its parent's link), after learning what the new one knew."""
+        info = self._infos[index]
+        key = position_key(self.board)
+        known = self.cache.entries.get(key)
+        if known is None:
+            info.key = key
+            if info.generation == self.cache.generation:
+                self.cache.entries[key] = info
+            return
+        if known.packed is None:
+            known.packed, known.phase = info.packed, info.phase
+        if known.evaluation is None:
+            known.evaluation = info.evaluation
+        self._infos[index] = known
+        parent = self._infos[index - 1]
+        code = move_code(self._path[index - 1])
+        if parent.children.get(code) is info:
+            parent.children[code] = known
 
     def _qmoves(self) -> tuple[chess.Move, ...]:
         info = self._infos[-1]
+        if info.qmoves is None and info.moves is None:
+            self._sync()
+            info = self._infos[-1]              # bringing the board here may have keyed it
         if info.qmoves is None:
             if info.moves is not None:
-                qmoves = [m for m in info.moves if move_code(m) not in info.quiet]
+                qmoves = [m for m in info.moves if move_code(m) in info.tactical]
                 if not self.ordering.mvv_lva:
                     qmoves, _ = _mvv_lva(self._sync(), qmoves)
                 info.qmoves = tuple(qmoves)
             else:
-                board = self._sync()
+                board = self.board
                 own_pawns = board.pawns & board.occupied_co[board.turn]
                 seventh = chess.BB_RANK_7 if board.turn else chess.BB_RANK_2
                 candidates = [*board.generate_legal_captures(),
                               *board.generate_legal_moves(own_pawns & seventh, ~board.occupied)]
                 tactical, _ = _mvv_lva(board, candidates)
-                info.qmoves = tuple(tactical)
+                info.qmoves = _interned(tactical)
         return info.qmoves
 
-    def _dynamic_order(self, moves: tuple[chess.Move, ...], quiet: frozenset[int]) -> list[chess.Move]:
+    def _dynamic_order(self, moves: tuple[chess.Move, ...],
+                       tactical_codes: frozenset[int]) -> list[chess.Move]:
         """With MVV-LVA the captures stay first; then killers, then the other moves by
         history (stable). Without MVV-LVA no move is set apart: every move is reordered."""
         if self.ordering.mvv_lva:
-            tactical = [m for m in moves if move_code(m) not in quiet]
-            rest = [m for m in moves if move_code(m) in quiet]
+            tactical = [m for m in moves if move_code(m) in tactical_codes]
+            rest = [m for m in moves if move_code(m) not in tactical_codes]
         else:
             tactical, rest = [], list(moves)
         if self.ordering.history and self._history:
