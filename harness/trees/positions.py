@@ -23,6 +23,7 @@ import chess
 from harness.search.counters import Counters
 from harness.trees.base import Move
 from harness.trees.evaluation import MATE, material_sum, move_delta, piece_value, score
+from harness.trees.movegen import legal_moves, tactical_moves
 
 DEFAULT_CACHE_ENTRIES = 2_000_000
 """Records a cache makes before it is emptied: about 750 MB at the most (WAC.046, core
@@ -47,13 +48,6 @@ _NO_CODES: frozenset[int] = frozenset()
 _NO_CHILDREN: dict[int, PositionInfo] = {}
 _CODES = tuple(range(1 << 15))
 """One int object per move code, so the links of a million records share them."""
-_MOVES: dict[int, chess.Move] = {}
-"""One :class:`chess.Move` per move code: the move lists of all records share them."""
-
-
-def _interned(moves: Sequence[chess.Move]) -> tuple[chess.Move, ...]:
-    return tuple([_MOVES.setdefault(m.from_square | m.to_square << 6 | (m.promotion or 0) << 12, m)
-                  for m in moves])
 
 
 class PositionInfo:
@@ -225,11 +219,11 @@ class ChessTree:
             board = self._sync()
             info = self._infos[-1]              # bringing the board here may have keyed it
         if moves is None and info.moves is None:
-            legal = list(board.legal_moves)
+            legal = legal_moves(board)            # shared move objects, python-chess's order
             tactical, quiet = _mvv_lva(board, legal)
             if tactical:
                 info.tactical = frozenset(map(move_code, tactical))
-            info.moves = _interned(tactical + quiet if self.ordering.mvv_lva else legal)
+            info.moves = tuple(tactical + quiet if self.ordering.mvv_lva else legal)
         moves = info.moves
         assert moves is not None
         if (self.ordering.killers or self.ordering.history) and len(moves) > 1:
@@ -438,13 +432,8 @@ class ChessTree:
                     qmoves, _ = _mvv_lva(self._sync(), qmoves)
                 info.qmoves = tuple(qmoves)
             else:
-                board = self.board
-                own_pawns = board.pawns & board.occupied_co[board.turn]
-                seventh = chess.BB_RANK_7 if board.turn else chess.BB_RANK_2
-                candidates = [*board.generate_legal_captures(),
-                              *board.generate_legal_moves(own_pawns & seventh, ~board.occupied)]
-                tactical, _ = _mvv_lva(board, candidates)
-                info.qmoves = _interned(tactical)
+                tactical, _ = _mvv_lva(self.board, tactical_moves(self.board))
+                info.qmoves = tuple(tactical)
         return info.qmoves
 
     def _dynamic_order(self, moves: tuple[chess.Move, ...],

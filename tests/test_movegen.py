@@ -1,0 +1,79 @@
+"""The chess tree's move generator equals python-chess's, order included."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import chess
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from harness.epd import load_suite
+from harness.trees.movegen import MOVES, interned, legal_moves, tactical_moves
+
+ROOT = Path(__file__).resolve().parents[1]
+# Castling both ways, en passant (also pinned and discovered), promotions with and
+# without capture, pinned pieces of every kind, and positions in check.
+STARTS = [
+    chess.STARTING_FEN,
+    "r3k2r/pPpp1ppp/8/3Pp3/8/8/P1PP1PpP/R3K2R w KQkq e6 0 1",
+    "r3k2r/p1pp1ppp/8/8/2pPp3/8/PP2PPpP/R3K1NR b KQkq d3 0 1",
+    "1n2k3/P5P1/8/8/8/8/1p5p/4K1N1 w - - 0 1",
+    "8/8/8/KPp4r/8/8/8/6k1 w - c6 0 1",                 # en passant would expose the king
+    "4k3/8/8/2bq4/8/2N1B3/3R4/3K4 w - - 0 1",             # pinned knight, bishop, rook
+    "4k3/4r3/8/8/8/8/4Q3/4K3 w - - 0 1",
+    "4k3/8/8/8/1b6/8/3P4/4K3 w - - 0 1",                  # in check
+]
+
+
+def old_tactical(board: chess.Board) -> list[chess.Move]:
+    """What the chess tree asked python-chess for before: captures and promotions."""
+    seventh = chess.BB_RANK_7 if board.turn else chess.BB_RANK_2
+    promoting = board.pawns & board.occupied_co[board.turn] & seventh
+    return [*board.generate_legal_captures(), *board.generate_legal_moves(promoting, ~board.occupied)]
+
+
+def check(board: chess.Board) -> None:
+    assert legal_moves(board) == list(board.legal_moves), board.fen()
+    assert sorted(map(str, tactical_moves(board))) == sorted(map(str, old_tactical(board))), board.fen()
+
+
+def starts() -> list[str]:
+    fens = list(STARTS)
+    fens += [p.board().fen() for p in load_suite(ROOT / "positions" / "perft.epd").positions]
+    fens += [p.board().fen() for p in load_suite(ROOT / "positions" / "bench.epd").positions[::8]]
+    return fens
+
+
+@pytest.mark.parametrize("fen", starts())
+def test_every_position_two_plies_deep(fen: str) -> None:
+    board = chess.Board(fen)
+    check(board)
+    for move in list(board.legal_moves):
+        board.push(move)
+        check(board)
+        for reply in list(board.legal_moves):
+            board.push(reply)
+            check(board)
+            board.pop()
+        board.pop()
+
+
+@settings(max_examples=40, deadline=None)
+@given(start=st.sampled_from(STARTS), choices=st.lists(st.integers(0, 1 << 16), min_size=1, max_size=60))
+def test_random_games(start: str, choices: list[int]) -> None:
+    board = chess.Board(start)
+    for choice in choices:
+        moves = list(board.legal_moves)
+        if not moves:
+            break
+        board.push(moves[choice % len(moves)])
+        check(board)
+
+
+def test_moves_are_shared_objects() -> None:
+    board = chess.Board()
+    assert all(m is interned(m) for m in legal_moves(board))
+    assert MOVES[12][28][0] == chess.Move.from_uci("e2e4")
+    assert interned(chess.Move.from_uci("a7a8n")) is MOVES[48][56][chess.KNIGHT]
