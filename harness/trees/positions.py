@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
+from operator import itemgetter
 from typing import cast
 
 import chess
@@ -150,36 +151,39 @@ def move_code(move: chess.Move | None) -> int:
     return move.from_square | move.to_square << 6 | (move.promotion or 0) << 12
 
 
-def _tactical_score(board: chess.Board, move: chess.Move) -> int | None:
-    """MVV-LVA score of a capture or promotion, ``None`` for a quiet move."""
-    victim = board.piece_type_at(move.to_square)
-    if victim is None and board.is_en_passant(move):
-        victim = chess.PAWN
-    if victim is None and move.promotion is None:
-        return None
-    attacker = board.piece_type_at(move.from_square)
-    return 10 * (piece_value(victim) + piece_value(move.promotion)) - piece_value(attacker)
+_VALUE = tuple(piece_value(piece_type) for piece_type in range(7))
+"""Middle-game material by piece type (0: none), for MVV-LVA."""
+_ORDER_KEY = itemgetter(0, 1, 2, 3)
 
 
 def _mvv_lva(board: chess.Board, moves: Sequence[chess.Move]) -> tuple[list[chess.Move], list[chess.Move]]:
-    """Split into (tactical moves best first, quiet moves in the given order). Ties are
-    broken by the move itself, so the order never depends on how the list was made."""
+    """Split into (tactical moves best first, quiet moves in the given order).
+
+    A capture or promotion scores ``10 * (victim + promotion) - attacker`` (middle-game
+    material; en passant takes a pawn). Ties are broken by ``(from, to, promotion)``, so
+    the order never depends on how the list was made.
+    """
     tactical: list[tuple[int, int, int, int, chess.Move]] = []
     quiet: list[chess.Move] = []
     enemy = board.occupied_co[not board.turn]
     ep_square = board.ep_square
+    piece_type_at = board.piece_type_at
     for move in moves:
         to = move.to_square
+        promotion = move.promotion or 0
         # Most moves are quiet: a bit test settles them without looking at pieces.
-        if not (enemy >> to & 1 or move.promotion or to == ep_square):
+        if enemy >> to & 1:
+            victim = piece_type_at(to) or 0
+        elif to == ep_square and board.pawns >> move.from_square & 1:
+            victim = chess.PAWN
+        elif promotion:
+            victim = 0
+        else:
             quiet.append(move)
             continue
-        score = _tactical_score(board, move)
-        if score is None:
-            quiet.append(move)
-        else:
-            tactical.append((-score, move.from_square, to, move.promotion or 0, move))
-    tactical.sort(key=lambda t: t[:4])
+        key = _VALUE[piece_type_at(move.from_square) or 0] - 10 * (_VALUE[victim] + _VALUE[promotion])
+        tactical.append((key, move.from_square, to, promotion, move))
+    tactical.sort(key=_ORDER_KEY)
     return [t[4] for t in tactical], quiet
 
 
