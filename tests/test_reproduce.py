@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 import re
@@ -150,11 +151,115 @@ def test_zwp_checks() -> None:
     assert judge_zwp(numbers)[0].passed is False
 
 
-def test_ordering_checks_good_and_poor_ordering_per_model() -> None:
-    levels = {"0.9": ratio(0.95, 0.92, 0.98), "random": ratio(1.2, 1.1, 1.3)}
-    numbers = {"pvs": {"distinct": levels, "tied": {**levels, "random": ratio(1.02, 0.99, 1.05)}}}
-    assert [c.passed for c in judge_ordering(numbers)] == [True, True, True, False]
+def summary(value: float, low: float, high: float, n: int = 10, more: int = 0) -> dict[str, float]:
+    return {**ratio(value, low, high, n), "more": float(more)}
+
+
+def ordering_numbers(models: tuple[str, ...] = ("distinct", "tied")) -> dict[str, Any]:
+    """Claim 8's numbers where every statement holds (each test breaks one)."""
+    zw = ("pvs", "negascout")
+    levels = [f"{k / 10:.1f}" for k in range(11)]
+    return {
+        "variants": {v: {m: {"0.9": summary(0.95, 0.92, 0.98),
+                             "random": summary(1.2, 1.1, 1.3, more=7)} for m in models}
+                     for v in zw},
+        "advantage_shrinks": {m: {v: ratio(1.25, 1.1, 1.4) for v in zw} for m in models},
+        "research_nodes": {m: {v: ratio(40.0, 10.0, 150.0) for v in zw} for m in models},
+        "alphabeta_by_level": {m: {
+            "steps": [{"from": a, "to": b, **ratio(0.8, 0.7, 0.9)}
+                      for a, b in itertools.pairwise(levels)],
+            "overall": {"from": "0.0", "to": "1.0", **ratio(0.07, 0.06, 0.08)}} for m in models},
+        "minimal_tree": {"model": "distinct", "level": "1.0", "b": 6, "d": 6, "formula": 431,
+                         "variants": {v: {"trees": 8, "exact": 8} for v in ("alphabeta", *zw)}},
+    }
+
+
+def passed_by_label(numbers: dict[str, Any]) -> dict[str, bool]:
+    return {label: c.passed for label, c in rp.ordering_statements(numbers)}
+
+
+def test_ordering_checks_hold_on_numbers_that_agree_with_the_texts() -> None:
+    numbers = ordering_numbers()
+    checks = judge_ordering(numbers)
+    assert len(checks) == 11 and verdict_of(checks) == HOLDS
+    assert [c for _, c in rp.ordering_statements(numbers)] == checks
+    assert all(c.statement and c.measured for c in checks)
+
+
+def test_ordering_good_ordering_must_save_for_every_zero_window_variant() -> None:
+    numbers = ordering_numbers()
+    numbers["variants"]["negascout"]["tied"]["0.9"] = summary(0.97, 0.90, 1.01)   # reaches 1
+    passed = passed_by_label(numbers)
+    assert passed["tied: good ordering saves"] is False
+    assert passed["distinct: good ordering saves"] is True
     assert verdict_of(judge_ordering(numbers)) == PARTLY
+
+
+def test_ordering_advantage_must_shrink_with_random_ordering() -> None:
+    numbers = ordering_numbers()
+    numbers["advantage_shrinks"]["distinct"]["pvs"] = ratio(1.18, 0.95, 1.41)     # reaches 1
+    assert passed_by_label(numbers)["distinct: the advantage shrinks with random ordering"] is False
+    numbers["advantage_shrinks"]["distinct"]["pvs"] = ratio(0.9, 0.85, 0.95)      # grows instead
+    assert passed_by_label(numbers)["distinct: the advantage shrinks with random ordering"] is False
+
+
+def test_ordering_random_ordering_must_cost_more_re_search() -> None:
+    numbers = ordering_numbers()
+    numbers["research_nodes"]["tied"]["negascout"] = ratio(1.5, 0.8, 3.0)
+    passed = passed_by_label(numbers)
+    assert passed["tied: more re-search with random ordering"] is False
+    assert passed["distinct: more re-search with random ordering"] is True
+
+
+def test_ordering_can_lose_needs_one_tree_where_alpha_beta_searched_less() -> None:
+    numbers = ordering_numbers()
+    numbers["variants"]["pvs"]["distinct"]["random"] = summary(0.9, 0.8, 0.99, more=1)
+    assert passed_by_label(numbers)["distinct: can lose with random ordering"] is True
+    numbers["variants"]["pvs"]["distinct"]["random"] = summary(0.9, 0.8, 0.99, more=0)
+    assert passed_by_label(numbers)["distinct: can lose with random ordering"] is False
+
+
+def test_ordering_alpha_beta_must_not_rise_significantly_at_any_step() -> None:
+    label = "tied: alpha-beta falls monotonically"
+    numbers = ordering_numbers()
+    steps = numbers["alphabeta_by_level"]["tied"]["steps"]
+    steps[4] = {**steps[4], **ratio(1.02, 0.97, 1.08)}        # a rise within the noise
+    assert passed_by_label(numbers)[label] is True
+    steps[4] = {**steps[4], **ratio(1.10, 1.03, 1.18)}        # a significant rise
+    check = dict(rp.ordering_statements(numbers))[label]
+    assert check.passed is False and "0.4 to 0.5" in check.measured
+    numbers = ordering_numbers()
+    numbers["alphabeta_by_level"]["tied"]["overall"].update(ratio(0.97, 0.9, 1.02))
+    assert passed_by_label(numbers)[label] is False           # no overall fall
+    numbers["alphabeta_by_level"]["tied"]["steps"] = []
+    assert passed_by_label(numbers)[label] is False           # nothing measured
+
+
+def test_ordering_minimal_tree_is_exact() -> None:
+    numbers = ordering_numbers()
+    numbers["minimal_tree"]["variants"]["negascout"]["exact"] = 7
+    check = dict(rp.ordering_statements(numbers))["minimal tree at p = 1"]
+    assert check.passed is False and "7 of 8" in check.measured and "431" in check.statement
+    numbers["minimal_tree"]["variants"] = {"pvs": {"trees": 0, "exact": 0}}
+    assert passed_by_label(numbers)["minimal tree at p = 1"] is False
+
+
+def test_ordering_verdict_says_when_nothing_holds() -> None:
+    numbers = ordering_numbers(("distinct",))
+    for v in ("pvs", "negascout"):
+        numbers["variants"][v]["distinct"] = {"0.9": summary(1.1, 1.05, 1.2),
+                                              "random": summary(0.9, 0.85, 0.95, more=0)}
+        numbers["advantage_shrinks"]["distinct"][v] = ratio(0.8, 0.7, 0.9)
+        numbers["research_nodes"]["distinct"][v] = ratio(0.5, 0.3, 0.8)
+    numbers["alphabeta_by_level"]["distinct"]["overall"].update(ratio(1.2, 1.1, 1.3))
+    numbers["minimal_tree"]["variants"]["pvs"]["exact"] = 0
+    checks = judge_ordering(numbers)
+    assert len(checks) == 6 and verdict_of(checks) == FAILS
+
+
+def test_level_runs_compress_consecutive_levels() -> None:
+    assert rp._level_runs(["0.3", "0.5", "0.6", "0.7", "1.0"]) == "0.3, 0.5-0.7, 1.0"
+    assert rp._level_runs([]) == "none"
 
 
 def test_unknown_claims_are_refused(tmp_path: Path) -> None:
@@ -249,5 +354,14 @@ def test_every_claim_runs_at_a_tiny_scale(tmp_path: Path, monkeypatch: pytest.Mo
     # Perfect ordering: every PVS-family variant searches alpha-beta's tree exactly.
     for name in ("pvs", "negascout", "alphabeta-fs"):
         assert ordering[name]["distinct"]["1.0"]["ratio"] == 1.0
+    claim8 = by_key["ordering"]
+    assert len(claim8.checks) == 11
+    minimal = claim8.numbers["minimal_tree"]
+    assert minimal["formula"] == knuth_moore(3, 3) == 11
+    assert all(x["exact"] == x["trees"] == 2 for x in minimal["variants"].values())
+    assert claim8.checks[-1].passed                               # exact, as claim 1
+    steps = claim8.numbers["alphabeta_by_level"]["distinct"]["steps"]
+    assert [(s["from"], s["to"]) for s in steps][:2] == [("0.0", "0.1"), ("0.1", "0.2")]
+    assert "Trends." in claim8.measured and "Verdict:" in claim8.measured
     html = out.report_html.read_text(encoding="utf-8")
     assert html.count("data:image/png;base64,") == len(out.claims)
