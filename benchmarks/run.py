@@ -8,6 +8,10 @@ Benchmarks (each figure is the median of its repeats; targets from the performan
   (first 10 WAC positions, depth 3, quiescence, no table); target <= 1.10.
 - ``trees``: harness ``alphabeta`` nodes/s on ``random:b=8,d=7,n=20`` (target >= 500,000)
   and its time / a bare array alpha-beta, same nodes (target <= 1.3).
+- ``observer``: harness ``alphabeta`` through ``run_search`` with the trace off / the same
+  search with no tracing machinery (a plain ``Search``, the driver called directly), same
+  nodes, on ``random:b=8,d=6,n=6`` and 5 WAC positions at depth 3 (target <= 1.02); and,
+  for information, with the trace on / off.
 - ``sharing``: core variants x depths 1-4 x 20 WAC positions in one run / the sum of the
   variants run alone, each in a fresh process (target <= 0.25).
 - ``parallel``: the same experiment with 2 worker processes / 1 (target >= 1.8).
@@ -40,7 +44,7 @@ from benchmarks.common import (
     write_record,
 )
 
-BENCHMARKS = ("overhead", "trees", "sharing", "parallel")
+BENCHMARKS = ("overhead", "trees", "observer", "sharing", "parallel")
 """In the order they run (cheap first); each is ``benchmarks.<name>.measure``."""
 
 
