@@ -11,7 +11,8 @@ Three sides search the same problems with the ``alphabeta`` variant (no table):
 - ``on``: ``run_search(..., trace=True)``.
 
 Figures: ``off / bare`` (target: within the noise, <= 1.05; the same schedule timing
-``off`` against itself gave 1.035 here) and ``on / off`` (information), per search, on synthetic trees and on WAC positions (skipped if ``wac.epd`` cannot be found).
+``off`` against itself gave 1.035 here) and ``on / off`` (information), per search, on
+synthetic trees and on WAC positions (skipped if ``wac.epd`` cannot be found).
 The sides are interleaved per problem (see :func:`schedule`): ``bare`` and ``off`` run in
 pairs, alternating their order, and ``on``, which on synthetic trees costs about eight
 times as much, runs once per problem and repeat while the pair runs ``TREE_ROUNDS`` times,
