@@ -236,28 +236,32 @@ class ChessTree:
 
     def push(self, move: Move) -> None:
         # move_code, inlined: this is the innermost step of every search.
-        m = cast("chess.Move | None", move)
-        code = -1 if m is None else m.from_square | m.to_square << 6 | (m.promotion or 0) << 12
-        infos = self._infos
-        parent = infos[-1]
-        child = parent.children.get(code)
+        if move is None:
+            code = -1
+        else:
+            code = move.from_square | move.to_square << 6 | (move.promotion or 0) << 12  # type: ignore[attr-defined]
+        child = self._infos[-1].children.get(code)
         if child is None:
-            # A new child is not played on the board: its evaluation is the parent's
-            # plus the move's delta, and a leaf needs nothing else. It gets its key when
-            # the board is brought to it (``_sync``).
-            board = self._sync()
-            parent = infos[-1]
-            child = self.cache.make(None)
-            if parent.packed is not None:
-                delta, phase = (0, 0) if m is None else move_delta(board, m)
-                child.packed, child.phase = parent.packed + delta, parent.phase + phase
-            if parent.generation == self.cache.generation:
-                if parent.children is _NO_CHILDREN:
-                    parent.children = {}
-                parent.children[_CODES[code] if code >= 0 else code] = child
-        self._path.append(m)
-        infos.append(child)
+            child = self._new_child(cast("chess.Move | None", move), code)
+        self._path.append(move)  # type: ignore[arg-type]
+        self._infos.append(child)
         self.ply += 1
+
+    def _new_child(self, move: chess.Move | None, code: int) -> PositionInfo:
+        """The record of a position met for the first time from here. It is not played on
+        the board: its evaluation is the parent's plus the move's delta, and a leaf needs
+        nothing else. It gets its key when the board is brought to it (``_sync``)."""
+        board = self._sync()
+        parent = self._infos[-1]
+        child = self.cache.make(None)
+        if parent.packed is not None:
+            delta, phase = (0, 0) if move is None else move_delta(board, move)
+            child.packed, child.phase = parent.packed + delta, parent.phase + phase
+        if parent.generation == self.cache.generation:
+            if parent.children is _NO_CHILDREN:
+                parent.children = {}
+            parent.children[_CODES[code] if code >= 0 else code] = child
+        return child
 
     def pop(self) -> None:
         self._path.pop()
@@ -358,7 +362,8 @@ class ChessTree:
             best = info.evaluation = self._evaluate(info)
         if best >= beta:
             return best
-        alpha = max(alpha, best)
+        if best > alpha:
+            alpha = best
         qmoves = info.qmoves
         if qmoves is None:
             qmoves = self._qmoves()           # (may key the record: ``info`` is not used again)
@@ -371,7 +376,8 @@ class ChessTree:
                 best = v
                 if v >= beta:
                     return v
-                alpha = max(alpha, v)
+                if v > alpha:
+                    alpha = v
         return best
 
     # -- internals -------------------------------------------------------------------
