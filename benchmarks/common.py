@@ -112,28 +112,19 @@ def spread(samples: Sequence[float]) -> dict[str, Any]:
 
 # -- equal work ----------------------------------------------------------------------------
 
-COUNT_TOLERANCE = 0.01
-"""Largest relative difference in node counts accepted between processes (see
-:func:`compare_counts`)."""
-
-
 def compare_counts(what: str, expected: dict[str, int], got: dict[str, int]) -> list[str]:
     """Compare node counts of the same searches made in two processes.
 
-    They should be equal, but the harness's transposition table places chess positions by
-    ``hash(key)``, and the key holds ``None`` (no en-passant square), whose hash on
-    Python 3.11 is its address: it changes from process to process, so variants with a
-    table (mtdf) may count a few nodes differently in another process. Differences are
-    returned (to be recorded and printed); one above :data:`COUNT_TOLERANCE` means the
-    two sides did not do the same work, and stops the benchmark."""
-    differences = []
-    for name in sorted(set(expected) | set(got)):
-        a, b = expected.get(name, 0), got.get(name, 0)
-        if a != b:
-            differences.append(f"{what} {name}: {a} vs {b} ({b - a:+d})")
-            if abs(b - a) > COUNT_TOLERANCE * max(abs(a), 1):
-                raise AssertionError(f"{what} {name}: node counts {a} and {b} differ by more "
-                                     f"than {COUNT_TOLERANCE:.0%}: the sides did different work")
+    They must be equal: chess keys hold no ``None`` (whose hash on Python 3.11 is an
+    address), so the table places positions alike in every process. Any difference stops
+    the benchmark: the two sides did not do the same work. Returns the differences (none),
+    for the record."""
+    differences = [f"{what} {name}: {expected.get(name, 0)} vs {got.get(name, 0)}"
+                   for name in sorted(set(expected) | set(got))
+                   if expected.get(name, 0) != got.get(name, 0)]
+    if differences:
+        raise AssertionError(f"node counts differ, the sides did different work: "
+                             f"{'; '.join(differences)}")
     return differences
 
 
