@@ -112,20 +112,18 @@ def spread(samples: Sequence[float]) -> dict[str, Any]:
 
 # -- equal work ----------------------------------------------------------------------------
 
-def compare_counts(what: str, expected: dict[str, int], got: dict[str, int]) -> list[str]:
-    """Compare node counts of the same searches made in two processes.
+def check_counts(what: str, expected: dict[str, int], got: dict[str, int]) -> None:
+    """Check that the same searches made in two processes counted the same nodes.
 
     They must be equal: chess keys hold no ``None`` (whose hash on Python 3.11 is an
     address), so the table places positions alike in every process. Any difference stops
-    the benchmark: the two sides did not do the same work. Returns the differences (none),
-    for the record."""
+    the benchmark: the two sides did not do the same work."""
     differences = [f"{what} {name}: {expected.get(name, 0)} vs {got.get(name, 0)}"
                    for name in sorted(set(expected) | set(got))
                    if expected.get(name, 0) != got.get(name, 0)]
     if differences:
         raise AssertionError(f"node counts differ, the sides did different work: "
                              f"{'; '.join(differences)}")
-    return differences
 
 
 # -- targets and records -----------------------------------------------------------------

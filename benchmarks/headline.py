@@ -171,8 +171,8 @@ def headline(suite: Path, limit: int | None, jobs: int, depth: str, variants: st
               f"{f' --jobs {jobs}' if has_jobs else ''} on {positions} positions, "
               "one run (no repeats), report included; targets (whole suite only): under 15 "
               "minutes and 2 GiB.")
-    name = "headline" if limit is None else f"headline-first{limit}"
-    return Outcome(name, figures, 1, "full" if limit is None else "limited", method, details,
+    name = "headline" if full else f"headline-first{limit}"
+    return Outcome(name, figures, 1, "full" if full else "limited", method, details,
                    time.perf_counter() - start)
 
 
