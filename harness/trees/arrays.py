@@ -9,7 +9,7 @@ in generation (or file) order is recovered as ``child - 1 - first[n]``.
 from __future__ import annotations
 
 from array import array
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from harness.trees.base import Move
@@ -34,7 +34,7 @@ class TreeShape:
 class ArrayTree:
     """A tree in flat arrays, walked through a cursor (see :class:`harness.trees.base.Tree`)."""
 
-    __slots__ = ("_cur", "_path", "child_value", "first", "kids", "shape", "values")
+    __slots__ = ("_cur", "_path", "first", "kids", "shape", "values")
 
     def __init__(self, first: array[int], kids: array[int], values: array[int],
                  shape: TreeShape) -> None:
@@ -48,9 +48,6 @@ class ArrayTree:
         """Size, height and (if uniform) branching factor."""
         self._cur = 0
         self._path: list[int] = []
-        # A child's value is its entry in ``values``: the array's own (C) look-up, so a
-        # leaf searched at the horizon costs no Python call of the tree's.
-        self.child_value: Callable[[Move], int] = values.__getitem__  # type: ignore[assignment]
 
     def moves(self) -> Sequence[Move]:
         n = self._cur
@@ -68,6 +65,9 @@ class ArrayTree:
 
     def terminal_value(self) -> int:
         return self.values[self._cur]
+
+    def child_value(self, move: Move) -> int:
+        return self.values[move]  # type: ignore[call-overload, no-any-return]
 
     def cutoff(self, move: Move, depth: int) -> None:
         """Array trees have a fixed order: nothing to learn."""
