@@ -12,7 +12,8 @@ node expands, not at the horizon). So it visits the same nodes: its ``nodes``, `
 
 Position cache. The harness analyses each position once per problem (``PositionCache``).
 The headline figure gives the bare search an equivalent per-search cache (a dict by the
-same transposition key holding evaluation, ordered moves and quiescence moves), so both
+same transposition key holding evaluation, ordered moves, quiescence moves and quiescence
+results by window), so both
 do the same chess work and the ratio is the frame's and the chess tree's overhead. As a
 second, informational figure both run without a cache: the harness with
 ``PositionCache(max_entries=0)`` (it keeps only the position being visited, so every
@@ -74,13 +75,14 @@ def bare_alphabeta(board: chess.Board, depth: int, cached: bool = True) -> Count
     nodes = qnodes = leaves = 0
 
     def facts() -> list[Any]:
-        """``[evaluation, moves, tactical count, quiescence moves]`` of this position."""
+        """``[evaluation, moves, tactical count, quiescence moves, quiescence results by
+        window]`` of this position."""
         if not cached:
-            return [None, None, 0, None]
+            return [None, None, 0, None, {}]
         key = key_of()
         entry = cache.get(key)
         if entry is None:
-            entry = cache[key] = [None, None, 0, None]
+            entry = cache[key] = [None, None, 0, None, {}]
         return entry
 
     def mvv_lva(moves: Sequence[chess.Move]) -> tuple[list[chess.Move], list[chess.Move]]:
@@ -130,6 +132,12 @@ def bare_alphabeta(board: chess.Board, depth: int, cached: bool = True) -> Count
             best = entry[0] = evaluate(board)
         if best >= beta:
             return best
+        known: tuple[int, int] | None = entry[4].get((alpha, beta))
+        if known is not None:
+            qnodes += known[1]
+            return known[0]
+        start = qnodes
+        window = alpha, beta
         if best > alpha:
             alpha = best
         for m in quiescence_moves(entry):
@@ -140,9 +148,11 @@ def bare_alphabeta(board: chess.Board, depth: int, cached: bool = True) -> Count
             if v > best:
                 best = v
                 if v >= beta:
-                    return v
+                    break
                 if v > alpha:
                     alpha = v
+        if cached and qnodes > start:
+            entry[4][window] = (best, qnodes - start)
         return best
 
     def search(depth: int, alpha: int, beta: int, ply: int) -> int:

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from harness.epd import load_suite
 from harness.search import CORE, VARIANTS, Switches, make_spec, run_search
+from harness.search.counters import Counters
 from harness.trees.evaluation import MATE, evaluate, material_sum, move_delta
 from harness.trees.positions import ChessTree, Ordering, PositionCache
 
@@ -160,6 +161,32 @@ def test_a_capped_cache_stays_bounded_and_changes_no_count(cap: int) -> None:
     assert unbounded.cache.misses < capped.cache.misses
     unbounded.cache.clear()
     assert reachable(unbounded) == 1
+
+
+def test_quiescence_results_are_remembered_and_change_no_count() -> None:
+    fen = "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4"
+    remembering = ChessTree(chess.Board(fen))
+    forgetting = ChessTree(chess.Board(fen), cache=PositionCache(max_results=0))
+    for name in CORE:
+        for depth in (1, 2, 3):
+            expected = run_search(forgetting, make_spec(name), depth)
+            got = run_search(remembering, make_spec(name), depth)
+            assert (got.counters, got.score, got.pv) == (expected.counters, expected.score, expected.pv)
+    assert remembering.cache.results > 0 and forgetting.cache.results == 0
+
+
+def test_a_remembered_quiescence_search_adds_its_count_without_searching() -> None:
+    board = chess.Board("r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4")
+    tree = ChessTree(board)
+    first, again = Counters(), Counters()
+    value = tree.quiesce(-50, 50, first)
+    made = tree.cache.misses
+    assert first.qnodes > 0 and tree.cache.results > 0
+    assert tree.quiesce(-50, 50, again) == value and again.qnodes == first.qnodes
+    assert tree.cache.misses == made                   # nothing below the root was visited
+    other, fresh = Counters(), Counters()               # another window is searched afresh
+    assert tree.quiesce(-49, 50, other) == ChessTree(board).quiesce(-49, 50, fresh)
+    assert other.qnodes == fresh.qnodes > 0
 
 
 def test_null_move_and_check_extension_keep_counter_identities() -> None:

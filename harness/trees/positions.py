@@ -29,6 +29,9 @@ from harness.trees.movegen import legal_moves, tactical_moves
 DEFAULT_CACHE_ENTRIES = 2_000_000
 """Records a cache makes before it is emptied: about 750 MB at the most (WAC.046, core
 variants at depths 1-5: 800,000 records in 300 MB). A smaller cap only costs time."""
+DEFAULT_CACHE_RESULTS = 2_000_000
+"""Quiescence results a cache remembers before it stops remembering more: about 220 MB
+at the most (WAC.091, core variants at depths 1-5: 1.5 million)."""
 
 
 @dataclass(frozen=True)
@@ -55,7 +58,7 @@ class PositionInfo:
     """What the cache knows about one position; each part computed on first use."""
 
     __slots__ = ("children", "evaluation", "generation", "in_check", "key", "moves", "packed",
-                 "phase", "qmoves", "tactical")
+                 "phase", "qmoves", "quiescence", "tactical")
 
     def __init__(self, key: Hashable | None, generation: int) -> None:
         self.key = key
@@ -83,6 +86,10 @@ class PositionInfo:
         """The position each move leads to, by :func:`move_code`: a warm cursor walks
         these links and never hashes a position key. Only a keyed record has children
         (until it has one, it shares the empty ``_NO_CHILDREN``, never written to)."""
+        self.quiescence: tuple[int, ...] = ()
+        """Quiescence results, four numbers each: ``alpha, beta, value, qnodes`` (see
+        :meth:`ChessTree.quiesce`). A flat tuple: most records have none or a few, and
+        a dictionary each would cost several times the memory."""
 
 
 class PositionCache:
@@ -90,20 +97,28 @@ class PositionCache:
     records not yet keyed linked from their parents.
 
     Policy: when it has made ``max_entries`` records it is emptied and starts again, so
-    memory stays bounded and results are unaffected. Free it (``clear``) when a problem
-    is done. Emptying cuts the links between the records (only keyed records, all in
+    memory stays bounded and results are unaffected; once its records hold
+    ``max_results`` quiescence results (by default at most as many as records), it
+    remembers no more until it is emptied. Free it (``clear``) when a problem is done.
+    Emptying cuts the links between the records (only keyed records, all in
     ``entries``, have links) and starts a new generation; a record of an older generation
     (one a cursor still stands on) is never linked to again, so nothing emptied stays
     reachable.
     """
 
-    __slots__ = ("entries", "generation", "made", "max_entries", "misses")
+    __slots__ = ("entries", "generation", "made", "max_entries", "max_results", "misses",
+                 "results")
 
-    def __init__(self, max_entries: int = DEFAULT_CACHE_ENTRIES) -> None:
+    def __init__(self, max_entries: int = DEFAULT_CACHE_ENTRIES,
+                 max_results: int | None = None) -> None:
         self.entries: dict[Hashable, PositionInfo] = {}
         """Keyed records."""
         self.max_entries = max_entries
         """Cap on the records made in one generation."""
+        self.max_results = min(max_entries, DEFAULT_CACHE_RESULTS) if max_results is None else max_results
+        """Cap on the quiescence results remembered in one generation."""
+        self.results = 0
+        """Quiescence results remembered in this generation."""
         self.made = 0
         """Records made in this generation."""
         self.misses = 0
@@ -116,6 +131,7 @@ class PositionCache:
             info.children = _NO_CHILDREN
         self.entries.clear()
         self.made = 0
+        self.results = 0
         self.generation += 1
 
     def make(self, key: Hashable | None) -> PositionInfo:
@@ -355,18 +371,35 @@ class ChessTree:
 
     def quiesce(self, alpha: int, beta: int, counters: Counters) -> int:
         """Fail-soft quiescence: stand pat, then captures and promotions in MVV-LVA order.
-        The node it starts from is the horizon leaf; each node below it is a qnode."""
+        The node it starts from is the horizon leaf; each node below it is a qnode.
+
+        Its value and its qnodes are a pure function of the position and the window, so a
+        record remembers both for each window whose search made a qnode, and searching
+        that window again (another variant, depth or pass) only adds the count."""
         info = self._infos[-1]
-        best = info.evaluation
-        if best is None:
-            best = info.evaluation = self._evaluate(info)
-        if best >= beta:
-            return best
+        stand_pat = info.evaluation
+        if stand_pat is None:
+            stand_pat = info.evaluation = self._evaluate(info)
+        if stand_pat >= beta:
+            return stand_pat
+        known = info.quiescence
+        for i in range(0, len(known), 4):
+            if known[i] == alpha and known[i + 1] == beta:
+                counters.qnodes += known[i + 3]
+                return known[i + 2]
+        start = counters.qnodes
+        value = self._captures(stand_pat, alpha, beta, counters)
+        if counters.qnodes > start:
+            self._remember(alpha, beta, value, counters.qnodes - start)
+        return value
+
+    def _captures(self, best: int, alpha: int, beta: int, counters: Counters) -> int:
+        """Quiescence after standing pat with ``best`` below ``beta``: the captures."""
         if best > alpha:
             alpha = best
-        qmoves = info.qmoves
+        qmoves = self._infos[-1].qmoves
         if qmoves is None:
-            qmoves = self._qmoves()           # (may key the record: ``info`` is not used again)
+            qmoves = self._qmoves()
         for move in qmoves:
             self.push(move)
             counters.qnodes += 1
@@ -379,6 +412,15 @@ class ChessTree:
                 if v > alpha:
                     alpha = v
         return best
+
+    def _remember(self, alpha: int, beta: int, value: int, qnodes: int) -> None:
+        """Keep a quiescence result in the current record (while under the cache's cap)."""
+        cache = self.cache
+        if cache.results >= cache.max_results:
+            return
+        cache.results += 1
+        info = self._infos[-1]             # (searching may have keyed it: not the record we began on)
+        info.quiescence += (alpha, beta, value, qnodes)
 
     # -- internals -------------------------------------------------------------------
     def _root_info(self) -> PositionInfo:
@@ -424,6 +466,8 @@ class ChessTree:
             known.packed, known.phase = info.packed, info.phase
         if known.evaluation is None:
             known.evaluation = info.evaluation
+        if not known.quiescence:
+            known.quiescence = info.quiescence
         self._infos[index] = known
         parent = self._infos[index - 1]
         code = move_code(self._path[index - 1])
