@@ -13,7 +13,7 @@ import pandas as pd
 
 from harness.epd import SkippedLineWarning, load_suite
 from harness.errors import HarnessError
-from harness.executors import Execution, run_jobs
+from harness.executors import Execution, collector_paused, run_jobs
 from harness.problems import (
     Problem,
     suite_problems,
@@ -272,10 +272,12 @@ def _execute(plan: Plan, config: ExperimentConfig, run_dir: Path, info: dict[str
     todo = [i for i in range(len(plan.problems)) if i not in done]
     jobs = [(plan.problems[i], labels, config.depths, config.switches, config.measure_minimal,
              config.max_nodes) for i in todo]
+    parallel = execution.jobs > 1 or execution.executor != "process"
+    costs = [plan.problems[i].work_estimate() for i in todo] if parallel else None
     writer = ResultsWriter(run_dir / RESULTS_FILE)
     finished = len(done)
     try:
-        with closing(run_jobs(search_problem, jobs, execution)) as results:
+        with closing(run_jobs(search_problem, jobs, execution, costs)) as results:
             for _, rows in results:
                 writer.write(rows)
                 finished += 1
@@ -386,29 +388,30 @@ def search_problem(problem: Problem, variants: Sequence[str], depths: tuple[int,
     shape = tree.shape if isinstance(tree, ArrayTree) else None
     fen = problem.fen
     rows: list[dict[str, Any]] = []
-    for depth in problem.depths(depths):
-        if measure_minimal:
-            minimal: int | None = minimal_leaves(tree, depth)
-            source = "measured"
-        elif shape is not None and shape.branching is not None:
-            minimal, source = knuth_moore(shape.branching, min(depth, shape.height)), "knuth-moore"
-        else:
-            minimal, source = None, ""
-        for spec in specs:
-            result = run_search(tree, spec, depth, switches, max_nodes=max_nodes)
-            judged = problem.judge(result.best_move)
-            rows.append({
-                "suite": problem.suite, "problem_id": problem.problem_id,
-                "variant": spec.label, "options": spec.options_text, "depth": depth,
-                "tt_size": result.tt_size, "iterative": int(switches.iterative_deepening
-                                                             or spec.variant.iterative),
-                "score": "" if result.score is None else result.score,
-                "bound": result.bound, "best_move": result.best_move,
-                "pv": " ".join(result.pv), "solved": "" if judged is None else int(judged),
-                "status": result.status, **result.counters,
-                "minimal_leaves": "" if minimal is None else minimal,
-                "minimal_source": source, "fen": fen, "time_s": round(result.time_s, 6),
-            })
+    with collector_paused():
+        for depth in problem.depths(depths):
+            if measure_minimal:
+                minimal: int | None = minimal_leaves(tree, depth)
+                source = "measured"
+            elif shape is not None and shape.branching is not None:
+                minimal, source = knuth_moore(shape.branching, min(depth, shape.height)), "knuth-moore"
+            else:
+                minimal, source = None, ""
+            for spec in specs:
+                result = run_search(tree, spec, depth, switches, max_nodes=max_nodes)
+                judged = problem.judge(result.best_move)
+                rows.append({
+                    "suite": problem.suite, "problem_id": problem.problem_id,
+                    "variant": spec.label, "options": spec.options_text, "depth": depth,
+                    "tt_size": result.tt_size, "iterative": int(switches.iterative_deepening
+                                                                 or spec.variant.iterative),
+                    "score": "" if result.score is None else result.score,
+                    "bound": result.bound, "best_move": result.best_move,
+                    "pv": " ".join(result.pv), "solved": "" if judged is None else int(judged),
+                    "status": result.status, **result.counters,
+                    "minimal_leaves": "" if minimal is None else minimal,
+                    "minimal_source": source, "fen": fen, "time_s": round(result.time_s, 6),
+                })
     cache = getattr(tree, "cache", None)
     if cache is not None:
         cache.clear()                   # the problem is done: free its positions

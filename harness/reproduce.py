@@ -42,7 +42,7 @@ from matplotlib.figure import Figure
 from harness import charts, stats
 from harness.epd import load_suite
 from harness.errors import HarnessError
-from harness.executors import Execution, run_jobs
+from harness.executors import Execution, collector_paused, run_jobs
 from harness.problems import Problem, suite_problems, synthetic_problems
 from harness.results import environment
 from harness.search.registry import VARIANTS, parse_variants
@@ -633,13 +633,14 @@ def measure(tags: tuple[tuple[str, str], ...], problem: Problem,
     tree = problem.make_tree()
     rows: list[dict[str, Any]] = []
     try:
-        for run in runs:
-            spec = parse_variants(run.variant)[0]
-            result = run_search(tree, spec, run.depth, run.switches)
-            rows.append({**dict(tags), "suite": problem.suite, "problem_id": problem.problem_id,
-                         "config": run.config, "variant": run.variant, "depth": run.depth,
-                         "score": result.score, "bound": result.bound, "status": result.status,
-                         **result.counters, "time_s": round(result.time_s, 6)})
+        with collector_paused():
+            for run in runs:
+                spec = parse_variants(run.variant)[0]
+                result = run_search(tree, spec, run.depth, run.switches)
+                rows.append({**dict(tags), "suite": problem.suite, "problem_id": problem.problem_id,
+                             "config": run.config, "variant": run.variant, "depth": run.depth,
+                             "score": result.score, "bound": result.bound, "status": result.status,
+                             **result.counters, "time_s": round(result.time_s, 6)})
     finally:
         cache = getattr(tree, "cache", None)
         if cache is not None:

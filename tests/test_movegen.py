@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from harness.epd import load_suite
-from harness.trees.movegen import MOVES, interned, legal_moves, tactical_moves
+from harness.trees.movegen import MOVES, interned, legal_moves, perft, tactical_moves
 
 ROOT = Path(__file__).resolve().parents[1]
 # Castling both ways, en passant (also pinned and discovered), promotions with and
@@ -77,3 +77,14 @@ def test_moves_are_shared_objects() -> None:
     assert all(m is interned(m) for m in legal_moves(board))
     assert MOVES[12][28][0] == chess.Move.from_uci("e2e4")
     assert interned(chess.Move.from_uci("a7a8n")) is MOVES[48][56][chess.KNIGHT]
+
+
+def test_perft_matches_the_reference_counts() -> None:
+    """The standard counts of the six perft positions to depth 3 (the project's perft.epd)."""
+    suite = load_suite(ROOT / "positions" / "perft.epd")
+    for position in suite.positions:
+        board = position.board()
+        for depth in (0, 1, 2, 3):
+            expected = 1 if depth == 0 else int(position.ops[f"D{depth}"])  # type: ignore[arg-type]
+            assert perft(board, depth) == expected, (position.id, depth)
+        assert board.fen() == position.board().fen()          # left as it was

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import io
 import os
 import signal
@@ -15,11 +16,14 @@ import pytest
 from click.testing import CliRunner
 
 from harness.cli import cli
-from harness.executors import Execution
+from harness.epd import load_suite
+from harness.executors import Execution, collector_paused, run_jobs
 from harness.experiment import ExperimentConfig, resume_experiment, run_experiment
+from harness.problems import suite_problems, synthetic_problems
 from harness.progress import Progress
 from harness.results import RESULTS_FILE
 
+ROOT = Path(__file__).resolve().parents[1]
 SPEC = "random:b=5,d=5,n=12,seed=8,ordering=0.7,values=incremental,range=30"
 CONFIG = ExperimentConfig(tree_specs=(SPEC,), variants="alphabeta,pvs,negascout,mtdf",
                           depths=(3, 5))
@@ -48,6 +52,41 @@ def test_dask_cluster_gives_identical_rows(tmp_path: Path, serial: pd.DataFrame)
         execution = Execution(executor="dask", scheduler=cluster.scheduler_address)
         run_experiment(CONFIG, tmp_path / "dask", report=False, execution=execution)
     pd.testing.assert_frame_equal(rows(tmp_path / "dask"), serial)
+
+
+def log_start(log: str, index: int) -> int:
+    """A job that notes when it starts, then takes long enough for the order to show."""
+    with open(log, "a") as out:
+        out.write(f"{index}\n")
+    time.sleep(0.3)
+    return index * index
+
+
+def test_the_costliest_jobs_start_first(tmp_path: Path) -> None:
+    log = str(tmp_path / "starts")
+    costs = [1.0, 5.0, 2.0, 9.0, 5.0, 0.0]
+    arguments = [(log, i) for i in range(len(costs))]
+    results = dict(run_jobs(log_start, arguments, Execution(jobs=2), costs))
+    assert results == {i: i * i for i in range(len(costs))}        # each result by its index
+    started = [int(line) for line in Path(log).read_text().split()]
+    assert set(started[:2]) == {3, 1}            # 9, then the first of the two 5s
+    assert set(started[2:4]) == {4, 2} and set(started[4:]) == {0, 5}
+
+
+def test_work_estimates_rank_bigger_problems_higher() -> None:
+    small, big = (synthetic_problems(f"random:b={b},d=4,n=1")[0] for b in (2, 6))
+    assert 0 < small.work_estimate() < big.work_estimate()
+    suite = load_suite(ROOT / "positions" / "perft.epd")
+    estimates = {p.problem_id: p.work_estimate() for p in suite_problems(suite, False)}
+    assert estimates["start"] == 400 and estimates["kiwipete"] == 2039
+
+
+def test_the_collector_is_paused_while_searching_and_restored() -> None:
+    assert gc.isenabled()
+    with pytest.raises(ValueError), collector_paused():
+        assert not gc.isenabled()
+        raise ValueError
+    assert gc.isenabled()
 
 
 def test_interrupt_then_resume_equals_an_uninterrupted_run(tmp_path: Path,

@@ -140,3 +140,20 @@ def tactical_moves(board: chess.Board) -> list[chess.Move]:
     return [interned(m) for m in (*board.generate_legal_captures(),
                                   *board.generate_legal_moves(promoting, ~board.occupied))]
 
+
+
+def perft(board: chess.Board, depth: int) -> int:
+    """The number of move sequences of length ``depth`` from ``board`` (leaf nodes of the
+    full-width tree): the standard move-generator check, and a cheap measure of a
+    position's breadth."""
+    if depth <= 0:
+        return 1
+    moves = legal_moves(board)
+    if depth == 1:
+        return len(moves)
+    total = 0
+    for move in moves:
+        board.push(move)
+        total += perft(board, depth - 1)
+        board.pop()
+    return total
