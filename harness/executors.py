@@ -64,6 +64,11 @@ def collector_paused() -> Iterator[None]:
             gc.enable()
 
 
+def start_order(costs: Sequence[float]) -> list[int]:
+    """Job indices costliest first; equal costs keep their order."""
+    return sorted(range(len(costs)), key=lambda i: -costs[i])
+
+
 def run_jobs(function: Callable[..., T], arguments: Sequence[tuple[Any, ...]],
              execution: Execution,
              costs: Sequence[float] | None = None) -> Generator[tuple[int, T], None, None]:
@@ -72,9 +77,7 @@ def run_jobs(function: Callable[..., T], arguments: Sequence[tuple[Any, ...]],
     no long job is left to run alone at the end. Closing the iterator early (an
     interrupt) cancels what has not started."""
     execution.check()
-    order = list(range(len(arguments)))
-    if costs is not None:
-        order.sort(key=lambda i: -costs[i])      # stable: the plan's order among equals
+    order = start_order(costs) if costs is not None else range(len(arguments))
     if execution.executor == "dask":
         yield from _dask(function, arguments, order, execution)
     elif execution.jobs == 1:
