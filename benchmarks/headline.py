@@ -6,7 +6,7 @@ runs ``harness run --suite wac.epd --variants core --depth 1-5 --jobs 2`` (all 3
 positions: about an hour before the optimisation work) as a subprocess and reports its
 wall time and peak memory: the largest resident set of any one process
 (``getrusage(RUSAGE_CHILDREN).ru_maxrss``, which covers the workers the harness waits
-for) and, sampled every 0.2 s from ``/proc``, the peak of the summed proportional set sizes
+for) and, sampled every second from ``/proc``, the peak of the summed proportional set sizes
 (PSS: shared pages split between the processes sharing them) of the harness process and
 all its descendants (what the machine must hold at once).
 ``--limit N`` searches only the first N positions (a temporary EPD with their lines),
@@ -63,7 +63,7 @@ def cli_accepts(option: str) -> bool:
 class TreeMemory:
     """Samples the summed resident memory of a process and its descendants (Linux /proc)."""
 
-    def __init__(self, pid: int, interval: float = 0.2) -> None:
+    def __init__(self, pid: int, interval: float = 1.0) -> None:
         self.pid = pid
         self.interval = interval
         self.peak_bytes = 0

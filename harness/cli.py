@@ -91,7 +91,7 @@ PROBLEM_OPTIONS = [
 
 EXECUTION_OPTIONS = [
     click.option("--jobs", "-j", type=int, default=1, show_default=True, metavar="N",
-                 help="Worker processes (one problem per job; results are identical)."),
+                 help="Worker processes (one problem per job, the largest first; results are identical)."),
     click.option("--executor", type=click.Choice(EXECUTORS), default="process", show_default=True,
                  help="Run jobs here or on a Dask cluster (pip install 'harness[dask]')."),
     click.option("--scheduler", metavar="ADDR",

@@ -2,9 +2,10 @@
 
 The cursor is one :class:`chess.Board`, pushed and popped (never copied per node). What
 is a pure function of the position (legal moves in static order, the evaluation, check
-status, the quiescence moves) is computed once per position and kept in a
-:class:`PositionCache` shared by every variant, depth and iteration that searches the
-problem: all of them search subsets of the same tree, so the cache changes no count.
+status, the quiescence moves, and the quiescence search's value and node count for each
+window) is computed once per position and kept in a :class:`PositionCache` shared by
+every variant, depth and iteration that searches the problem: all of them search subsets
+of the same tree, so the cache changes no count.
 Dynamic ordering (killers, history) belongs to one search and is cleared by ``reset``.
 
 Nothing slow (``fen()``, ``san()``, ``is_game_over()``, claims of draws) runs per node;
@@ -29,9 +30,10 @@ from harness.trees.movegen import legal_moves, tactical_moves
 DEFAULT_CACHE_ENTRIES = 2_000_000
 """Records a cache makes before it is emptied: about 750 MB at the most (WAC.046, core
 variants at depths 1-5: 800,000 records in 300 MB). A smaller cap only costs time."""
-DEFAULT_CACHE_RESULTS = 2_000_000
-"""Quiescence results a cache remembers before it stops remembering more: about 220 MB
-at the most (WAC.091, core variants at depths 1-5: 1.5 million)."""
+DEFAULT_CACHE_RESULTS = 1_000_000
+"""Quiescence results a cache remembers before it stops remembering more: about 110 MB
+at the most. WAC.091 (core variants at depths 1-5) would remember 1.5 million: with this
+cap it takes 60 s and 778 MiB, with 2 million 53 s and 818 MiB, with none 66 s and 682 MiB."""
 
 
 @dataclass(frozen=True)
