@@ -30,6 +30,8 @@ from harness.trees.movegen import legal_moves, tactical_moves
 DEFAULT_CACHE_ENTRIES = 2_000_000
 """Records a cache makes before it is emptied: about 750 MB at the most (WAC.046, core
 variants at depths 1-5: 800,000 records in 300 MB). A smaller cap only costs time."""
+TRANSIENT = -1
+"""The generation of records made while the cache is full (see :class:`PositionCache`)."""
 DEFAULT_CACHE_RESULTS = 1_000_000
 """Quiescence results a cache remembers before it stops remembering more: about 110 MB
 at the most. WAC.091 (core variants at depths 1-5) would remember 1.5 million: with this
@@ -98,11 +100,14 @@ class PositionCache:
     """Per-problem store of :class:`PositionInfo`: keyed records by position key, and
     records not yet keyed linked from their parents.
 
-    Policy: when it has made ``max_entries`` records it is emptied and starts again, so
-    memory stays bounded and results are unaffected; once its records hold
-    ``max_results`` quiescence results (by default at most as many as records), it
-    remembers no more until it is emptied. Free it (``clear``) when a problem is done.
-    Emptying cuts the links between the records (only keyed records, all in
+    Policy: once it holds ``max_entries`` records it keeps what it has and makes further
+    records transient (generation ``TRANSIENT``: never linked, never registered, freed
+    when the cursor leaves them), so memory stays bounded, results are unaffected, and a
+    problem too big for the cap still finds the positions it kept warm in every later
+    search (emptying instead made every later variant of WAC.147 at depth 5 as slow as
+    the first). Once its records hold ``max_results`` quiescence results (by default at
+    most as many as records), it remembers no more. Free it (``clear``) when a problem is
+    done. Emptying cuts the links between the records (only keyed records, all in
     ``entries``, have links) and starts a new generation; a record of an older generation
     (one a cursor still stands on) is never linked to again, so nothing emptied stays
     reachable.
@@ -116,13 +121,13 @@ class PositionCache:
         self.entries: dict[Hashable, PositionInfo] = {}
         """Keyed records."""
         self.max_entries = max_entries
-        """Cap on the records made in one generation."""
+        """Cap on the records kept in one generation."""
         self.max_results = min(max_entries, DEFAULT_CACHE_RESULTS) if max_results is None else max_results
         """Cap on the quiescence results remembered in one generation."""
         self.results = 0
         """Quiescence results remembered in this generation."""
         self.made = 0
-        """Records made in this generation."""
+        """Records kept in this generation."""
         self.misses = 0
         """Records made in all (positions met that were not known)."""
         self.generation = 0
@@ -137,11 +142,12 @@ class PositionCache:
         self.generation += 1
 
     def make(self, key: Hashable | None) -> PositionInfo:
-        """A new, empty record (registered under ``key`` if given)."""
-        if self.made >= self.max_entries:
-            self.clear()
-        self.made += 1
+        """A new, empty record (registered under ``key`` if given), or a transient one
+        when the cache is full."""
         self.misses += 1
+        if self.made >= self.max_entries:
+            return PositionInfo(key, TRANSIENT)
+        self.made += 1
         info = PositionInfo(key, self.generation)
         if key is not None:
             self.entries[key] = info
@@ -275,7 +281,7 @@ class ChessTree:
         if parent.packed is not None:
             delta, phase = (0, 0) if move is None else move_delta(board, move)
             child.packed, child.phase = parent.packed + delta, parent.phase + phase
-        if parent.generation == self.cache.generation:
+        if parent.generation == child.generation == self.cache.generation:
             if parent.children is _NO_CHILDREN:
                 parent.children = {}
             parent.children[_CODES[code] if code >= 0 else code] = child
@@ -418,7 +424,7 @@ class ChessTree:
     def _remember(self, alpha: int, beta: int, value: int, qnodes: int) -> None:
         """Keep a quiescence result in the current record (while under the cache's cap)."""
         cache = self.cache
-        if cache.results >= cache.max_results:
+        if cache.results >= cache.max_results or self._infos[-1].generation == TRANSIENT:
             return
         cache.results += 1
         info = self._infos[-1]             # (searching may have keyed it: not the record we began on)
