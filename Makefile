@@ -54,7 +54,7 @@ bench: $(STAMP)
 	$(BIN)/python -m benchmarks.run $(BENCH_ARGS)
 
 ## make bench-headline: harness run on all 300 WAC positions, core variants, depths 1-5,
-## --jobs 2: wall time and peak memory (about 40 minutes here)
+## --jobs 2: wall time and peak memory (about 35 minutes here)
 bench-headline: $(STAMP)
 	$(BIN)/python -m benchmarks.headline $(HEADLINE_ARGS)
 
