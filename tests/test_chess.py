@@ -163,6 +163,20 @@ def test_a_capped_cache_stays_bounded_and_changes_no_count(cap: int) -> None:
     assert reachable(unbounded) == 1
 
 
+def test_a_full_cache_keeps_what_it_holds() -> None:
+    """Past its cap a cache makes transient records: it is never emptied mid-problem, so
+    a second search finds the kept positions again."""
+    fen = "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4"
+    tree = ChessTree(chess.Board(fen), cache=PositionCache(max_entries=300))
+    run_search(tree, make_spec("alphabeta"), 3)
+    first = tree.cache.misses
+    kept = dict(tree.cache.entries)
+    assert first > 300 and tree.cache.made == 300 and tree.cache.generation == 0
+    run_search(tree, make_spec("alphabeta"), 3)
+    assert tree.cache.generation == 0 and tree.cache.entries == kept
+    assert tree.cache.misses - first < first            # the kept records were found again
+
+
 def test_quiescence_results_are_remembered_and_change_no_count() -> None:
     fen = "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4"
     remembering = ChessTree(chess.Board(fen))
