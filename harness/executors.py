@@ -71,13 +71,15 @@ def start_order(costs: Sequence[float]) -> list[int]:
 
 def run_jobs(function: Callable[..., T], arguments: Sequence[tuple[Any, ...]],
              execution: Execution,
-             costs: Sequence[float] | None = None) -> Generator[tuple[int, T], None, None]:
+             cost: Callable[[int], float] | None = None) -> Generator[tuple[int, T], None, None]:
     """Call ``function(*args)`` for each argument tuple; yield ``(index, result)`` as each
-    finishes. With ``costs`` (an estimate per job) parallel jobs start costliest first, so
-    no long job is left to run alone at the end. Closing the iterator early (an
-    interrupt) cancels what has not started."""
+    finishes. With ``cost`` (an estimate of job ``i``'s work, asked only when jobs run in
+    parallel) they start costliest first, so no long job is left to run alone at the end.
+    Closing the iterator early (an interrupt) cancels what has not started."""
     execution.check()
-    order = start_order(costs) if costs is not None else range(len(arguments))
+    serial = execution.executor == "process" and execution.jobs == 1
+    order = (range(len(arguments)) if cost is None or serial
+             else start_order([cost(i) for i in range(len(arguments))]))
     if execution.executor == "dask":
         yield from _dask(function, arguments, order, execution)
     elif execution.jobs == 1:

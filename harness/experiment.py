@@ -272,12 +272,12 @@ def _execute(plan: Plan, config: ExperimentConfig, run_dir: Path, info: dict[str
     todo = [i for i in range(len(plan.problems)) if i not in done]
     jobs = [(plan.problems[i], labels, config.depths, config.switches, config.measure_minimal,
              config.max_nodes) for i in todo]
-    parallel = execution.jobs > 1 or execution.executor != "process"
-    costs = [plan.problems[i].work_estimate() for i in todo] if parallel else None
     writer = ResultsWriter(run_dir / RESULTS_FILE)
     finished = len(done)
     try:
-        with closing(run_jobs(search_problem, jobs, execution, costs)) as results:
+        searches = run_jobs(search_problem, jobs, execution,
+                            cost=lambda job: jobs[job][0].work_estimate())
+        with closing(searches) as results:
             for _, rows in results:
                 writer.write(rows)
                 finished += 1

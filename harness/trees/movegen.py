@@ -141,7 +141,6 @@ def tactical_moves(board: chess.Board) -> list[chess.Move]:
                                   *board.generate_legal_moves(promoting, ~board.occupied))]
 
 
-
 def perft(board: chess.Board, depth: int) -> int:
     """The number of move sequences of length ``depth`` from ``board`` (leaf nodes of the
     full-width tree): the standard move-generator check, and a cheap measure of a

@@ -28,8 +28,8 @@ from harness.trees.evaluation import MATE, material_sum, move_delta, piece_value
 from harness.trees.movegen import legal_moves, tactical_moves
 
 DEFAULT_CACHE_ENTRIES = 2_000_000
-"""Records a cache makes before it is emptied: about 750 MB at the most (WAC.046, core
-variants at depths 1-5: 800,000 records in 300 MB). A smaller cap only costs time."""
+"""Records a cache keeps (later ones are transient): about 750 MB at the most (WAC.046,
+core variants at depths 1-5: 800,000 records in 300 MB). A smaller cap only costs time."""
 TRANSIENT = -1
 """The generation of records made while the cache is full (see :class:`PositionCache`)."""
 DEFAULT_CACHE_RESULTS = 1_000_000
@@ -424,10 +424,10 @@ class ChessTree:
     def _remember(self, alpha: int, beta: int, value: int, qnodes: int) -> None:
         """Keep a quiescence result in the current record (while under the cache's cap)."""
         cache = self.cache
-        if cache.results >= cache.max_results or self._infos[-1].generation == TRANSIENT:
+        info = self._infos[-1]             # (searching may have keyed it: not the record we began on)
+        if cache.results >= cache.max_results or info.generation == TRANSIENT:
             return
         cache.results += 1
-        info = self._infos[-1]             # (searching may have keyed it: not the record we began on)
         info.quiescence += (alpha, beta, value, qnodes)
 
     # -- internals -------------------------------------------------------------------
