@@ -47,6 +47,8 @@ class Problem:
     """For ``epd``: the suite was read skipping malformed lines (so indices match)."""
     height: int | None = None
     """A tree's height (its default depth); ``None`` for chess."""
+    nodes: int | None = None
+    """A tree file's number of nodes, known since it was planned (for the work estimate)."""
 
     def depths(self, given: tuple[int, ...] | None) -> tuple[int, ...]:
         """The depths this problem is searched to: ``given``, else its default."""
@@ -69,8 +71,7 @@ class Problem:
         set's expected number, without generating it); the number of chess positions
         :data:`BREADTH_PLIES` plies from a position."""
         if self.kind == "tree":
-            tree = load_tree_file(self.source)
-            return float(tree.shape.nodes)
+            return float(load_tree_file(self.source).shape.nodes if self.nodes is None else self.nodes)
         if self.kind == "synthetic":
             spec = _spec(self.source)
             branching = sum(spec.branching) / 2
@@ -111,7 +112,8 @@ def tree_file_problems(path: str) -> list[Problem]:
     """The problem of one JSON tree file (loaded now, so errors surface before any search)."""
     tree = load_tree_file(path)
     name = Path(path).name
-    return [Problem(name, Path(path).stem, "tree", path, height=tree.shape.height)]
+    return [Problem(name, Path(path).stem, "tree", path, height=tree.shape.height,
+                    nodes=tree.shape.nodes)]
 
 
 def synthetic_problems(text: str) -> list[Problem]:

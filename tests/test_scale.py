@@ -19,7 +19,7 @@ from harness.cli import cli
 from harness.epd import load_suite
 from harness.executors import Execution, collector_paused, run_jobs
 from harness.experiment import ExperimentConfig, resume_experiment, run_experiment
-from harness.problems import suite_problems, synthetic_problems
+from harness.problems import suite_problems, synthetic_problems, tree_file_problems
 from harness.progress import Progress
 from harness.results import RESULTS_FILE
 
@@ -86,6 +86,15 @@ def test_work_estimates_rank_bigger_problems_higher() -> None:
     suite = load_suite(ROOT / "positions" / "perft.epd")
     estimates = {p.problem_id: p.work_estimate() for p in suite_problems(suite, False)}
     assert estimates["start"] == 400 and estimates["kiwipete"] == 2039
+
+
+def test_a_tree_files_estimate_is_its_size_known_since_planning(tmp_path: Path) -> None:
+    copy = tmp_path / "textbook.json"
+    copy.write_text((ROOT / "tests" / "data" / "textbook.json").read_text())
+    [problem] = tree_file_problems(str(copy))
+    size = float(problem.make_tree().shape.nodes)  # type: ignore[attr-defined]
+    copy.unlink()                       # the estimate must not read the file again
+    assert problem.work_estimate() == size > 1
 
 
 def test_the_collector_is_paused_while_searching_and_restored() -> None:
