@@ -27,9 +27,11 @@ from harness.trees.base import Move
 from harness.trees.evaluation import MATE, material_sum, move_delta, piece_value, score
 from harness.trees.movegen import legal_moves, tactical_moves
 
-DEFAULT_CACHE_ENTRIES = 2_000_000
-"""Records a cache keeps (later ones are transient): about 750 MB at the most (WAC.046,
-core variants at depths 1-5: 800,000 records in 300 MB). A smaller cap only costs time."""
+DEFAULT_CACHE_ENTRIES = 1_500_000
+"""Records a cache keeps (later ones are transient): about 850 MB at the most, so two
+worker processes fit in 2 GiB. A record takes about 560 bytes with everything it holds
+(WAC.147, alphabeta at depths 1-5: 4.4 million records in 2.4 GB, RSS 2.6 GiB); most
+problems of WAC need far fewer than the cap. A smaller cap only costs time."""
 TRANSIENT = -1
 """The generation of records made while the cache is full (see :class:`PositionCache`)."""
 DEFAULT_CACHE_RESULTS = 1_000_000
