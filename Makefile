@@ -9,7 +9,8 @@ export HARNESS_SUITES ?= $(if $(wildcard $(SHARED_SUITES)),$(SHARED_SUITES))
 
 .PHONY: install run test lint typecheck pytest report bench bench-headline clean
 
-$(STAMP): pyproject.toml
+# setup.py builds the compiled move generator: a changed C file is a new install.
+$(STAMP): pyproject.toml setup.py harness/trees/_movegen.c
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[test,lint]'

@@ -21,6 +21,7 @@ import pandas as pd
 
 from harness.errors import HarnessError
 from harness.search.counters import COUNTER_NAMES
+from harness.trees.movegen import compiled_in_use
 
 SCHEMA_VERSION = 1
 """Version of the layout of ``results.csv`` and ``run.json``; loading checks it."""
@@ -145,6 +146,7 @@ def environment() -> dict[str, Any]:
     return {
         "python": sys.version.split()[0],
         "versions": versions,
+        "compiled_movegen": compiled_in_use(),
         "git_revision": _git_revision(),
         "machine": {
             "platform": platform.platform(),

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from harness.epd import load_suite
 from harness.search import CORE, VARIANTS, Switches, make_spec, run_search
 from harness.search.counters import Counters
+from harness.trees import movegen
 from harness.trees.evaluation import MATE, evaluate, material_sum, move_delta
 from harness.trees.positions import ChessTree, Ordering, PositionCache
 
@@ -132,6 +133,26 @@ def test_the_cache_changes_no_count() -> None:
                            make_spec(name), 3)
         reused = run_search(shared, make_spec(name), 3)
         assert fresh.counters == reused.counters and fresh.score == reused.score
+
+
+@pytest.mark.skipif(movegen.BUILT is None, reason="the compiled move generator was not built")
+def test_the_compiled_generator_changes_no_count() -> None:
+    """Every core variant, with and without MVV-LVA, searches the same tree with either
+    generator: the project's own suite (castling rights, en passant, checks among them)."""
+    positions = load_suite(Path(__file__).resolve().parents[1] / "positions" / "bench.epd").positions
+    was = movegen.compiled_in_use()
+    try:
+        for position in positions[::12]:
+            for switches in (Switches(), Switches(mvv_lva=False, killers=True)):
+                found = []
+                for compiled in (True, False):
+                    movegen.use_compiled(compiled)
+                    tree = ChessTree(position.board())
+                    found.append([(r.score, r.pv, r.counters) for r in
+                                  (run_search(tree, make_spec(name), 3, switches) for name in CORE)])
+                assert found[0] == found[1], position.id
+    finally:
+        movegen.use_compiled(was)
 
 
 def reachable(tree: ChessTree) -> int:

@@ -10,7 +10,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from harness.epd import load_suite
-from harness.trees.movegen import MOVES, interned, legal_moves, perft, tactical_moves
+from harness.trees import movegen
+from harness.trees.movegen import (
+    MOVES,
+    interned,
+    legal_moves,
+    mvv_lva,
+    ordered_moves,
+    ordered_tactical_moves,
+    perft,
+    tactical_moves,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 # Castling both ways, en passant (also pinned and discovered), promotions with and
@@ -34,9 +44,27 @@ def old_tactical(board: chess.Board) -> list[chess.Move]:
     return [*board.generate_legal_captures(), *board.generate_legal_moves(promoting, ~board.occupied)]
 
 
+COMPILED = movegen.BUILT is not None
+
+
+@pytest.fixture(params=["python", "compiled"], autouse=True)
+def generator(request: pytest.FixtureRequest) -> object:
+    """Every test runs with the pure-Python generator and with the compiled one."""
+    if request.param == "compiled" and not COMPILED:
+        pytest.skip("the compiled move generator was not built")
+    was = movegen.compiled_in_use()
+    yield movegen.use_compiled(request.param == "compiled")
+    movegen.use_compiled(was)
+
+
 def check(board: chess.Board) -> None:
-    assert legal_moves(board) == list(board.legal_moves), board.fen()
+    expected = list(board.legal_moves)
+    assert legal_moves(board) == expected, board.fen()
     assert sorted(map(str, tactical_moves(board))) == sorted(map(str, old_tactical(board))), board.fen()
+    tactical, quiet = mvv_lva(board, expected)
+    codes = tuple(m.from_square | m.to_square << 6 | (m.promotion or 0) << 12 for m in tactical)
+    assert ordered_moves(board) == (expected, tactical, quiet, codes), board.fen()
+    assert ordered_tactical_moves(board) == mvv_lva(board, old_tactical(board))[0], board.fen()
 
 
 def starts() -> list[str]:
@@ -88,3 +116,18 @@ def test_perft_matches_the_reference_counts() -> None:
             expected = 1 if depth == 0 else int(position.ops[f"D{depth}"])  # type: ignore[arg-type]
             assert perft(board, depth) == expected, (position.id, depth)
         assert board.fen() == position.board().fen()          # left as it was
+
+
+def test_the_compiled_generator_is_built_where_a_compiler_is() -> None:
+    """CI machines have gcc: a silent fall-back to Python there would hide a broken build."""
+    import shutil
+
+    if shutil.which("cc") or shutil.which("gcc"):
+        assert COMPILED
+
+
+def test_moves_come_as_shared_objects_from_both_generators() -> None:
+    board = chess.Board("r3k2r/p1pp1ppp/8/8/2pPp3/8/PP2PPpP/R3K1NR w KQkq - 0 1")
+    legal, tactical, quiet, _ = ordered_moves(board)
+    assert all(m is interned(m) for m in (*legal, *tactical, *quiet, *ordered_tactical_moves(board)))
+    assert legal.index(chess.Move.from_uci("e1c1")) < legal.index(chess.Move.from_uci("a2a3"))

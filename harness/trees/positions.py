@@ -17,15 +17,14 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
-from operator import itemgetter
 from typing import cast
 
 import chess
 
 from harness.search.counters import Counters
 from harness.trees.base import Move
-from harness.trees.evaluation import MATE, material_sum, move_delta, piece_value, score
-from harness.trees.movegen import legal_moves, tactical_moves
+from harness.trees.evaluation import MATE, material_sum, move_delta, score
+from harness.trees.movegen import move_code, mvv_lva, ordered_moves, ordered_tactical_moves
 
 DEFAULT_CACHE_ENTRIES = 1_500_000
 """Records a cache keeps (later ones are transient): about 850 MB at the most, so two
@@ -169,50 +168,6 @@ def position_key(board: chess.Board) -> Hashable:
     return key if key[-1] is not None else (*key[:-1], -1)
 
 
-def move_code(move: chess.Move | None) -> int:
-    """A small integer for a move (``-1``: the null move). Dictionary look-ups by code
-    are several times cheaper than by :class:`chess.Move`, whose hash is computed in Python."""
-    if move is None:
-        return -1
-    return move.from_square | move.to_square << 6 | (move.promotion or 0) << 12
-
-
-_VALUE = tuple(piece_value(piece_type) for piece_type in range(7))
-"""Middle-game material by piece type (0: none), for MVV-LVA."""
-_ORDER_KEY = itemgetter(0, 1, 2, 3)
-
-
-def _mvv_lva(board: chess.Board, moves: Sequence[chess.Move]) -> tuple[list[chess.Move], list[chess.Move]]:
-    """Split into (tactical moves best first, quiet moves in the given order).
-
-    A capture or promotion scores ``10 * (victim + promotion) - attacker`` (middle-game
-    material; en passant takes a pawn). Ties are broken by ``(from, to, promotion)``, so
-    the order never depends on how the list was made.
-    """
-    tactical: list[tuple[int, int, int, int, chess.Move]] = []
-    quiet: list[chess.Move] = []
-    enemy = board.occupied_co[not board.turn]
-    ep_square = board.ep_square
-    piece_type_at = board.piece_type_at
-    for move in moves:
-        to = move.to_square
-        promotion = move.promotion or 0
-        # Most moves are quiet: a bit test settles them without looking at pieces.
-        if enemy >> to & 1:
-            victim = piece_type_at(to) or 0
-        elif to == ep_square and board.pawns >> move.from_square & 1:
-            victim = chess.PAWN
-        elif promotion:
-            victim = 0
-        else:
-            quiet.append(move)
-            continue
-        key = _VALUE[piece_type_at(move.from_square) or 0] - 10 * (_VALUE[victim] + _VALUE[promotion])
-        tactical.append((key, move.from_square, to, promotion, move))
-    tactical.sort(key=_ORDER_KEY)
-    return [t[4] for t in tactical], quiet
-
-
 class ChessTree:
     """A chess position behind the :class:`harness.trees.base.Tree` cursor.
 
@@ -249,10 +204,9 @@ class ChessTree:
             board = self._sync()
             info = self._infos[-1]              # bringing the board here may have keyed it
         if moves is None and info.moves is None:
-            legal = legal_moves(board)            # shared move objects, python-chess's order
-            tactical, quiet = _mvv_lva(board, legal)
-            if tactical:
-                info.tactical = frozenset(map(move_code, tactical))
+            legal, tactical, quiet, codes = ordered_moves(board)   # shared move objects
+            if codes:
+                info.tactical = frozenset(codes)
             info.moves = tuple(tactical + quiet if self.ordering.mvv_lva else legal)
         moves = info.moves
         assert moves is not None
@@ -493,11 +447,10 @@ class ChessTree:
             if info.moves is not None:
                 qmoves = [m for m in info.moves if move_code(m) in info.tactical]
                 if not self.ordering.mvv_lva:
-                    qmoves, _ = _mvv_lva(self._sync(), qmoves)
+                    qmoves, _ = mvv_lva(self._sync(), qmoves)
                 info.qmoves = tuple(qmoves)
             else:
-                tactical, _ = _mvv_lva(self.board, tactical_moves(self.board))
-                info.qmoves = tuple(tactical)
+                info.qmoves = tuple(ordered_tactical_moves(self.board))
         return info.qmoves
 
     def _dynamic_order(self, moves: tuple[chess.Move, ...],
