@@ -14,8 +14,8 @@ from harness.epd import load_suite
 from harness.search import CORE, VARIANTS, Switches, make_spec, run_search
 from harness.search.counters import Counters
 from harness.trees import movegen
-from harness.trees.evaluation import MATE, evaluate, material_sum, move_delta
-from harness.trees.positions import ChessTree, Ordering, PositionCache
+from harness.trees.evaluation import MATE, evaluate, material_sum, move_delta, score
+from harness.trees.positions import ChessTree, Ordering, PositionCache, position_key
 
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "positions"
 EXACT = [v.name for v in VARIANTS if v.exact and v.name != "minimax"]
@@ -45,6 +45,14 @@ def test_terminal_roots_are_problems_not_crashes() -> None:
     stalemate = "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"
     assert search(mated, "pvs", 3)[:2] == (-MATE, "")
     assert search(stalemate, "pvs", 3)[:2] == (0, "")
+
+
+@given(mg=st.integers(-40_000, 40_000), eg=st.integers(-40_000, 40_000), phase=st.integers(0, 64),
+       turn=st.booleans())
+def test_score_tapers_the_two_halves(mg: int, eg: int, phase: int, turn: bool) -> None:
+    weight = min(phase, 24)
+    tapered = (mg * weight + eg * (24 - weight)) // 24
+    assert score(mg * (1 << 32) + eg, phase, turn) == (tapered if turn else -tapered)
 
 
 def test_evaluation_is_symmetric() -> None:
@@ -84,6 +92,21 @@ def test_incremental_evaluation_equals_the_full_sum(start: str, choices: list[in
         tree.push(move)
         assert (packed, phase) == material_sum(board)
         assert tree.value() == evaluate(board)
+
+
+@settings(max_examples=60, deadline=None)
+@given(start=st.sampled_from(WALK_STARTS), choices=st.lists(st.integers(0, 1 << 16), min_size=1, max_size=40))
+def test_position_keys_are_python_chess_keys(start: str, choices: list[int]) -> None:
+    """The tree's key is python-chess's transposition key (``None`` made ``-1``): the
+    same key, the same hash, the same table slots."""
+    board = chess.Board(start)
+    for choice in choices:
+        expected = board._transposition_key()
+        assert position_key(board) == (*expected[:-1], -1 if expected[-1] is None else expected[-1])
+        moves = list(board.legal_moves)
+        if not moves:
+            break
+        board.push(moves[choice % len(moves)])
 
 
 @pytest.mark.parametrize("start", WALK_STARTS)

@@ -161,11 +161,21 @@ class PositionCache:
 
 
 def position_key(board: chess.Board) -> Hashable:
-    """python-chess's in-process position key with ``None`` (no en-passant square) made
-    ``-1``: ``hash(None)`` is an address on Python 3.11, so it would make the table's
-    slots, and so the counts of a search with a table, differ between processes."""
-    key = cast(tuple[Hashable, ...], board._transposition_key())
-    return key if key[-1] is not None else (*key[:-1], -1)
+    """python-chess's in-process position key (``Board._transposition_key``) with ``None``
+    (no legal en passant) made ``-1``: ``hash(None)`` is an address on Python 3.11, so it
+    would make the table's slots, and so the counts of a search with a table, differ
+    between processes. Built here rather than by rewriting python-chess's tuple, and its
+    castling rights cleaned only where there are any: a key is made for every position a
+    search analyses."""
+    ep = board.ep_square
+    if ep is None or not board.has_legal_en_passant():
+        ep = -1
+    castling = board.castling_rights
+    if castling:
+        castling = board.clean_castling_rights()
+    occupied_co = board.occupied_co
+    return (board.pawns, board.knights, board.bishops, board.rooks, board.queens, board.kings,
+            occupied_co[chess.WHITE], occupied_co[chess.BLACK], board.turn, castling, ep)
 
 
 class ChessTree:
