@@ -15,9 +15,9 @@ test position never needs them), stalemate and checkmate are.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
-from typing import cast
+from typing import Any, cast
 
 import chess
 
@@ -25,6 +25,7 @@ from harness.search.counters import Counters
 from harness.trees.base import Move
 from harness.trees.evaluation import MATE, material_sum, move_delta, score
 from harness.trees.movegen import move_code, mvv_lva, ordered_moves, ordered_tactical_moves
+from harness.trees.play import Undo, play, prepare, take_back
 
 DEFAULT_CACHE_ENTRIES = 1_500_000
 """Records a cache keeps (later ones are transient): about 850 MB at the most, so two
@@ -178,6 +179,14 @@ def position_key(board: chess.Board) -> Hashable:
             occupied_co[chess.WHITE], occupied_co[chess.BLACK], board.turn, castling, ep)
 
 
+def _push(board: chess.Board, move: chess.Move | None) -> None:
+    board.push(chess.Move.null() if move is None else move)
+
+
+def _pop(board: chess.Board, undo: Undo | None) -> None:
+    board.pop()
+
+
 class ChessTree:
     """A chess position behind the :class:`harness.trees.base.Tree` cursor.
 
@@ -191,6 +200,15 @@ class ChessTree:
                  cache: PositionCache | None = None) -> None:
         self.board = board.copy(stack=False)
         """The board: the root plus the first ``synced`` moves of the current path."""
+        # Moves are played with harness.trees.play (python-chess's push without its stacks)
+        # except on chess960 boards, whose castling moves python-chess writes differently.
+        self._play: Callable[[chess.Board, chess.Move | None], Undo | None] = play
+        self._take_back: Callable[[chess.Board, Any], None] = take_back
+        if self.board.chess960:
+            self._play, self._take_back = _push, _pop
+        if not self.board.chess960:
+            prepare(self.board)
+        self._undo: list[Undo | None] = []
         self.ordering = ordering
         """Move-ordering switches."""
         self.cache = PositionCache() if cache is None else cache
@@ -258,7 +276,7 @@ class ChessTree:
         self._infos.pop()
         self.ply -= 1
         if self.synced > self.ply:
-            self.board.pop()
+            self._take_back(self.board, self._undo.pop())
             self.synced -= 1
 
     def value(self) -> int:
@@ -417,8 +435,7 @@ class ChessTree:
         path = self._path
         infos = self._infos
         while self.synced < len(path):
-            move = path[self.synced]
-            board.push(chess.Move.null() if move is None else move)
+            self._undo.append(self._play(board, path[self.synced]))
             self.synced += 1
             if infos[self.synced].key is None:
                 self._key_record(self.synced)
