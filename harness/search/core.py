@@ -43,9 +43,9 @@ class NodeLimitReached(Exception):
 class Search:
     """One search of one tree: the tree's cursor, the counters, the table if any."""
 
-    __slots__ = ("_leaf_value", "_researching", "best_move", "counters", "enhanced",
-                 "extend_checks", "hash_move", "node_limit", "null_reduction", "null_rule",
-                 "pv_moves", "quiescence", "root_lower_bound", "table", "tree")
+    __slots__ = ("_leaf_quiesce", "_leaf_shortcut", "_leaf_value", "_researching", "best_move",
+                 "counters", "enhanced", "extend_checks", "hash_move", "node_limit", "null_reduction",
+                 "null_rule", "pv_moves", "quiescence", "root_lower_bound", "table", "tree")
 
     def __init__(self, tree: Tree, table: TranspositionTable | None = None,
                  quiescence: Quiescence | None = None, hash_move: bool = True,
@@ -74,9 +74,15 @@ class Search:
         """Best move of each position whose value was last found exact (for the PV)."""
         self.node_limit = 1 << 62
         """Raise :class:`NodeLimitReached` when ``nodes`` exceeds this."""
-        # A leaf at the horizon is only counted and read when nothing looks at it more
-        # closely (quiescence, check extension): no cursor move, same counts.
-        self._leaf_value = tree.child_value if quiescence is None and self.enhanced is None else None
+        # A leaf at the horizon is counted and evaluated from its parent, without the node
+        # frame, when nothing but the horizon evaluation looks at it (no check extension,
+        # no null move): read (the static value) or quiesced by the tree itself (chess).
+        # Same counts either way; every leaf of a search goes through here.
+        self._leaf_value: Callable[[Move], int] = tree.child_value
+        self._leaf_quiesce: Callable[[Move, int, int, Counters], int] | None = None
+        if self.enhanced is None and quiescence is not None and quiescence == getattr(tree, "quiesce", None):
+            self._leaf_quiesce = getattr(tree, "child_quiesce", None)
+        self._leaf_shortcut = self.enhanced is None and (quiescence is None or self._leaf_quiesce is not None)
         self.counters = Counters()
         """What the search did so far, over all passes."""
         self.best_move: Move | None = None
@@ -115,13 +121,14 @@ class Search:
 
     def child(self, loop: Loop, move: Move, depth: int, alpha: int, beta: int) -> int:
         """Search the child reached by ``move`` with ``loop``; its value for its side to move."""
-        if depth <= 0 and self._leaf_value is not None:
+        if depth <= 0 and self._leaf_shortcut:
             c = self.counters
             c.nodes += 1
-            c.leaves += 1
             if c.nodes > self.node_limit:
                 raise NodeLimitReached
-            return self._leaf_value(move)
+            c.leaves += 1
+            quiesce = self._leaf_quiesce
+            return self._leaf_value(move) if quiesce is None else quiesce(move, alpha, beta, c)
         tree = self.tree
         tree.push(move)
         value = self.node(loop, depth, alpha, beta)

@@ -291,6 +291,14 @@ class ChessTree:
         self.pop()
         return value
 
+    def child_quiesce(self, move: Move, alpha: int, beta: int, counters: Counters) -> int:
+        """:meth:`quiesce` at the child reached by ``move``, leaving the cursor here (the
+        search's shortcut for a leaf at the horizon)."""
+        self.push(move)
+        value = self.quiesce(alpha, beta, counters)
+        self.pop()
+        return value
+
     def terminal_value(self) -> int:
         """Checkmate (a loss, nearer is worse) or stalemate (a draw)."""
         return -(MATE - self.ply) if self.in_check() else 0
