@@ -179,6 +179,22 @@ def position_key(board: chess.Board) -> Hashable:
             occupied_co[chess.WHITE], occupied_co[chess.BLACK], board.turn, castling, ep)
 
 
+def _settled(info: PositionInfo, alpha: int, beta: int, counters: Counters) -> int | None:
+    """The quiescence value of a position whose evaluation is known, when it needs no
+    search: standing pat fails high, there are no captures, or the window's result is
+    remembered (its qnodes are added); else ``None``."""
+    stand_pat = info.evaluation
+    assert stand_pat is not None
+    if stand_pat >= beta or info.qmoves == ():
+        return stand_pat
+    known = info.quiescence
+    for i in range(0, len(known), 4):
+        if known[i] == alpha and known[i + 1] == beta:
+            counters.qnodes += known[i + 3]
+            return known[i + 2]
+    return None
+
+
 def _push(board: chess.Board, move: chess.Move | None) -> None:
     board.push(chess.Move.null() if move is None else move)
 
@@ -211,6 +227,7 @@ class ChessTree:
         self._undo: list[Undo | None] = []
         self.ordering = ordering
         """Move-ordering switches."""
+        self._dynamic = ordering.killers or ordering.history   # read at every node
         self.cache = PositionCache() if cache is None else cache
         """Static facts about positions, shared by every search of this tree."""
         self.ply = 0
@@ -238,7 +255,7 @@ class ChessTree:
             info.moves = tuple(tactical + quiet if self.ordering.mvv_lva else legal)
         moves = info.moves
         assert moves is not None
-        if (self.ordering.killers or self.ordering.history) and len(moves) > 1:
+        if self._dynamic and len(moves) > 1:
             return self._dynamic_order(moves, info.tactical)
         return moves
 
@@ -293,7 +310,14 @@ class ChessTree:
 
     def child_quiesce(self, move: Move, alpha: int, beta: int, counters: Counters) -> int:
         """:meth:`quiesce` at the child reached by ``move``, leaving the cursor here (the
-        search's shortcut for a leaf at the horizon)."""
+        search's shortcut for a leaf at the horizon). A known child that needs no search
+        (:func:`_settled`) is answered without moving the cursor."""
+        code = -1 if move is None else move.from_square | move.to_square << 6 | (move.promotion or 0) << 12  # type: ignore[attr-defined]
+        child = self._infos[-1].children.get(code)
+        if child is not None and child.evaluation is not None:
+            value = _settled(child, alpha, beta, counters)
+            if value is not None:
+                return value
         self.push(move)
         value = self.quiesce(alpha, beta, counters)
         self.pop()
@@ -322,7 +346,7 @@ class ChessTree:
 
     def cutoff(self, move: Move, depth: int) -> None:
         """Learn from a fail-high caused by ``move`` (killers and history, quiet moves only)."""
-        if not (self.ordering.killers or self.ordering.history):
+        if not self._dynamic:
             return
         assert isinstance(move, chess.Move)
         if move_code(move) in self._infos[-1].tactical:
@@ -346,6 +370,7 @@ class ChessTree:
             self.cache.clear()
             self._infos[0] = self._root_info()
         self.ordering = ordering
+        self._dynamic = ordering.killers or ordering.history
 
     # -- enhancements used by the search frame ---------------------------------------
     def in_check(self) -> bool:
@@ -380,13 +405,9 @@ class ChessTree:
         stand_pat = info.evaluation
         if stand_pat is None:
             stand_pat = info.evaluation = self._evaluate(info)
-        if stand_pat >= beta:
-            return stand_pat
-        known = info.quiescence
-        for i in range(0, len(known), 4):
-            if known[i] == alpha and known[i + 1] == beta:
-                counters.qnodes += known[i + 3]
-                return known[i + 2]
+        value = _settled(info, alpha, beta, counters)
+        if value is not None:
+            return value
         start = counters.qnodes
         value = self._captures(stand_pat, alpha, beta, counters)
         if counters.qnodes > start:
@@ -401,10 +422,8 @@ class ChessTree:
         if qmoves is None:
             qmoves = self._qmoves()
         for move in qmoves:
-            self.push(move)
             counters.qnodes += 1
-            v = -self.quiesce(-beta, -alpha, counters)
-            self.pop()
+            v = -self.child_quiesce(move, -beta, -alpha, counters)
             if v > best:
                 best = v
                 if v >= beta:
