@@ -233,6 +233,20 @@ def test_quiescence_results_are_remembered_and_change_no_count() -> None:
     assert remembering.cache.results > 0 and forgetting.cache.results == 0
 
 
+def test_horizon_leaves_quiesced_from_the_parent_count_as_through_the_node_frame() -> None:
+    """The search's shortcut (the tree quiesces a horizon child, answering from its record
+    when it can) against the node frame (any other quiescence callable goes through it)."""
+    fen = "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4"
+    shortcut = ChessTree(chess.Board(fen))
+    framed = ChessTree(chess.Board(fen))
+    for name in CORE:
+        for depth in (1, 2, 3):
+            expected = run_search(framed, make_spec(name), depth,
+                                  quiescence=lambda a, b, c: framed.quiesce(a, b, c))
+            got = run_search(shortcut, make_spec(name), depth)
+            assert (got.counters, got.score, got.pv) == (expected.counters, expected.score, expected.pv)
+
+
 def test_a_remembered_quiescence_search_adds_its_count_without_searching() -> None:
     board = chess.Board("r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4")
     tree = ChessTree(board)
