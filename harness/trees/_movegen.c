@@ -326,6 +326,26 @@ static int read_position(PyObject *const *args, Py_ssize_t nargs, Position *p) {
     return 1;
 }
 
+typedef struct {
+    Position position;
+    MoveList moves;
+    int tactical[MAX_MOVES], quiet[MAX_MOVES];
+    int tactical_count, quiet_count, quiet_pieces;
+} Split;
+
+/* Read the position, generate its moves (all, or only captures and promotions) and split
+ * them. Returns 1 when done, 0 in check or without a king, -1 on a Python error. */
+static int generate_split(PyObject *const *args, Py_ssize_t nargs, int tactical_only, Split *s) {
+    if (!read_position(args, nargs, &s->position))
+        return -1;
+    u64 to_mask = tactical_only ? s->position.side[!s->position.turn] : ALL_SQUARES;
+    if (!generate(&s->position, to_mask, tactical_only ? BACK_RANKS : ALL_SQUARES, &s->moves))
+        return 0;
+    s->tactical_count = split_tactical(&s->position, s->moves.codes, s->moves.count, s->tactical,
+                                       s->quiet, &s->quiet_count, s->moves.pieces, &s->quiet_pieces);
+    return 1;
+}
+
 PyDoc_STRVAR(ordered_doc,
 "ordered(pawns, knights, bishops, rooks, queens, kings, white, black, turn)\n\n"
 "(legal, tactical, quiet, tactical_codes, pieces, quiet_pieces), or None in check or\n"
@@ -334,28 +354,32 @@ PyDoc_STRVAR(ordered_doc,
 "generation order; castling moves belong at legal[pieces] and quiet[quiet_pieces].");
 
 static PyObject *ordered(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
-    Position p;
-    MoveList moves;
-    int tactical[MAX_MOVES], quiet[MAX_MOVES], quiet_count, quiet_pieces;
-    if (!read_position(args, nargs, &p))
-        return NULL;
-    if (!generate(&p, ALL_SQUARES, ALL_SQUARES, &moves))
-        Py_RETURN_NONE;
-    int n = split_tactical(&p, moves.codes, moves.count, tactical, quiet, &quiet_count,
-                           moves.pieces, &quiet_pieces);
-    PyObject *codes = PyTuple_New(n);
-    if (codes == NULL)
-        return NULL;
-    for (int i = 0; i < n; i++) {
-        PyObject *code = PyLong_FromLong(tactical[i]);
-        if (code == NULL) {
-            Py_DECREF(codes);
+    Split s;
+    int done = generate_split(args, nargs, 0, &s);
+    if (done <= 0) {
+        if (done < 0)
             return NULL;
-        }
-        PyTuple_SET_ITEM(codes, i, code);
+        Py_RETURN_NONE;
     }
-    return Py_BuildValue("(NNNNii)", move_list(moves.codes, moves.count), move_list(tactical, n),
-                         move_list(quiet, quiet_count), codes, moves.pieces, quiet_pieces);
+    PyObject *legal = move_list(s.moves.codes, s.moves.count);
+    PyObject *tactical = move_list(s.tactical, s.tactical_count);
+    PyObject *quiet = move_list(s.quiet, s.quiet_count);
+    PyObject *codes = PyTuple_New(s.tactical_count);
+    for (int i = 0; codes != NULL && i < s.tactical_count; i++) {
+        PyObject *code = PyLong_FromLong(s.tactical[i]);
+        if (code == NULL)
+            Py_CLEAR(codes);
+        else
+            PyTuple_SET_ITEM(codes, i, code);
+    }
+    PyObject *result = NULL;
+    if (legal != NULL && tactical != NULL && quiet != NULL && codes != NULL)
+        result = Py_BuildValue("(OOOOii)", legal, tactical, quiet, codes, s.moves.pieces, s.quiet_pieces);
+    Py_XDECREF(legal);
+    Py_XDECREF(tactical);
+    Py_XDECREF(quiet);
+    Py_XDECREF(codes);
+    return result;
 }
 
 PyDoc_STRVAR(tactical_doc,
@@ -364,16 +388,14 @@ PyDoc_STRVAR(tactical_doc,
 "check or without a king.");
 
 static PyObject *tactical_moves(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
-    Position p;
-    MoveList moves;
-    int tactical[MAX_MOVES], quiet[MAX_MOVES], quiet_count, quiet_pieces;
-    if (!read_position(args, nargs, &p))
-        return NULL;
-    if (!generate(&p, p.side[!p.turn], BACK_RANKS, &moves))
+    Split s;
+    int done = generate_split(args, nargs, 1, &s);
+    if (done <= 0) {
+        if (done < 0)
+            return NULL;
         Py_RETURN_NONE;
-    int n = split_tactical(&p, moves.codes, moves.count, tactical, quiet, &quiet_count,
-                           moves.pieces, &quiet_pieces);
-    return move_list(tactical, n);
+    }
+    return move_list(s.tactical, s.tactical_count);
 }
 
 PyDoc_STRVAR(setup_doc,
