@@ -333,17 +333,42 @@ typedef struct {
     int tactical_count, quiet_count, quiet_pieces;
 } Split;
 
-/* Read the position, generate its moves (all, or only captures and promotions) and split
- * them. Returns 1 when done, 0 in check or without a king, -1 on a Python error. */
-static int generate_split(PyObject *const *args, Py_ssize_t nargs, int tactical_only, Split *s) {
-    if (!read_position(args, nargs, &s->position))
-        return -1;
-    u64 to_mask = tactical_only ? s->position.side[!s->position.turn] : ALL_SQUARES;
-    if (!generate(&s->position, to_mask, tactical_only ? BACK_RANKS : ALL_SQUARES, &s->moves))
-        return 0;
-    s->tactical_count = split_tactical(&s->position, s->moves.codes, s->moves.count, s->tactical,
-                                       s->quiet, &s->quiet_count, s->moves.pieces, &s->quiet_pieces);
-    return 1;
+/* The ordered() tuple of a split. */
+static PyObject *ordered_result(const Split *s) {
+    PyObject *legal = move_list(s->moves.codes, s->moves.count);
+    PyObject *tactical = move_list(s->tactical, s->tactical_count);
+    PyObject *quiet = move_list(s->quiet, s->quiet_count);
+    PyObject *codes = PyTuple_New(s->tactical_count);
+    for (int i = 0; codes != NULL && i < s->tactical_count; i++) {
+        PyObject *code = PyLong_FromLong(s->tactical[i]);
+        if (code == NULL)
+            Py_CLEAR(codes);
+        else
+            PyTuple_SET_ITEM(codes, i, code);
+    }
+    PyObject *result = NULL;
+    if (legal != NULL && tactical != NULL && quiet != NULL && codes != NULL)
+        result = Py_BuildValue("(OOOOii)", legal, tactical, quiet, codes, s->moves.pieces,
+                               s->quiet_pieces);
+    Py_XDECREF(legal);
+    Py_XDECREF(tactical);
+    Py_XDECREF(quiet);
+    Py_XDECREF(codes);
+    return result;
+}
+
+/* Both entry points: read the position, generate its moves (all, or only captures and
+ * promotions), split them; None in check or without a king. */
+static PyObject *generate_split(PyObject *const *args, Py_ssize_t nargs, int tactical_only) {
+    Split s;
+    if (!read_position(args, nargs, &s.position))
+        return NULL;
+    u64 to_mask = tactical_only ? s.position.side[!s.position.turn] : ALL_SQUARES;
+    if (!generate(&s.position, to_mask, tactical_only ? BACK_RANKS : ALL_SQUARES, &s.moves))
+        Py_RETURN_NONE;
+    s.tactical_count = split_tactical(&s.position, s.moves.codes, s.moves.count, s.tactical,
+                                      s.quiet, &s.quiet_count, s.moves.pieces, &s.quiet_pieces);
+    return tactical_only ? move_list(s.tactical, s.tactical_count) : ordered_result(&s);
 }
 
 PyDoc_STRVAR(ordered_doc,
@@ -354,32 +379,7 @@ PyDoc_STRVAR(ordered_doc,
 "generation order; castling moves belong at legal[pieces] and quiet[quiet_pieces].");
 
 static PyObject *ordered(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
-    Split s;
-    int done = generate_split(args, nargs, 0, &s);
-    if (done <= 0) {
-        if (done < 0)
-            return NULL;
-        Py_RETURN_NONE;
-    }
-    PyObject *legal = move_list(s.moves.codes, s.moves.count);
-    PyObject *tactical = move_list(s.tactical, s.tactical_count);
-    PyObject *quiet = move_list(s.quiet, s.quiet_count);
-    PyObject *codes = PyTuple_New(s.tactical_count);
-    for (int i = 0; codes != NULL && i < s.tactical_count; i++) {
-        PyObject *code = PyLong_FromLong(s.tactical[i]);
-        if (code == NULL)
-            Py_CLEAR(codes);
-        else
-            PyTuple_SET_ITEM(codes, i, code);
-    }
-    PyObject *result = NULL;
-    if (legal != NULL && tactical != NULL && quiet != NULL && codes != NULL)
-        result = Py_BuildValue("(OOOOii)", legal, tactical, quiet, codes, s.moves.pieces, s.quiet_pieces);
-    Py_XDECREF(legal);
-    Py_XDECREF(tactical);
-    Py_XDECREF(quiet);
-    Py_XDECREF(codes);
-    return result;
+    return generate_split(args, nargs, 0);
 }
 
 PyDoc_STRVAR(tactical_doc,
@@ -388,14 +388,7 @@ PyDoc_STRVAR(tactical_doc,
 "check or without a king.");
 
 static PyObject *tactical_moves(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
-    Split s;
-    int done = generate_split(args, nargs, 1, &s);
-    if (done <= 0) {
-        if (done < 0)
-            return NULL;
-        Py_RETURN_NONE;
-    }
-    return move_list(s.tactical, s.tactical_count);
+    return generate_split(args, nargs, 1);
 }
 
 PyDoc_STRVAR(setup_doc,
