@@ -119,10 +119,13 @@ def test_perft_matches_the_reference_counts() -> None:
 
 
 def test_the_compiled_generator_is_built_where_a_compiler_is() -> None:
-    """CI machines have gcc: a silent fall-back to Python there would hide a broken build."""
+    """Where a C compiler and Python's headers are (CI machines have both), a silent fall-back
+    to Python would hide a broken build."""
     import shutil
+    import sysconfig
 
-    if shutil.which("cc") or shutil.which("gcc"):
+    headers = Path(sysconfig.get_paths()["include"]) / "Python.h"
+    if (shutil.which("cc") or shutil.which("gcc")) and headers.is_file():
         assert COMPILED
 
 
