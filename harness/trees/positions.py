@@ -28,10 +28,11 @@ from harness.trees.movegen import move_code, mvv_lva, ordered_moves, ordered_tac
 from harness.trees.play import Undo, play, prepare, take_back
 
 DEFAULT_CACHE_ENTRIES = 1_500_000
-"""Records a cache keeps (later ones are transient): about 850 MB at the most, so two
-worker processes fit in 2 GiB. A record takes about 560 bytes with everything it holds
-(WAC.147, alphabeta at depths 1-5: 4.4 million records in 2.4 GB, RSS 2.6 GiB); most
-problems of WAC need far fewer than the cap. A smaller cap only costs time."""
+"""Records a cache keeps (later ones are transient): about 800 MB at the most, so two
+worker processes fit in 2 GiB. A record takes about 540 bytes with everything it holds
+(WAC.147, alphabeta at depths 1-5: 4.4 million records, 2,247 MiB); with this cap the
+core variants at depths 1-5 peak at 1,007 MiB on WAC.147 and 913 MiB on WAC.092, and most
+problems of WAC need far fewer records. A smaller cap only costs time."""
 TRANSIENT = -1
 """The generation of records made while the cache is full (see :class:`PositionCache`)."""
 DEFAULT_CACHE_RESULTS = 1_000_000
@@ -222,7 +223,7 @@ class ChessTree:
         self._take_back: Callable[[chess.Board, Any], None] = take_back
         if self.board.chess960:
             self._play, self._take_back = _push, _pop
-        if not self.board.chess960:
+        else:
             prepare(self.board)
         self._undo: list[Undo | None] = []
         self.ordering = ordering
@@ -312,6 +313,7 @@ class ChessTree:
         """:meth:`quiesce` at the child reached by ``move``, leaving the cursor here (the
         search's shortcut for a leaf at the horizon). A known child that needs no search
         (:func:`_settled`) is answered without moving the cursor."""
+        # move_code, inlined as in push: every horizon leaf and qnode comes here.
         code = -1 if move is None else move.from_square | move.to_square << 6 | (move.promotion or 0) << 12  # type: ignore[attr-defined]
         child = self._infos[-1].children.get(code)
         if child is not None and child.evaluation is not None:
