@@ -247,17 +247,21 @@ def mvv_lva(board: chess.Board, moves: Sequence[chess.Move]) -> tuple[list[chess
     return [t[4] for t in tactical], quiet
 
 
+def _bitboards(board: chess.Board) -> tuple[int, int, int, int, int, int, int, int, bool]:
+    """The board as the compiled module's entry points take it."""
+    occupied_co = board.occupied_co
+    return (board.pawns, board.knights, board.bishops, board.rooks, board.queens, board.kings,
+            occupied_co[chess.WHITE], occupied_co[chess.BLACK], board.turn)
+
+
 def ordered_moves(board: chess.Board) -> tuple[list[chess.Move], list[chess.Move], list[chess.Move],
                                                tuple[int, ...]]:
     """``(legal, tactical, quiet, tactical codes)``: the legal moves in python-chess's
     order, their captures and promotions in MVV-LVA order (:func:`mvv_lva`), the other
     moves in generation order, and the codes (:func:`move_code`) of the tactical ones."""
     if _compiled is not None and board.ep_square is None:
-        occupied_co = board.occupied_co
         found: tuple[list[chess.Move], list[chess.Move], list[chess.Move], tuple[int, ...], int, int] | None
-        found = _compiled.ordered(board.pawns, board.knights, board.bishops, board.rooks,
-                                  board.queens, board.kings, occupied_co[chess.WHITE],
-                                  occupied_co[chess.BLACK], board.turn)
+        found = _compiled.ordered(*_bitboards(board))
         if found is not None:
             legal, tactical, quiet, codes, pieces, quiet_pieces = found
             if board.castling_rights:
@@ -273,10 +277,7 @@ def ordered_moves(board: chess.Board) -> tuple[list[chess.Move], list[chess.Move
 def ordered_tactical_moves(board: chess.Board) -> list[chess.Move]:
     """The legal captures and promotions in MVV-LVA order (quiescence's moves)."""
     if _compiled is not None and board.ep_square is None:
-        occupied_co = board.occupied_co
-        found: list[chess.Move] | None = _compiled.tactical(
-            board.pawns, board.knights, board.bishops, board.rooks, board.queens, board.kings,
-            occupied_co[chess.WHITE], occupied_co[chess.BLACK], board.turn)
+        found: list[chess.Move] | None = _compiled.tactical(*_bitboards(board))
         if found is not None:
             return found
     return mvv_lva(board, tactical_moves(board))[0]

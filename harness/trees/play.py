@@ -68,9 +68,8 @@ def play(board: chess.Board, move: chess.Move | None) -> Undo:
             # Castling (python-chess's king-takes-rook form of the king's two-square move).
             short = target > origin
             rook_from, rook_to = (origin + 3, origin + 1) if short else (origin - 4, origin - 1)
-            king_to = origin + 2 if short else origin - 2
             rook_bb = BB_SQUARES[rook_from] | BB_SQUARES[rook_to]
-            king_bb = from_bb | BB_SQUARES[king_to]
+            king_bb = from_bb | to_bb
             pieces[6] ^= king_bb
             pieces[4] ^= rook_bb
             us ^= king_bb ^ rook_bb
