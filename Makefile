@@ -9,8 +9,11 @@ export HARNESS_SUITES ?= $(if $(wildcard $(SHARED_SUITES)),$(SHARED_SUITES))
 
 .PHONY: install run test lint typecheck pytest report bench bench-headline clean
 
-# setup.py builds the compiled move generator: a changed C file is a new install.
-$(STAMP): pyproject.toml setup.py harness/trees/_movegen.c
+# setup.py builds the compiled move generator and compiles the search core with mypyc: a
+# changed source of either is a new install (harness/search/compiled.py runs a stale
+# core from source until then).
+COMPILED_SOURCES := harness/trees/_movegen.c $(foreach m,$(shell sed -n 's/^SEARCH_CORE = (\(.*\))/\1/p' setup.py | tr -d '",'),harness/search/$(m).py)
+$(STAMP): pyproject.toml setup.py $(COMPILED_SOURCES)
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[test,lint]'
@@ -60,4 +63,4 @@ bench-headline: $(STAMP)
 	$(BIN)/python -m benchmarks.headline $(HEADLINE_ARGS)
 
 clean:
-	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache .hypothesis harness/trees/*.so
+	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache .hypothesis harness/trees/*.so harness/search/*.so

@@ -377,13 +377,16 @@ def parallel_keyword(jobs: int) -> tuple[dict[str, Any] | None, str]:
 
 
 def run_worker(module: str, args: Sequence[str], timeout: float | None = None,
-               expect_digest: str | None = None) -> dict[str, Any]:
+               expect_digest: str | None = None,
+               environment: dict[str, str] | None = None) -> dict[str, Any]:
     """Run ``python -m module args`` in a fresh process in the snapshot (else at the
-    repository root); return the JSON object it prints last on stdout (plus
-    ``process_wall_s``). With ``expect_digest``, the worker's ``source_digest`` must equal it."""
+    repository root), with ``environment`` added to this one's; return the JSON object it
+    prints last on stdout (plus ``process_wall_s``). With ``expect_digest``, the worker's
+    ``source_digest`` must equal it."""
     start = time.perf_counter()
     done = subprocess.run([sys.executable, "-m", module, *args], cwd=SOURCE_DIR or ROOT,
-                          capture_output=True, text=True, timeout=timeout, check=False)
+                          capture_output=True, text=True, timeout=timeout, check=False,
+                          env={**os.environ, **(environment or {})})
     wall = time.perf_counter() - start
     if done.returncode != 0:
         raise RuntimeError(f"{module} {' '.join(args)} failed ({done.returncode}):\n{done.stderr[-3000:]}")

@@ -20,8 +20,9 @@ from typing import Any
 import pandas as pd
 
 from harness.errors import HarnessError
+from harness.search import compiled
 from harness.search.counters import COUNTER_NAMES
-from harness.trees.movegen import compiled_in_use
+from harness.trees import movegen
 
 SCHEMA_VERSION = 1
 """Version of the layout of ``results.csv`` and ``run.json``; loading checks it."""
@@ -146,7 +147,8 @@ def environment() -> dict[str, Any]:
     return {
         "python": sys.version.split()[0],
         "versions": versions,
-        "compiled_movegen": compiled_in_use(),
+        "compiled_movegen": movegen.compiled_in_use(),
+        "compiled_search": compiled.compiled_in_use(),
         "git_revision": _git_revision(),
         "machine": {
             "platform": platform.platform(),

@@ -1,5 +1,7 @@
 """The search variants, their shared node frame, counters, table and drivers."""
 
+# First: it decides whether the modules imported below load compiled or from source.
+from harness.search import compiled  # noqa: F401  isort: skip
 from harness.search.counters import COUNTER_NAMES, Counters
 from harness.search.registry import (
     CORE,

@@ -11,7 +11,8 @@ from harness.trees.base import INF, Move
 def minimax(s: Search, moves: Sequence[Move], depth: int, alpha: int,
             beta: int) -> tuple[int, int, Move | None]:
     """No pruning: every child is searched; the reference value."""
-    best, best_move = -INF, None
+    best_move: Move | None = None
+    best = -INF
     for m in moves:
         v = -s.child(minimax, m, depth - 1, -beta, -alpha)
         if v > best:
@@ -24,7 +25,8 @@ def alphabeta(soft: bool = False) -> Loop:
 
     def loop(s: Search, moves: Sequence[Move], depth: int, alpha: int,
              beta: int) -> tuple[int, int, Move | None]:
-        best, best_move = -INF, None
+        best_move: Move | None = None
+        best = -INF
         for i, m in enumerate(moves):
             v = -s.child(loop, m, depth - 1, -beta, -alpha)
             if v > best:

@@ -13,6 +13,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
+from mypy_extensions import mypyc_attr
+
 from harness.search.counters import Counters
 from harness.search.table import TranspositionTable
 from harness.trees.base import INF, EnhancedTree, Move, Tree
@@ -40,6 +42,7 @@ class NodeLimitReached(Exception):
     """A search used up its node budget (``Search.node_limit``)."""
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)   # harness.trace.TracingSearch
 class Search:
     """One search of one tree: the tree's cursor, the counters, the table if any."""
 
@@ -100,7 +103,6 @@ class Search:
         c = self.counters
         c.passes += 1
         c.nodes += 1
-        self.best_move = None
         self.root_lower_bound = False
         tree = self.tree
         if depth <= 0:
@@ -110,7 +112,7 @@ class Search:
         if not moves:
             c.leaves += 1
             return tree.terminal_value(), None
-        hash_move = None
+        hash_move: Move | None = None
         if self.table is not None and self.hash_move:
             c.tt_probes += 1
             entry = self.table.probe(tree.key())
@@ -170,7 +172,7 @@ class Search:
             return self.horizon(alpha, beta)
         tree = self.tree
         table = self.table
-        hash_move = None
+        hash_move: Move | None = None
         if table is not None:
             c.tt_probes += 1
             entry = table.probe(tree.key())

@@ -19,7 +19,7 @@ def negascout(research_min_depth: int = 1) -> Loop:
              beta: int) -> tuple[int, int, Move | None]:
         c = s.counters
         wide = beta > alpha + 1
-        best_move = None
+        best_move: Move | None = None
         b = beta
         for i, m in enumerate(moves):
             if i > 0 and wide:
@@ -51,7 +51,8 @@ def scout() -> Loop:
     def loop(s: Search, moves: Sequence[Move], depth: int, alpha: int,
              beta: int) -> tuple[int, int, Move | None]:
         c = s.counters
-        v, best_move = -INF, None
+        best_move: Move | None = None
+        v = -INF
         for i, m in enumerate(moves):
             if i == 0:
                 v, best_move = -s.child(loop, m, depth - 1, -INF, INF), m

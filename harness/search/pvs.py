@@ -30,7 +30,8 @@ def pvs(soft: bool = False, moreland: bool = False, zw_min_depth: int = 1,
              beta: int) -> tuple[int, int, Move | None]:
         c = s.counters
         wide = beta > alpha + 1
-        best, best_move = -INF, None
+        best_move: Move | None = None
+        best = -INF
         found_pv = False
         for i, m in enumerate(moves):
             if not found_pv or depth < zw_min_depth:

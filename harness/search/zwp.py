@@ -48,7 +48,7 @@ def zwp(improve: bool = True, all_first: bool = False, pv_full: bool = False) ->
                     beta: int) -> tuple[int, int, Move | None]:
         a, b = alpha + 1, max(beta - 1, alpha + 1)
         best: int | None = None
-        best_move = None
+        best_move: Move | None = None
         last = 0
         for n, m in enumerate(moves):
             if b < a:
@@ -67,7 +67,7 @@ def zwp(improve: bool = True, all_first: bool = False, pv_full: bool = False) ->
             c = s.counters
             a, b = alpha + 1, max(beta - 1, alpha + 1)
             best: int | None = None
-            best_move = None
+            best_move: Move | None = None
             met = False                     # has a successor met alpha (for pv_full)?
             last = 0
             for n, m in enumerate(moves):

@@ -1,0 +1,89 @@
+"""Which search core runs: the modules compiled with mypyc, or their source.
+
+``setup.py`` compiles the search core (the frame, the counters, the table, the loops and
+the drivers) with mypyc when the package is installed where a C compiler is found: the
+same source, typed as ``mypy --strict`` already checks it, run as C. A node of a search
+then costs about half what it costs interpreted, and every variant's counts are the same
+(the tests run the golden counts on both). Without a compiler the package installs as
+plain Python and this module has nothing to choose.
+
+The compiled modules are used all together or not at all (compiled loops call the
+compiled frame directly), and only while each is at least as new as its source: after an
+edit, the source runs, with a warning, until the next install (``make install``) compiles
+it again. ``HARNESS_PURE_PYTHON=1`` in the environment runs the source. Either way
+``run.json`` records which core ran.
+"""
+
+from __future__ import annotations
+
+import importlib.abc
+import importlib.machinery
+import importlib.util
+import os
+import sys
+import warnings
+from collections.abc import Sequence
+from pathlib import Path
+from types import ModuleType
+
+PACKAGE = "harness.search"
+HERE = Path(__file__).resolve().parent
+
+
+def compiled_modules(directory: Path = HERE) -> dict[str, Path]:
+    """The modules of ``directory`` that have a compiled build beside their source,
+    each with the build's path (mypyc's shared library has no source and is left out)."""
+    found: dict[str, Path] = {}
+    for suffix in importlib.machinery.EXTENSION_SUFFIXES:
+        for built in directory.glob(f"*{suffix}"):
+            name = built.name[: -len(suffix)]
+            if (directory / f"{name}.py").is_file():
+                found.setdefault(name, built)
+    return found
+
+
+def stale_sources(built: dict[str, Path], directory: Path = HERE) -> list[str]:
+    """The sources edited since they were compiled (newer than their build)."""
+    return sorted(name for name, path in built.items()
+                  if (directory / f"{name}.py").stat().st_mtime > path.stat().st_mtime)
+
+
+class SourceFinder(importlib.abc.MetaPathFinder):
+    """Imports the named modules of the search core from their source."""
+
+    def __init__(self, names: Sequence[str]) -> None:
+        self.names = frozenset(f"{PACKAGE}.{name}" for name in names)
+
+    def find_spec(self, fullname: str, path: Sequence[str] | None,
+                  target: ModuleType | None = None) -> importlib.machinery.ModuleSpec | None:
+        if fullname not in self.names:
+            return None
+        return importlib.util.spec_from_file_location(fullname, HERE / f"{fullname.rsplit('.', 1)[1]}.py")
+
+
+def choose() -> bool:
+    """Decide, once, before any module of the core is imported; ``True`` if the compiled
+    core will run."""
+    built = compiled_modules()
+    if not built:
+        return False
+    stale = stale_sources(built)
+    if stale:
+        warnings.warn(f"harness: {', '.join(f'harness/search/{n}.py' for n in stale)} changed after "
+                      "it was compiled; the search core runs from source (about twice as slow) "
+                      "until `make install` compiles it again", stacklevel=2)
+    if stale or os.environ.get("HARNESS_PURE_PYTHON"):
+        sys.meta_path.insert(0, SourceFinder(list(built)))
+        return False
+    return True
+
+
+def compiled_in_use() -> bool:
+    """Whether the search core running in this process is the compiled one (recorded
+    with every run)."""
+    from harness.search import core
+    return Path(core.__file__ or "").suffix != ".py"
+
+
+ACTIVE = choose()
+"""Decided on first import: the package imports this module before any other."""

@@ -1,0 +1,122 @@
+"""The search core compiled with mypyc counts exactly as its source does.
+
+Each check runs in a fresh process, once as installed (compiled where a compiler was
+found) and once with ``HARNESS_PURE_PYTHON=1`` (the source), and compares everything the
+searches report: every variant, on synthetic trees and on chess positions, with the
+shared enhancements switched on in turn, and a trace.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import sysconfig
+from pathlib import Path
+
+import pytest
+
+from harness.search import VARIANTS, compiled
+
+ROOT = Path(__file__).resolve().parents[1]
+
+SCRIPT = """
+import json, sys
+from harness.epd import load_suite
+from harness.search import VARIANTS, Switches, make_spec, run_search
+from harness.search.compiled import compiled_in_use
+from harness.trace import totals
+from harness.trees import generate_tree, parse_spec
+from harness.trees.positions import ChessTree
+
+out = {"compiled": compiled_in_use(), "runs": []}
+def record(tree, name, depth, switches, trace=False):
+    r = run_search(tree, make_spec(name), depth, switches, trace=trace)
+    out["runs"].append([name, depth, str(switches), r.score, r.bound, r.best_move, r.pv, r.status,
+                        r.counters, None if r.trace is None else totals(r.trace)])
+spec = parse_spec("random:b=2-5,d=5,n=3,seed=5,ordering=0.7,values=incremental,range=30")
+for index in range(spec.count):
+    tree = generate_tree(spec, index)
+    for variant in VARIANTS:
+        for switches in (Switches(), Switches(tt_size=256, iterative_deepening=True)):
+            record(tree, variant.name, 4, switches)
+    record(tree, "pvs", 3, Switches(), trace=True)
+boards = [p.board() for p in load_suite(sys.argv[1]).positions[:3]]
+chess_switches = (Switches(), Switches(tt_size=4096, killers=True, history=True),
+                  Switches(null_move=2, check_extension=True, iterative_deepening=True))
+for board in boards:
+    for variant in VARIANTS:
+        for switches in chess_switches:
+            record(ChessTree(board.copy()), variant.name, 2, switches)
+print(json.dumps(out))
+"""
+
+
+def searches(pure: bool) -> dict[str, object]:
+    env = {key: value for key, value in os.environ.items() if key != "HARNESS_PURE_PYTHON"}
+    if pure:
+        env["HARNESS_PURE_PYTHON"] = "1"
+    done = subprocess.run([sys.executable, "-c", SCRIPT, str(ROOT / "positions" / "bench.epd")],
+                          capture_output=True, text=True, env=env, timeout=600)
+    assert done.returncode == 0, done.stderr
+    result: dict[str, object] = json.loads(done.stdout)
+    return result
+
+
+def test_compiled_and_source_cores_report_the_same() -> None:
+    source = searches(pure=True)
+    installed = searches(pure=False)
+    assert source["compiled"] is False
+    assert installed["compiled"] is compiled.compiled_in_use()
+    assert len(source["runs"]) == 3 * (2 * len(VARIANTS) + 1) + 3 * 3 * len(VARIANTS)  # type: ignore[arg-type]
+    assert installed["runs"] == source["runs"]
+
+
+def test_the_core_is_compiled_where_a_compiler_is() -> None:
+    """Where a C compiler and Python's headers are (CI machines have both), a silent fall-back
+    to the source would hide a broken build (and halve the speed)."""
+    headers = Path(sysconfig.get_paths()["include"]) / "Python.h"
+    if (shutil.which("cc") or shutil.which("gcc")) and headers.is_file() \
+            and not os.environ.get("HARNESS_PURE_PYTHON"):
+        assert compiled.compiled_in_use()
+
+
+def _touch(path: Path, mtime: float) -> None:
+    path.write_text("")
+    os.utime(path, (mtime, mtime))
+
+
+def test_builds_are_found_beside_their_sources_and_checked_for_age(tmp_path: Path) -> None:
+    suffix = compiled.importlib.machinery.EXTENSION_SUFFIXES[0]
+    for name, source_time, build_time in (("core", 100, 200), ("pvs", 300, 200)):
+        _touch(tmp_path / f"{name}.py", source_time)
+        _touch(tmp_path / f"{name}{suffix}", build_time)
+    _touch(tmp_path / f"native__mypyc{suffix}", 200)         # mypyc's shared library: no source
+    _touch(tmp_path / "drivers.py", 100)                      # not compiled
+    built = compiled.compiled_modules(tmp_path)
+    assert sorted(built) == ["core", "pvs"]
+    assert compiled.stale_sources(built, tmp_path) == ["pvs"]
+
+
+def test_the_source_finder_loads_only_the_named_modules() -> None:
+    finder = compiled.SourceFinder(["core"])
+    spec = finder.find_spec("harness.search.core", None)
+    assert spec is not None and spec.origin == str(compiled.HERE / "core.py")
+    assert finder.find_spec("harness.search.registry", None) is None
+
+
+@pytest.mark.skipif(not compiled.compiled_in_use(), reason="the search core is not compiled here")
+def test_an_edited_source_runs_instead_of_its_stale_build(tmp_path: Path) -> None:
+    copy = tmp_path / "harness"
+    shutil.copytree(ROOT / "harness", copy, ignore=shutil.ignore_patterns("__pycache__"))
+    (copy / "search" / "pvs.py").touch()                     # edited after the build
+    code = ("import warnings; warnings.simplefilter('always');"
+            "from harness.search.compiled import compiled_in_use; import harness.search.core as c;"
+            "print(compiled_in_use(), c.__file__)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          env={**os.environ, "PYTHONPATH": str(tmp_path)}, cwd=tmp_path, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["False", str(copy / "search" / "core.py")]
+    assert "harness/search/pvs.py changed after it was compiled" in done.stderr
