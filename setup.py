@@ -2,25 +2,45 @@
 
 - The move generator (``harness/trees/_movegen.c``).
 - The search core, compiled from its Python source with mypyc (see
-  ``harness/search/compiled.py``).
+  ``harness/search/compiled.py``), with a record of the sources it was compiled from.
 
 Both are optional: where no C compiler is found (or mypyc cannot compile the core) the
 package installs without them and runs the same code in Python, with the same counts.
 """
 
+import hashlib
+import json
 import sys
+from pathlib import Path
 
 from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
 
 SEARCH_CORE = ("counters", "table", "core", "alphabeta", "pvs", "negascout", "zwp", "drivers")
 """The modules of ``harness/search`` that mypyc compiles: every per-node path of a search."""
+SOURCES_RECORD = "harness/search/compiled_from.json"
+"""sha256 of each compiled module's source: the core runs compiled only while they match."""
+
+
+class BuildWithRecord(build_ext):
+    """build_ext, then the record of the sources the search core was compiled from."""
+
+    def run(self) -> None:
+        super().run()
+        built = Path("." if self.inplace else self.build_lib)
+        record = {name: hashlib.sha256(Path(f"harness/search/{name}.py").read_bytes()).hexdigest()
+                  for name in SEARCH_CORE}
+        (built / SOURCES_RECORD).write_text(json.dumps(record, indent=1) + "\n")
+
 
 extensions = [Extension("harness.trees._movegen", ["harness/trees/_movegen.c"],
                         extra_compile_args=["-O2"], optional=True)]
 try:
     from mypyc.build import mypycify
 
-    core = mypycify([f"harness/search/{name}.py" for name in SEARCH_CORE],
+    # The rest of the package is only read for its types, and its dependencies (numpy,
+    # pandas, chess) may not be installed yet while this builds: no errors from it.
+    core = mypycify(["--follow-imports=silent", *(f"harness/search/{name}.py" for name in SEARCH_CORE)],
                     group_name="harness.search.native", opt_level="3")
 except (Exception, SystemExit) as error:  # mypyc's type check exits on errors
     print(f"harness: the search core is not compiled ({error}); it runs as Python", file=sys.stderr)
@@ -29,4 +49,4 @@ else:
         extension.optional = True
     extensions += core
 
-setup(ext_modules=extensions)
+setup(ext_modules=extensions, cmdclass={"build_ext": BuildWithRecord})

@@ -8,6 +8,7 @@ shared enhancements switched on in turn, and a trace.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import shutil
@@ -83,21 +84,20 @@ def test_the_core_is_compiled_where_a_compiler_is() -> None:
         assert compiled.compiled_in_use()
 
 
-def _touch(path: Path, mtime: float) -> None:
-    path.write_text("")
-    os.utime(path, (mtime, mtime))
-
-
-def test_builds_are_found_beside_their_sources_and_checked_for_age(tmp_path: Path) -> None:
+def test_builds_are_found_beside_their_sources_and_checked_against_the_record(tmp_path: Path) -> None:
     suffix = compiled.importlib.machinery.EXTENSION_SUFFIXES[0]
-    for name, source_time, build_time in (("core", 100, 200), ("pvs", 300, 200)):
-        _touch(tmp_path / f"{name}.py", source_time)
-        _touch(tmp_path / f"{name}{suffix}", build_time)
-    _touch(tmp_path / f"native__mypyc{suffix}", 200)         # mypyc's shared library: no source
-    _touch(tmp_path / "drivers.py", 100)                      # not compiled
+    for name in ("core", "pvs", "table"):
+        (tmp_path / f"{name}.py").write_text(f"# {name}\n")
+        (tmp_path / f"{name}{suffix}").write_bytes(b"")
+    (tmp_path / f"native__mypyc{suffix}").write_bytes(b"")   # mypyc's shared library: no source
+    (tmp_path / "drivers.py").write_text("")                  # not compiled
     built = compiled.compiled_modules(tmp_path)
-    assert sorted(built) == ["core", "pvs"]
-    assert compiled.stale_sources(built, tmp_path) == ["pvs"]
+    assert sorted(built) == ["core", "pvs", "table"]
+    assert compiled.stale_sources(built, tmp_path) == ["core", "pvs", "table"]   # no record
+    record = {name: hashlib.sha256(f"# {name}\n".encode()).hexdigest() for name in ("core", "pvs")}
+    (tmp_path / compiled.RECORD).write_text(json.dumps(record))
+    (tmp_path / "pvs.py").write_text("# pvs, edited\n")
+    assert compiled.stale_sources(built, tmp_path) == ["pvs", "table"]
 
 
 def test_the_source_finder_loads_only_the_named_modules() -> None:
@@ -111,7 +111,8 @@ def test_the_source_finder_loads_only_the_named_modules() -> None:
 def test_an_edited_source_runs_instead_of_its_stale_build(tmp_path: Path) -> None:
     copy = tmp_path / "harness"
     shutil.copytree(ROOT / "harness", copy, ignore=shutil.ignore_patterns("__pycache__"))
-    (copy / "search" / "pvs.py").touch()                     # edited after the build
+    with (copy / "search" / "pvs.py").open("a") as source:     # edited after the build
+        source.write("\n")
     code = ("import warnings; warnings.simplefilter('always');"
             "from harness.search.compiled import compiled_in_use; import harness.search.core as c;"
             "print(compiled_in_use(), c.__file__)")
@@ -119,4 +120,4 @@ def test_an_edited_source_runs_instead_of_its_stale_build(tmp_path: Path) -> Non
                           env={**os.environ, "PYTHONPATH": str(tmp_path)}, cwd=tmp_path, timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["False", str(copy / "search" / "core.py")]
-    assert "harness/search/pvs.py changed after it was compiled" in done.stderr
+    assert "harness/search/pvs.py changed since it was compiled" in done.stderr

@@ -4,21 +4,24 @@
 the drivers) with mypyc when the package is installed where a C compiler is found: the
 same source, typed as ``mypy --strict`` already checks it, run as C. A node of a search
 then costs about half what it costs interpreted, and every variant's counts are the same
-(the tests run the golden counts on both). Without a compiler the package installs as
+(a test compares every variant's results from both). Without a compiler the package installs as
 plain Python and this module has nothing to choose.
 
 The compiled modules are used all together or not at all (compiled loops call the
-compiled frame directly), and only while each is at least as new as its source: after an
-edit, the source runs, with a warning, until the next install (``make install``) compiles
-it again. ``HARNESS_PURE_PYTHON=1`` in the environment runs the source. Either way
-``run.json`` records which core ran.
+compiled frame directly), and only while each source is the one it was compiled from (the
+build records their sha256; file times would not do: unpacking a wheel can leave a
+source newer than its build): after an edit, the source runs, with a warning, until the
+next install (``make install``) compiles it again. ``HARNESS_PURE_PYTHON=1`` in the
+environment runs the source. Either way ``run.json`` records which core ran.
 """
 
 from __future__ import annotations
 
+import hashlib
 import importlib.abc
 import importlib.machinery
 import importlib.util
+import json
 import os
 import sys
 import warnings
@@ -27,6 +30,8 @@ from pathlib import Path
 from types import ModuleType
 
 PACKAGE = "harness.search"
+RECORD = "compiled_from.json"
+"""Written by the build (``setup.py``): the sha256 of each source it compiled."""
 HERE = Path(__file__).resolve().parent
 
 
@@ -43,9 +48,14 @@ def compiled_modules(directory: Path = HERE) -> dict[str, Path]:
 
 
 def stale_sources(built: dict[str, Path], directory: Path = HERE) -> list[str]:
-    """The sources edited since they were compiled (newer than their build)."""
-    return sorted(name for name, path in built.items()
-                  if (directory / f"{name}.py").stat().st_mtime > path.stat().st_mtime)
+    """The compiled modules whose source is not the one they were compiled from (by the
+    sha256 the build recorded in ``compiled_from.json``; no record: all of them)."""
+    try:
+        record = json.loads((directory / RECORD).read_text())
+    except (OSError, ValueError):
+        record = {}
+    return sorted(name for name in built
+                  if record.get(name) != hashlib.sha256((directory / f"{name}.py").read_bytes()).hexdigest())
 
 
 class SourceFinder(importlib.abc.MetaPathFinder):
@@ -69,7 +79,7 @@ def choose() -> bool:
         return False
     stale = stale_sources(built)
     if stale:
-        warnings.warn(f"harness: {', '.join(f'harness/search/{n}.py' for n in stale)} changed after "
+        warnings.warn(f"harness: {', '.join(f'harness/search/{n}.py' for n in stale)} changed since "
                       "it was compiled; the search core runs from source (about twice as slow) "
                       "until `make install` compiles it again", stacklevel=2)
     if stale or os.environ.get("HARNESS_PURE_PYTHON"):
