@@ -77,12 +77,14 @@ def choose() -> bool:
     built = compiled_modules()
     if not built:
         return False
+    if os.environ.get("HARNESS_PURE_PYTHON"):
+        sys.meta_path.insert(0, SourceFinder(list(built)))
+        return False
     stale = stale_sources(built)
     if stale:
         warnings.warn(f"harness: {', '.join(f'harness/search/{n}.py' for n in stale)} changed since "
                       "it was compiled; the search core runs from source (about twice as slow) "
                       "until `make install` compiles it again", stacklevel=2)
-    if stale or os.environ.get("HARNESS_PURE_PYTHON"):
         sys.meta_path.insert(0, SourceFinder(list(built)))
         return False
     return True
