@@ -63,4 +63,5 @@ bench-headline: $(STAMP)
 	$(BIN)/python -m benchmarks.headline $(HEADLINE_ARGS)
 
 clean:
-	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache .hypothesis harness/trees/*.so harness/search/*.so
+	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache .hypothesis harness/trees/*.so harness/search/*.so \
+	       harness/search/compiled_from.json

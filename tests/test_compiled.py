@@ -15,6 +15,7 @@ import shutil
 import subprocess
 import sys
 import sysconfig
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -107,17 +108,47 @@ def test_the_source_finder_loads_only_the_named_modules() -> None:
     assert finder.find_spec("harness.search.registry", None) is None
 
 
-@pytest.mark.skipif(not compiled.compiled_in_use(), reason="the search core is not compiled here")
-def test_an_edited_source_runs_instead_of_its_stale_build(tmp_path: Path) -> None:
+def _core_in_a_copy(tmp_path: Path, change: Callable[[Path], None]) -> tuple[list[str], str]:
+    """Copy the installed package (builds included), ``change`` its ``harness/search``,
+    import it in a fresh process: what it prints (whether the core is compiled, the
+    file ``core`` came from) and its warnings."""
     copy = tmp_path / "harness"
     shutil.copytree(ROOT / "harness", copy, ignore=shutil.ignore_patterns("__pycache__"))
-    with (copy / "search" / "pvs.py").open("a") as source:     # edited after the build
-        source.write("\n")
+    change(copy / "search")
     code = ("import warnings; warnings.simplefilter('always');"
             "from harness.search.compiled import compiled_in_use; import harness.search.core as c;"
             "print(compiled_in_use(), c.__file__)")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           env={**os.environ, "PYTHONPATH": str(tmp_path)}, cwd=tmp_path, timeout=120)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.split() == ["False", str(copy / "search" / "core.py")]
-    assert "harness/search/pvs.py changed since it was compiled" in done.stderr
+    return done.stdout.split(), done.stderr
+
+
+def _edit_pvs(search: Path) -> None:
+    with (search / "pvs.py").open("a") as source:
+        source.write("\n")
+
+
+def _drop_shared_library(search: Path) -> None:
+    for library in search.glob(f"{compiled.SHARED_LIBRARY}.*"):
+        library.unlink()
+
+
+@pytest.mark.skipif(not compiled.compiled_in_use(), reason="the search core is not compiled here")
+def test_an_edited_source_runs_instead_of_its_stale_build(tmp_path: Path) -> None:
+    printed, warned = _core_in_a_copy(tmp_path, _edit_pvs)
+    assert printed == ["False", str(tmp_path / "harness" / "search" / "core.py")]
+    assert "(harness/search/pvs.py: edited since" in warned
+
+
+@pytest.mark.skipif(not compiled.compiled_in_use(), reason="the search core is not compiled here")
+def test_a_build_without_its_shared_library_runs_the_source(tmp_path: Path) -> None:
+    printed, warned = _core_in_a_copy(tmp_path, _drop_shared_library)
+    assert printed == ["False", str(tmp_path / "harness" / "search" / "core.py")]
+    assert "the build is incomplete" in warned
+
+
+def test_an_unchanged_copy_runs_what_this_process_runs(tmp_path: Path) -> None:
+    printed, warned = _core_in_a_copy(tmp_path, lambda search: None)
+    assert printed[0] == str(compiled.compiled_in_use())
+    assert "does not match its source" not in warned

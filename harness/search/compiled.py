@@ -32,6 +32,8 @@ from types import ModuleType
 PACKAGE = "harness.search"
 RECORD = "compiled_from.json"
 """Written by the build (``setup.py``): the sha256 of each source it compiled."""
+SHARED_LIBRARY = "native__mypyc"
+"""The module mypyc puts the compiled code of all of them in (setup.py names the group)."""
 HERE = Path(__file__).resolve().parent
 
 
@@ -81,9 +83,12 @@ def choose() -> bool:
         sys.meta_path.insert(0, SourceFinder(list(built)))
         return False
     stale = stale_sources(built)
+    if not any(HERE.glob(f"{SHARED_LIBRARY}.*")):      # a build that failed half-way
+        stale = sorted(built)
     if stale:
-        warnings.warn(f"harness: {', '.join(f'harness/search/{n}.py' for n in stale)} changed since "
-                      "it was compiled; the search core runs from source (about twice as slow) "
+        warnings.warn("harness: the compiled search core does not match its source "
+                      f"({', '.join(f'harness/search/{n}.py' for n in stale)}: edited since, or "
+                      "the build is incomplete); it runs from source (about twice as slow) "
                       "until `make install` compiles it again", stacklevel=2)
         sys.meta_path.insert(0, SourceFinder(list(built)))
         return False
