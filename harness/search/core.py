@@ -6,6 +6,10 @@ once: counting the node, the horizon and terminal test, the transposition-table 
 store, the hash move first, and classifying the node by its outcome (PV, Cut, All,
 fail-high, first-move fail-high, cutoff). Loops recurse through :meth:`Search.child`,
 naming the loop the child is searched with, just as the pseudocode names the function.
+
+This module, the loops, the counters, the table and the drivers are compiled with mypyc
+at install (``harness/search/compiled.py``), which trusts their types as ``mypy
+--strict`` infers them: a local that starts as ``None`` states its type.
 """
 
 from __future__ import annotations
