@@ -2,12 +2,22 @@
 
 from __future__ import annotations
 
+import shutil
+import sysconfig
 from pathlib import Path
 
 import pytest
 
 DATA = Path(__file__).parent / "data"
 TEXTBOOK = [[3, 12, 8], [2, 4, 6], [14, 5, 2]]
+
+
+def can_compile() -> bool:
+    """Whether this machine has a C compiler and Python's headers (CI machines have both):
+    where it does, the install must have built the compiled parts, or a broken build would
+    hide behind the silent fall-back to Python."""
+    headers = Path(sysconfig.get_paths()["include"]) / "Python.h"
+    return bool(shutil.which("cc") or shutil.which("gcc")) and headers.is_file()
 
 
 @pytest.fixture

@@ -14,13 +14,14 @@ import os
 import shutil
 import subprocess
 import sys
-import sysconfig
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from harness.search import VARIANTS, compiled
+
+from .conftest import can_compile
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -77,11 +78,7 @@ def test_compiled_and_source_cores_report_the_same() -> None:
 
 
 def test_the_core_is_compiled_where_a_compiler_is() -> None:
-    """Where a C compiler and Python's headers are (CI machines have both), a silent fall-back
-    to the source would hide a broken build (and halve the speed)."""
-    headers = Path(sysconfig.get_paths()["include"]) / "Python.h"
-    if (shutil.which("cc") or shutil.which("gcc")) and headers.is_file() \
-            and not os.environ.get("HARNESS_PURE_PYTHON"):
+    if can_compile() and not os.environ.get("HARNESS_PURE_PYTHON"):
         assert compiled.compiled_in_use()
 
 

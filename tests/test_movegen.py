@@ -22,6 +22,8 @@ from harness.trees.movegen import (
     tactical_moves,
 )
 
+from .conftest import can_compile
+
 ROOT = Path(__file__).resolve().parents[1]
 # Castling both ways, en passant (also pinned and discovered), promotions with and
 # without capture, pinned pieces of every kind, and positions in check.
@@ -119,13 +121,7 @@ def test_perft_matches_the_reference_counts() -> None:
 
 
 def test_the_compiled_generator_is_built_where_a_compiler_is() -> None:
-    """Where a C compiler and Python's headers are (CI machines have both), a silent fall-back
-    to Python would hide a broken build."""
-    import shutil
-    import sysconfig
-
-    headers = Path(sysconfig.get_paths()["include"]) / "Python.h"
-    if (shutil.which("cc") or shutil.which("gcc")) and headers.is_file():
+    if can_compile():
         assert COMPILED
 
 
