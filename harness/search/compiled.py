@@ -73,17 +73,19 @@ class SourceFinder(importlib.abc.MetaPathFinder):
         return importlib.util.spec_from_file_location(fullname, HERE / f"{fullname.rsplit('.', 1)[1]}.py")
 
 
-def choose() -> bool:
-    """Decide, once, before any module of the core is imported; ``True`` if the compiled
-    core will run."""
+def choose() -> None:
+    """Decide, once, before any module of the core is imported: leave the compiled
+    modules to the normal import, or have the source imported instead
+    (:func:`compiled_in_use` tells afterwards which ran)."""
     built = compiled_modules()
     if not built:
-        return False
+        return
     if os.environ.get("HARNESS_PURE_PYTHON"):
         sys.meta_path.insert(0, SourceFinder(list(built)))
-        return False
-    stale = stale_sources(built)
-    if not any(HERE.glob(f"{SHARED_LIBRARY}.*")):      # a build that failed half-way
+        return
+    if any(HERE.glob(f"{SHARED_LIBRARY}.*")):
+        stale = stale_sources(built)
+    else:                                              # a build that failed half-way
         stale = sorted(built)
     if stale:
         warnings.warn("harness: the compiled search core does not match its source "
@@ -91,8 +93,6 @@ def choose() -> bool:
                       "the build is incomplete); it runs from source (about twice as slow) "
                       "until `make install` compiles it again", stacklevel=2)
         sys.meta_path.insert(0, SourceFinder(list(built)))
-        return False
-    return True
 
 
 def compiled_in_use() -> bool:
@@ -102,5 +102,4 @@ def compiled_in_use() -> bool:
     return Path(core.__file__ or "").suffix != ".py"
 
 
-ACTIVE = choose()
-"""Decided on first import: the package imports this module before any other."""
+choose()   # on first import: the package imports this module before any other of the core
