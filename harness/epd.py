@@ -40,7 +40,7 @@ from typing import TypeAlias
 
 import chess
 
-from harness.errors import HarnessError
+from harness.errors import HarnessError, decode_utf8
 
 EpdOperand: TypeAlias = str | int | float | chess.Move | list[chess.Move] | None
 """An operation's value as python-chess parses it."""
@@ -196,11 +196,7 @@ def _read(path: Path, skip_invalid: bool) -> Suite:
         data = path.read_bytes()
     except OSError as exc:
         raise HarnessError(f"{path}: cannot read: {exc.strerror or exc}") from None
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        number = data[:exc.start].count(b"\n") + 1
-        raise HarnessError(f"{path}:{number}: not UTF-8 text") from None
+    text = decode_utf8(path, data)
 
     positions: list[EpdPosition] = []
     skipped: list[tuple[int, str]] = []
