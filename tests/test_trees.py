@@ -10,6 +10,7 @@ import pytest
 from harness.errors import HarnessError
 from harness.search import make_spec, run_search
 from harness.trees import generate_tree, load_tree_file, parse_spec, parse_tree
+from harness.trees.explicit import json_nesting
 
 
 def children(tree, node: int) -> list[int]:  # type: ignore[no-untyped-def]
@@ -76,6 +77,44 @@ def test_bad_tree_files_name_file_and_place(tmp_path: Path, text: str, message: 
 def test_missing_tree_file(tmp_path: Path) -> None:
     with pytest.raises(HarnessError, match="cannot read"):
         load_tree_file(tmp_path / "nope.json")
+
+
+@pytest.mark.parametrize("levels", [2_000, 20_000])
+def test_tree_nested_too_deep_to_read_names_file_and_depth(tmp_path: Path, levels: int) -> None:
+    # json's decoder recurses per level: this was a RecursionError and a traceback.
+    path = tmp_path / "deep.json"
+    path.write_text("[" * levels + "1" + "]" * levels)
+    with pytest.raises(HarnessError) as info:
+        load_tree_file(path)
+    assert str(info.value) == (f"{path}: nested {levels:,} deep, too deep to read; the harness "
+                               "searches trees up to height 100")
+
+
+def test_json_nesting_counts_brackets_outside_strings() -> None:
+    assert json_nesting("[[1], 2]") == 2
+    assert json_nesting('{"tree": [[1, {"value": 2}]], "x": "[[[[\\"]]]"}') == 4
+    assert json_nesting("7") == 0
+
+
+def test_tree_file_that_is_not_utf8(tmp_path: Path) -> None:
+    path = tmp_path / "latin.json"
+    path.write_bytes(b"[[1, 2],\n [3, 4]] \xe9")
+    with pytest.raises(HarnessError) as info:
+        load_tree_file(path)
+    assert str(info.value) == f"{path}:2: not UTF-8 text (byte 0xe9; save the file as UTF-8)"
+    path.write_bytes(b"\xef\xbb\xbf[[1, 2], [3, 4]]")             # a byte-order mark is fine
+    assert load_tree_file(path).shape.height == 2
+
+
+@pytest.mark.parametrize("text", ["5", '{"value": 5}', '{"tree": 5, "perspective": "negamax"}'])
+def test_tree_file_with_a_single_leaf_names_the_file(tmp_path: Path, text: str) -> None:
+    # It loaded, and the run said "depth 0 is impossible" without naming the file.
+    path = tmp_path / "leaf.json"
+    path.write_text(text)
+    with pytest.raises(HarnessError) as info:
+        load_tree_file(path)
+    assert str(info.value).startswith(f"{path}: the tree is a single leaf; a tree is a nested list")
+    assert parse_tree(5).shape.height == 0          # as data (tests, properties) it is a tree
 
 
 def test_spec_round_trips_and_defaults() -> None:

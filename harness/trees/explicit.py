@@ -12,30 +12,66 @@ a search's horizon falls on it), or ``{"value": V}`` for a leaf.
 from __future__ import annotations
 
 import json
+import re
 from array import array
 from collections import deque
 from pathlib import Path
 from typing import Any
 
-from harness.errors import HarnessError
+from harness.errors import HarnessError, decode_utf8
 from harness.trees.arrays import ArrayTree, TreeShape
 from harness.trees.base import INF
 
 PERSPECTIVES = ("root", "negamax")
 
+_STRINGS_AND_OTHERS = re.compile(r'"(?:[^"\\]|\\.)*"|[^][{}"]+')
+"""What :func:`json_nesting` drops: JSON strings (escapes included) and everything
+that is not a bracket."""
+
 
 def load_tree_file(path: str | Path) -> ArrayTree:
-    """Read and parse a JSON tree file; every error names the file."""
+    """Read and parse a JSON tree file; every error names the file.
+
+    A file holding a single leaf is refused: it is never a search problem, and its height,
+    0, would otherwise surface later as an impossible depth without the file's name.
+    """
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        data = path.read_bytes()
     except OSError as exc:
         raise HarnessError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    text = decode_utf8(path, data)
     try:
-        data = json.loads(text)
+        decoded = json.loads(text)
     except json.JSONDecodeError as exc:
         raise HarnessError(f"{path}:{exc.lineno}:{exc.colno}: invalid JSON: {exc.msg}") from None
-    return parse_tree(data, source=str(path))
+    except RecursionError:
+        # json's decoder recurses once per level, so a tree nested about 1,000 deep (Python's
+        # recursion limit) cannot even be read; no search goes that deep anyway.
+        # Imported here: harness.search.run imports harness.trees, which imports this module.
+        from harness.search.run import MAX_DEPTH
+
+        raise HarnessError(f"{path}: nested {json_nesting(text):,} deep, too deep to read; the "
+                           f"harness searches trees up to height {MAX_DEPTH}") from None
+    tree = parse_tree(decoded, source=str(path))
+    if tree.shape.height == 0:
+        raise HarnessError(f"{path}: the tree is a single leaf; a tree is a nested list whose "
+                           "leaves are integers, e.g. [[3, 12, 8], [2, 4, 6]]")
+    return tree
+
+
+def json_nesting(text: str) -> int:
+    """How deep the arrays and objects of a JSON text nest (``[[1], 2]``: 2), without
+    recursing; brackets inside strings do not count."""
+    brackets = _STRINGS_AND_OTHERS.sub("", text)
+    depth = deepest = 0
+    for bracket in brackets:
+        if bracket in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif bracket in "]}":
+            depth -= 1
+    return deepest
 
 
 def parse_tree(data: Any, source: str = "<tree>") -> ArrayTree:
