@@ -11,7 +11,7 @@ import chess
 
 from harness.epd import EpdPosition, Suite, load_suite, solved
 from harness.errors import HarnessError
-from harness.search.run import Switches
+from harness.search.run import MAX_DEPTH, Switches
 from harness.trees.base import Tree
 from harness.trees.explicit import load_tree_file
 from harness.trees.movegen import perft
@@ -55,6 +55,16 @@ class Problem:
         if given:
             return given
         return (self.height,) if self.height is not None else (DEFAULT_CHESS_DEPTH,)
+
+    def check_default_depth(self, given: tuple[int, ...] | None) -> None:
+        """Refuse to search a tree to its height (no depth ``given``) when no search goes
+        that deep, saying the number is the tree's height and where it comes from."""
+        if given or self.height is None or self.height <= MAX_DEPTH:
+            return
+        where = (f"{self.source}: the tree's height, {self.height:,}," if self.kind == "tree"
+                 else f"{self.source}: d={self.height:,}, the trees' height,")
+        raise HarnessError(f"{where} is the depth searched without --depth, and the harness "
+                           f"searches at most {MAX_DEPTH} plies deep: give --depth N")
 
     def make_tree(self, switches: Switches = Switches()) -> Tree:
         """Build the tree, cursor at the root; chess trees take the ordering switches."""
@@ -132,13 +142,18 @@ def suite_problems(suite: Suite, skip_invalid: bool) -> list[Problem]:
 
 
 def parse_depths(text: str) -> tuple[int, ...]:
-    """``N`` or ``A-B`` (inclusive) as a tuple of depths."""
+    """``--depth N`` or ``A-B`` (inclusive) as a tuple of depths, each one a search can go
+    (checked before the range is built: ``1-10000000000`` must not fill the memory)."""
     lo, sep, hi = text.partition("-")
     try:
         first = int(lo)
         last = int(hi) if sep else first
     except ValueError:
-        raise HarnessError(f"depth {text!r} is not N or A-B") from None
+        raise HarnessError(f"--depth {text!r} is not N or A-B") from None
     if first > last:
-        raise HarnessError(f"depth range {text!r} is empty")
+        raise HarnessError(f"--depth {text!r}: the range is empty")
+    for depth in (first, last):
+        if not 1 <= depth <= MAX_DEPTH:
+            raise HarnessError(f"--depth {text}: depth {depth} is impossible (the harness searches "
+                               f"1 to {MAX_DEPTH} plies deep)")
     return tuple(range(first, last + 1))
