@@ -301,7 +301,7 @@ def write_record(outcomes: Sequence[Outcome], env: dict[str, Any], path: Path | 
 # -- problems ------------------------------------------------------------------------------
 
 def wac_path() -> Path:
-    """``wac.epd``: looked up as the harness does (``positions/``, ``$HARNESS_SUITES``), then
+    """``wac.epd``: looked up as the harness does (``harness/positions/``, ``$HARNESS_SUITES``), then
     in ``../shared/positions`` beside the repository (where the Makefile points)."""
     from harness.errors import HarnessError
     from harness.suites import find_suite

@@ -35,7 +35,7 @@ The suite is a pure function of ``(count, seed, settings)``: every random number
 and positions are chosen from the games in game order. So the first ``n`` positions do
 not depend on how many more are asked for, and worker processes (which play games ahead)
 change nothing but the time. A change to the search, its move ordering or the evaluation
-may change the moves played and so the suite (``positions/bench.epd`` is tested for that).
+may change the moves played and so the suite (``harness/positions/bench.epd`` is tested for that).
 """
 
 from __future__ import annotations
@@ -58,7 +58,7 @@ from harness.errors import HarnessError
 from harness.search.counters import Counters
 from harness.search.registry import VariantSpec, find_variant, make_spec
 from harness.search.run import SearchResult, Switches, check_depth, run_search
-from harness.suites import project_positions
+from harness.suites import PROJECT_POSITIONS, project_root
 from harness.trees.evaluation import FULL_PHASE, PHASE_WEIGHT
 from harness.trees.positions import ChessTree, PositionCache
 
@@ -71,16 +71,16 @@ PAWN_UNITS = (0, 1, 3, 3, 5, 9, 0)
 """Material in pawns by piece type (index 1..6), for the balance filter."""
 
 DEFAULT_COUNT = 40
-"""Positions in ``positions/bench.epd``."""
+"""Positions in ``harness/positions/bench.epd``."""
 DEFAULT_SEED = 1
-"""Seed of ``positions/bench.epd``."""
-BENCH_PATH = "positions/bench.epd"
+"""Seed of ``harness/positions/bench.epd``."""
+BENCH_PATH = f"{PROJECT_POSITIONS}/bench.epd"
 """Where the project's generated suite is committed, relative to the project root."""
 
 
 @dataclass(frozen=True)
 class GenerateSettings:
-    """How a suite is generated (the defaults make ``positions/bench.epd``)."""
+    """How a suite is generated (the defaults make ``harness/positions/bench.epd``)."""
 
     variant: str = "alphabeta"
     """The harness's search variant that plays the games."""
@@ -277,7 +277,7 @@ def write_generated_suite(path: str | Path, count: int = DEFAULT_COUNT, seed: in
                           settings: GenerateSettings = DEFAULT_SETTINGS, workers: int | None = None) -> Path:
     """Generate a suite (:func:`generate_suite`) and write it to ``path`` as EPD with a header
     saying how to make it again; returns the path. The header names the file relative to
-    the project root when it is inside the project (``positions/bench.epd``), so the bytes
+    the project root when it is inside the project (``harness/positions/bench.epd``), so the bytes
     do not depend on the current folder."""
     path = Path(path)
     suite = generate_suite(count, seed, settings, workers=workers)
@@ -532,6 +532,6 @@ def _default_workers() -> int:
 def _shown(path: Path) -> str:
     """``path`` relative to the project root when it is inside it, else as given."""
     try:
-        return path.resolve().relative_to(project_positions().parent).as_posix()
+        return path.resolve().relative_to(project_root()).as_posix()
     except ValueError:
         return path.as_posix()

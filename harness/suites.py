@@ -1,10 +1,10 @@
 """Finding EPD suites, listing them, and downloading the public ones.
 
-Suites are looked up by file name in the project's ``positions/`` folder (suites the
-project makes itself, e.g. ``perft.epd``), then in each folder of the environment variable
-``HARNESS_SUITES`` (separated by ``os.pathsep``). Public suites are not part of the
-project: :data:`KNOWN_SUITES` pins where to download each one and its sha256, and
-:func:`download_suite` fetches and checks it.
+Suites are looked up by file name in the project's own ``harness/positions/`` folder (suites
+the project makes itself, e.g. ``perft.epd``; package data, so an installed package has
+them too), then in each folder of the environment variable ``HARNESS_SUITES`` (separated
+by ``os.pathsep``). Public suites are not part of the project: :data:`KNOWN_SUITES` pins
+where to download each one and its sha256, and :func:`download_suite` fetches and checks it.
 """
 
 from __future__ import annotations
@@ -97,9 +97,22 @@ class SuiteInfo:
     """Why the file could not be read at all (then both counts are 0), or None."""
 
 
+PROJECT_POSITIONS = "harness/positions"
+"""Where the project's own suites are, relative to :func:`project_root`. Inside the package,
+as package data (pyproject.toml), because only the package is installed: a folder beside it
+exists in a checkout but not after ``pip install``."""
+
+
+def project_root() -> Path:
+    """The folder that holds the ``harness`` package: the project root in a checkout,
+    site-packages in an install."""
+    return Path(__file__).resolve().parents[1]
+
+
 def project_positions() -> Path:
-    """The project's own ``positions/`` folder (beside the ``harness`` package)."""
-    return Path(__file__).resolve().parents[1] / "positions"
+    """The project's own suites, :data:`PROJECT_POSITIONS` (found in a checkout and in an
+    install alike)."""
+    return project_root() / PROJECT_POSITIONS
 
 
 def download_dir() -> Path:
@@ -110,7 +123,7 @@ def download_dir() -> Path:
 
 
 def suite_dirs() -> list[Path]:
-    """The folders suites are looked up in, in order: the project's ``positions/``, each
+    """The folders suites are looked up in, in order: :func:`project_positions`, each
     folder of ``HARNESS_SUITES``, then :func:`download_dir`."""
     extra = [Path(entry) for entry in os.environ.get(SUITES_ENV, "").split(os.pathsep) if entry]
     return [project_positions(), *extra, download_dir()]

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from harness.epd import load_suite
 from harness.search import CORE, VARIANTS, Switches, make_spec, run_search
 from harness.search.counters import Counters
+from harness.suites import project_positions
 from harness.trees import movegen
 from harness.trees.evaluation import MATE, evaluate, material_sum, move_delta, score
 from harness.trees.positions import ChessTree, Ordering, PositionCache, position_key
@@ -162,7 +163,7 @@ def test_the_cache_changes_no_count() -> None:
 def test_the_compiled_generator_changes_no_count() -> None:
     """Every core variant, with and without MVV-LVA, searches the same tree with either
     generator: the project's own suite (castling rights, en passant, checks among them)."""
-    positions = load_suite(Path(__file__).resolve().parents[1] / "positions" / "bench.epd").positions
+    positions = load_suite(project_positions() / "bench.epd").positions
     was = movegen.compiled_in_use()
     try:
         for position in positions[::12]:

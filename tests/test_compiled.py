@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from harness.search import VARIANTS, compiled
+from harness.suites import project_positions
 
 from .conftest import can_compile
 
@@ -61,7 +62,7 @@ def searches(pure: bool) -> dict[str, object]:
     env = {key: value for key, value in os.environ.items() if key != "HARNESS_PURE_PYTHON"}
     if pure:
         env["HARNESS_PURE_PYTHON"] = "1"
-    done = subprocess.run([sys.executable, "-c", SCRIPT, str(ROOT / "positions" / "bench.epd")],
+    done = subprocess.run([sys.executable, "-c", SCRIPT, str(project_positions() / "bench.epd")],
                           capture_output=True, text=True, env=env, timeout=600)
     assert done.returncode == 0, done.stderr
     result: dict[str, object] = json.loads(done.stdout)

@@ -1,4 +1,4 @@
-"""The generated benchmark suite: the committed ``positions/bench.epd`` is what the generator
+"""The generated benchmark suite: the committed ``harness/positions/bench.epd`` is what the generator
 makes (checked on its first positions, in fresh processes with different hash seeds), every
 position passes the filters, the phase mix holds, and bad settings are refused."""
 
@@ -30,16 +30,16 @@ from harness.generate import (
     phase_name,
     write_generated_suite,
 )
-from harness.suites import find_suite, project_positions
+from harness.suites import find_suite, project_positions, project_root
 
 BENCH = project_positions() / "bench.epd"
-ROOT = project_positions().parent
+ROOT = project_root()
 PREFIX = 3
 """Positions regenerated to compare with the committed file (the whole suite takes ~30 s)."""
 C0 = re.compile(r"seed 1 game (\d+) ply (\d+) phase (middlegame|endgame)")
 
 # Writes the header and the first PREFIX positions of the default suite (with argv[2] worker
-# processes) as write_generated_suite writes the whole file: a prefix of positions/bench.epd.
+# processes) as write_generated_suite writes the whole file: a prefix of harness/positions/bench.epd.
 PREFIX_SCRIPT = f"""
 import sys
 from harness.epd import write_epd
@@ -64,7 +64,7 @@ def test_bench_header_says_how_to_regenerate_it() -> None:
     header = [line[2:] for line in bench_lines() if line.startswith("#")]
     assert header == generated_header(40, 1)
     assert ("Regenerate it byte for byte with: harness suites generate --count 40 --seed 1 "
-            "--out positions/bench.epd") in header
+            "--out harness/positions/bench.epd") in header
 
 
 def test_bench_prefix_is_regenerated_byte_for_byte_in_fresh_processes(tmp_path: Path) -> None:

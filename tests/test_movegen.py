@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import chess
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from harness.epd import load_suite
+from harness.suites import project_positions
 from harness.trees import movegen
 from harness.trees.movegen import (
     MOVES,
@@ -24,7 +23,6 @@ from harness.trees.movegen import (
 
 from .conftest import can_compile
 
-ROOT = Path(__file__).resolve().parents[1]
 # Castling both ways, en passant (also pinned and discovered), promotions with and
 # without capture, pinned pieces of every kind, and positions in check.
 STARTS = [
@@ -71,8 +69,8 @@ def check(board: chess.Board) -> None:
 
 def starts() -> list[str]:
     fens = list(STARTS)
-    fens += [p.board().fen() for p in load_suite(ROOT / "positions" / "perft.epd").positions]
-    fens += [p.board().fen() for p in load_suite(ROOT / "positions" / "bench.epd").positions[::8]]
+    fens += [p.board().fen() for p in load_suite(project_positions() / "perft.epd").positions]
+    fens += [p.board().fen() for p in load_suite(project_positions() / "bench.epd").positions[::8]]
     return fens
 
 
@@ -111,7 +109,7 @@ def test_moves_are_shared_objects() -> None:
 
 def test_perft_matches_the_reference_counts() -> None:
     """The standard counts of the six perft positions to depth 3 (the project's perft.epd)."""
-    suite = load_suite(ROOT / "positions" / "perft.epd")
+    suite = load_suite(project_positions() / "perft.epd")
     for position in suite.positions:
         board = position.board()
         for depth in (0, 1, 2, 3):

@@ -2,17 +2,15 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import chess
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from harness.epd import load_suite
+from harness.suites import project_positions
 from harness.trees.play import play, prepare, take_back
 
-ROOT = Path(__file__).resolve().parents[1]
 STARTS = [
     chess.STARTING_FEN,
     "r3k2r/pPpp1ppp/8/3Pp3/8/8/P1PP1PpP/R3K2R w KQkq e6 0 1",       # castling, en passant, promotions
@@ -71,7 +69,7 @@ def test_every_move_two_plies_deep(start: str) -> None:
 
 
 def test_games_from_the_projects_suite() -> None:
-    for position in load_suite(ROOT / "positions" / "bench.epd").positions:
+    for position in load_suite(project_positions() / "bench.epd").positions:
         walk(position.board().fen(), list(range(7, 7 * 60, 7)))
 
 
