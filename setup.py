@@ -6,10 +6,14 @@
 
 Both are optional: where no C compiler is found (or mypyc cannot compile the core) the
 package installs without them and runs the same code in Python, with the same counts.
+
+``HARNESS_BUILD_PURE=1`` builds neither: a pure-Python package in seconds (mypyc takes about
+a minute), for tests of what a build ships (``tests/test_install.py``), not for use.
 """
 
 import hashlib
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -33,20 +37,27 @@ class BuildWithRecord(build_ext):
         (built / SOURCES_RECORD).write_text(json.dumps(record, indent=1) + "\n")
 
 
-extensions = [Extension("harness.trees._movegen", ["harness/trees/_movegen.c"],
-                        extra_compile_args=["-O2"], optional=True)]
-try:
-    from mypyc.build import mypycify
+def compiled_extensions() -> list[Extension]:
+    """The move generator and, where mypyc can compile it, the search core; none with
+    ``HARNESS_BUILD_PURE=1``."""
+    if os.environ.get("HARNESS_BUILD_PURE") == "1":
+        print("harness: HARNESS_BUILD_PURE=1: nothing compiled; it runs as Python", file=sys.stderr)
+        return []
+    extensions = [Extension("harness.trees._movegen", ["harness/trees/_movegen.c"],
+                            extra_compile_args=["-O2"], optional=True)]
+    try:
+        from mypyc.build import mypycify
 
-    # The rest of the package is only read for its types, and its dependencies (numpy,
-    # pandas, chess) may not be installed yet while this builds: no errors from it.
-    core = mypycify(["--follow-imports=silent", *(f"harness/search/{name}.py" for name in SEARCH_CORE)],
-                    group_name="harness.search.native", opt_level="3")
-except (Exception, SystemExit) as error:  # mypyc's type check exits on errors
-    print(f"harness: the search core is not compiled ({error}); it runs as Python", file=sys.stderr)
-else:
+        # The rest of the package is only read for its types, and its dependencies (numpy,
+        # pandas, chess) may not be installed yet while this builds: no errors from it.
+        core = mypycify(["--follow-imports=silent", *(f"harness/search/{name}.py" for name in SEARCH_CORE)],
+                        group_name="harness.search.native", opt_level="3")
+    except (Exception, SystemExit) as error:  # mypyc's type check exits on errors
+        print(f"harness: the search core is not compiled ({error}); it runs as Python", file=sys.stderr)
+        return extensions
     for extension in core:
         extension.optional = True
-    extensions += core
+    return extensions + core
 
-setup(ext_modules=extensions, cmdclass={"build_ext": BuildWithRecord})
+
+setup(ext_modules=compiled_extensions(), cmdclass={"build_ext": BuildWithRecord})
