@@ -11,11 +11,13 @@ export HARNESS_SUITES ?= $(if $(wildcard $(SHARED_SUITES)),$(SHARED_SUITES))
 
 # setup.py builds the compiled move generator and compiles the search core with mypyc: a
 # changed source of either is a new install (harness/search/compiled.py runs a stale
-# core from source until then).
+# core from source until then). The distribution was once named harness, a name PyPI gives
+# an unrelated project: an environment with that record (ours or theirs) drops it first.
 COMPILED_SOURCES := harness/trees/_movegen.c $(foreach m,$(shell sed -n 's/^SEARCH_CORE = (\(.*\))/\1/p' setup.py | tr -d '",'),harness/search/$(m).py)
 $(STAMP): pyproject.toml setup.py $(COMPILED_SOURCES)
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip uninstall -qq --yes harness
 	$(BIN)/python -m pip install --quiet -e '.[test,lint]'
 	touch $(STAMP)
 
