@@ -162,7 +162,7 @@ class GenerateSettings:
 
 
 DEFAULT_SETTINGS = GenerateSettings()
-"""The settings of ``positions/bench.epd``."""
+"""The settings of ``harness/positions/bench.epd``."""
 
 
 def phase(board: chess.Board) -> int:
