@@ -16,13 +16,12 @@ class HarnessError(ValueError):
 
 def decode_utf8(path: str | Path, data: bytes) -> str:
     """A file's bytes as text (a UTF-8 byte-order mark is dropped), or a
-    :class:`HarnessError` naming the file, the line and the first byte that is not UTF-8."""
+    :class:`HarnessError` naming the file and the line of the first byte that is not UTF-8."""
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         line = data[:exc.start].count(b"\n") + 1
-        raise HarnessError(f"{path}:{line}: not UTF-8 text (byte 0x{data[exc.start]:02x}; "
-                           "save the file as UTF-8)") from None
+        raise HarnessError(f"{path}:{line}: not UTF-8 text") from None
 
 
 def os_error_text(exc: OSError) -> str:

@@ -101,7 +101,7 @@ def test_tree_file_that_is_not_utf8(tmp_path: Path) -> None:
     path.write_bytes(b"[[1, 2],\n [3, 4]] \xe9")
     with pytest.raises(HarnessError) as info:
         load_tree_file(path)
-    assert str(info.value) == f"{path}:2: not UTF-8 text (byte 0xe9; save the file as UTF-8)"
+    assert str(info.value) == f"{path}:2: not UTF-8 text"
     path.write_bytes(b"\xef\xbb\xbf[[1, 2], [3, 4]]")             # a byte-order mark is fine
     assert load_tree_file(path).shape.height == 2
 
