@@ -4,13 +4,19 @@ Rows of ``results.csv`` are paired on (suite, problem_id, depth): a problem coun
 depth only when both variants searched it to that depth. Ratios are B/A, so below 1 means
 B searched fewer nodes; see :mod:`harness.stats` for the zero-count rule and the
 bootstrap.
+
+Every comparison is made per problem set (suite): a run with several sets usually holds
+them to contrast them (the default run: the same trees with good and with random move
+ordering), and a mean over both would hide exactly that. Pooling every set into one group
+is there on request (``pooled=True``), and its rows say so in their ``suite`` column.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -27,6 +33,9 @@ REQUIRED = ("suite", "problem_id", "variant", "depth", "nodes")
 PAIRED_COUNTERS = ("nodes", "zw_searches", "researches", "fail_highs", "fail_highs_first")
 """Counters carried into a paired frame (when the results have them)."""
 
+POOLED = "all problem sets (pooled)"
+"""The ``suite`` of a pooled comparison's rows: every problem set in one group."""
+
 LARGEST = 5
 """Problems listed per row as the largest differences."""
 
@@ -34,7 +43,7 @@ SIGNIFICANCE = 0.05
 """Level of the significance statements in verdicts."""
 
 TABLE_COLUMNS = (
-    "variant", "baseline", "depth", "n", "ratio", "ratio_low", "ratio_high", "median_ratio",
+    "suite", "variant", "baseline", "depth", "n", "ratio", "ratio_low", "ratio_high", "median_ratio",
     "wins", "ties", "losses", "sign_p", "significant", "nodes_a", "nodes_b",
     "research_rate_a", "research_rate_b", "fh_first_rate_a", "fh_first_rate_b",
     "largest", "verdict",
@@ -44,13 +53,14 @@ TABLE_COLUMNS = (
 
 @dataclass(frozen=True)
 class Comparison:
-    """Every other variant against the baseline, per depth."""
+    """Every other variant against the baseline, per problem set and depth."""
 
     baseline: str
     """Variant A, the one every ratio divides by."""
     table: pd.DataFrame
-    """One row per other variant x depth, columns :data:`TABLE_COLUMNS`: ``n`` problems in
-    common; ``ratio`` the geometric mean of per-problem node ratios B/A, ``ratio_low`` and
+    """One row per problem set x other variant x depth, columns :data:`TABLE_COLUMNS`:
+    ``suite`` the problem set (:data:`POOLED` when pooled); ``n`` problems in common;
+    ``ratio`` the geometric mean of per-problem node ratios B/A, ``ratio_low`` and
     ``ratio_high`` its paired bootstrap interval; ``median_ratio``; ``wins`` (B fewer
     nodes), ``ties``, ``losses``; ``sign_p`` the exact two-sided sign-test p-value;
     ``significant`` when the interval excludes 1 and ``sign_p`` < 0.05; ``nodes_a`` and
@@ -59,13 +69,16 @@ class Comparison:
     ``largest`` the problems that differ most, as text; ``verdict`` one plain sentence."""
     differences: pd.DataFrame
     """The problems behind ``largest``, one row each: variant, depth, rank, suite,
-    problem_id, nodes_a, nodes_b, ratio."""
+    problem_id, nodes_a, nodes_b, ratio (``suite`` is the problem's own set, also when
+    pooled)."""
     seed: int
     """Seed of the bootstrap."""
     resamples: int
     """Bootstrap resamples per interval."""
     level: float
     """Coverage of the intervals (0.95)."""
+    pooled: bool = False
+    """Whether every problem set was put in one group (asked for; the default is per set)."""
 
     def render(self) -> str:
         """A readable text table, then a verdict per variant at its deepest depth."""
@@ -119,11 +132,14 @@ def pair(results: pd.DataFrame, baseline: str, other: str) -> pd.DataFrame:
 
 
 def compare(results: pd.DataFrame, baseline: str, others: list[str], seed: int = 0,
-            resamples: int = stats.DEFAULT_RESAMPLES, level: float = 0.95) -> Comparison:
-    """Each of ``others`` against ``baseline``, per depth, on the problems both searched.
+            resamples: int = stats.DEFAULT_RESAMPLES, level: float = 0.95,
+            pooled: bool = False) -> Comparison:
+    """Each of ``others`` against ``baseline``, per problem set and depth, on the problems
+    both searched; with ``pooled``, every problem set in one group labelled :data:`POOLED`.
 
-    An empty ``others`` means every variant of the results but the baseline. Every interval
-    uses the same ``seed``, so a comparison is a pure function of its arguments.
+    An empty ``others`` means every variant of the results but the baseline. Rows come
+    per problem set (in the order the sets first appear), then variant, then depth. Every
+    interval uses the same ``seed``, so a comparison is a pure function of its arguments.
     """
     known = variants_in(results)
     if baseline not in known:
@@ -133,22 +149,28 @@ def compare(results: pd.DataFrame, baseline: str, others: list[str], seed: int =
         others = [v for v in known if v != baseline]
     if baseline in others:
         raise HarnessError(f"baseline {baseline!r} is also among the variants compared with it")
+    pairs = {other: pair(results, baseline, other) for other in others}
+    suites = [str(s) for s in pd.unique(results["suite"])]
+    groups = [(POOLED, suites)] if pooled else [(s, [s]) for s in suites]
     rows: list[dict[str, object]] = []
     differences: list[pd.DataFrame] = []
-    for other in others:
-        paired = pair(results, baseline, other)
-        depths = sorted(results.loc[results["variant"].isin([baseline, other]), "depth"].unique())
-        for depth in depths:
-            part = paired[paired["depth"] == depth]
-            row, top = _compare_depth(part, baseline, other, int(depth), seed, resamples, level)
-            rows.append(row)
-            differences.append(top)
+    for label, members in groups:
+        in_group = results["suite"].isin(members)
+        for other in others:
+            paired = pairs[other][pairs[other]["suite"].isin(members)]
+            searched = in_group & results["variant"].isin([baseline, other])
+            for depth in sorted(results.loc[searched, "depth"].unique()):
+                part = paired[paired["depth"] == depth]
+                row, top = _compare_depth(part, baseline, other, int(depth), seed, resamples,
+                                          level)
+                rows.append({"suite": label, **row})
+                differences.append(top)
     table = pd.DataFrame(rows, columns=list(TABLE_COLUMNS))
     diff_columns = ["variant", "depth", "rank", "suite", "problem_id", "nodes_a", "nodes_b", "ratio"]
     kept = [d for d in differences if not d.empty]
     diffs = (pd.concat(kept, ignore_index=True) if kept
              else pd.DataFrame(columns=diff_columns))
-    return Comparison(baseline, table, diffs[diff_columns], seed, resamples, level)
+    return Comparison(baseline, table, diffs[diff_columns], seed, resamples, level, pooled)
 
 
 def _compare_depth(part: pd.DataFrame, baseline: str, other: str, depth: int, seed: int,
@@ -244,6 +266,25 @@ def verdict(other: str, baseline: str, n: int, ratio: float, interval: tuple[flo
     return f"{body}; not significant at 5% ({', '.join(reasons)})."
 
 
+def brief_verdict(row: Mapping[Any, Any] | pd.Series) -> str:
+    """A row of :attr:`Comparison.table` in a few words: how many fewer or more nodes on
+    geometric mean and whether that is significant at 5% (or why not)."""
+    n, ratio, p = int(row["n"]), float(row["ratio"]), float(row["sign_p"])
+    if n == 0:
+        return "no problems in common"
+    if int(row["wins"]) == int(row["losses"]) == 0:
+        return f"as many nodes on all {n} problems"
+    if ratio >= 2:
+        size = f"{ratio:.3g} times the nodes"
+    else:
+        size = f"{abs(ratio - 1) * 100:.1f}% {'fewer' if ratio < 1 else 'more'} nodes"
+    if row["significant"]:
+        return f"{size}, significant"
+    low, high = float(row["ratio_low"]), float(row["ratio_high"])
+    why = "interval includes 1" if low <= 1 <= high else f"sign test p {_p_phrase(p)}"
+    return f"{size}, not significant ({why})"
+
+
 def _p_phrase(p: float) -> str:
     text = format_p(p)
     return text if text.startswith("<") else f"= {text}"
@@ -251,7 +292,9 @@ def _p_phrase(p: float) -> str:
 
 def worse_than(comparison: Comparison, pct: float) -> bool:
     """True when some variant's geometric-mean nodes exceed the baseline's by more than
-    ``pct`` percent at some depth (a CI gate; rows without problems are ignored)."""
+    ``pct`` percent at some depth of some problem set (a CI gate: a loss on one set is not
+    averaged away by a gain on another unless the comparison was pooled; rows without
+    problems are ignored)."""
     if not math.isfinite(pct) or pct < 0:
         raise HarnessError(f"tolerance {pct} must be a percentage of at least 0")
     ratios = comparison.table["ratio"].to_numpy(dtype=np.float64)
@@ -259,18 +302,38 @@ def worse_than(comparison: Comparison, pct: float) -> bool:
 
 
 def render_comparison(comparison: Comparison, depths: Sequence[int] | None = None) -> str:
-    """:meth:`Comparison.render`, optionally only at ``depths``."""
+    """:meth:`Comparison.render`, optionally only at ``depths``: one block per problem set
+    (a table, then the verdicts at each variant's deepest depth)."""
     table = comparison.table
     if depths is not None:
         table = table[table["depth"].isin(list(depths))]
     if table.empty:
         return f"nothing compared with {comparison.baseline}"
+    grouping = ("every problem set pooled into one group, as asked" if comparison.pooled
+                else "each problem set on its own")
+    head = (f"B against A = {comparison.baseline}, {grouping}: B/A is the geometric mean of "
+            f"per-problem node ratios with a paired bootstrap {comparison.level:.0%} interval "
+            f"({comparison.resamples} resamples, seed {comparison.seed}); W/T/L: problems where "
+            f"B searched fewer/equal/more nodes; sign p: exact two-sided sign test; "
+            f"* significant at 5%.")
+    lines = [head]
+    for suite, part in table.groupby("suite", sort=False):
+        lines += ["", f"Problem set: {suite}", "", _text_table(part, comparison.level)]
+        deepest = part.loc[part.groupby("variant", sort=False)["depth"].idxmax()]
+        lines += ["", "Verdicts at each variant's deepest depth:"]
+        for row in deepest.to_dict("records"):
+            lines.append(f"  depth {row['depth']}: {row['verdict']}")
+            if row["largest"]:
+                lines.append(f"    largest differences: {row['largest']}")
+    return "\n".join(lines)
+
+
+def _text_table(table: pd.DataFrame, level: float) -> str:
     shown = pd.DataFrame({
         "variant": table["variant"], "depth": table["depth"], "n": table["n"],
         "B/A": table["ratio"].map(_num),
-        f"{comparison.level:.0%} interval": [f"{_num(lo)}-{_num(hi)}" for lo, hi
-                                             in zip(table["ratio_low"], table["ratio_high"],
-                                                    strict=True)],
+        f"{level:.0%} interval": [f"{_num(lo)}-{_num(hi)}" for lo, hi
+                                  in zip(table["ratio_low"], table["ratio_high"], strict=True)],
         "median": table["median_ratio"].map(_num),
         "W/T/L": [f"{int(w)}/{int(t)}/{int(lo)}" for w, t, lo in zip(table["wins"], table["ties"],
                                                       table["losses"], strict=True)],
@@ -282,19 +345,7 @@ def render_comparison(comparison: Comparison, depths: Sequence[int] | None = Non
         "fh1st A": table["fh_first_rate_a"].map(_num),
         "fh1st B": table["fh_first_rate_b"].map(_num),
     })
-    head = (f"B against A = {comparison.baseline}: B/A is the geometric mean of per-problem node "
-            f"ratios with a paired bootstrap {comparison.level:.0%} interval "
-            f"({comparison.resamples} resamples, seed {comparison.seed}); W/T/L: problems where "
-            f"B searched fewer/equal/more nodes; sign p: exact two-sided sign test; "
-            f"* significant at 5%.")
-    lines = [head, "", shown.to_string(index=False)]
-    deepest = table.loc[table.groupby("variant", sort=False)["depth"].idxmax()]
-    lines += ["", "Verdicts at each variant's deepest depth:"]
-    for row in deepest.to_dict("records"):
-        lines.append(f"  depth {row['depth']}: {row['verdict']}")
-        if row["largest"]:
-            lines.append(f"    largest differences: {row['largest']}")
-    return "\n".join(lines)
+    return shown.to_string(index=False)
 
 
 def _num(value: float) -> str:

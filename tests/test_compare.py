@@ -8,7 +8,15 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from harness.compare import TABLE_COLUMNS, compare, default_baseline, pair, worse_than
+from harness.compare import (
+    POOLED,
+    TABLE_COLUMNS,
+    compare,
+    default_baseline,
+    pair,
+    render_comparison,
+    worse_than,
+)
 from harness.errors import HarnessError
 from harness.experiment import ExperimentConfig, run_experiment
 
@@ -36,7 +44,7 @@ def test_halved_nodes_win_everywhere() -> None:
     comparison = compare(results, "alphabeta", ["pvs"])
     assert list(comparison.table.columns) == list(TABLE_COLUMNS)
     row = comparison.table.iloc[0]
-    assert (row["variant"], row["depth"], row["n"]) == ("pvs", 3, 10)
+    assert (row["suite"], row["variant"], row["depth"], row["n"]) == ("s", "pvs", 3, 10)
     assert row["ratio"] == pytest.approx(0.5)
     assert row["ratio_low"] == pytest.approx(0.5) and row["ratio_high"] == pytest.approx(0.5)
     assert row["median_ratio"] == pytest.approx(0.5)
@@ -94,14 +102,57 @@ def test_pairs_only_problems_both_searched() -> None:
     assert np.isnan(table.iloc[1]["ratio"])
 
 
-def test_suites_are_matched_separately() -> None:
+def _two_sets(y_factor: float = 2.0) -> pd.DataFrame:
+    """Problem set x where b halves the baseline's nodes, set y where it multiplies them."""
+    return pd.concat([frame({"alphabeta": BASE, "b": [n // 2 for n in BASE]}, suite="x"),
+                      frame({"alphabeta": BASE, "b": [round(y_factor * n) for n in BASE]},
+                            suite="y")], ignore_index=True)
+
+
+def test_each_problem_set_is_compared_on_its_own() -> None:
+    comparison = compare(_two_sets(), "alphabeta", ["b"])
+    table = comparison.table
+    assert not comparison.pooled
+    assert TABLE_COLUMNS[0] == "suite" and table["suite"].tolist() == ["x", "y"]
+    x, y = table.iloc[0], table.iloc[1]
+    assert (x["n"], x["wins"], x["losses"], x["ratio"]) == (10, 10, 0, pytest.approx(0.5))
+    assert (y["n"], y["wins"], y["losses"], y["ratio"]) == (10, 0, 10, pytest.approx(2.0))
+    assert x["significant"] and y["significant"]
+    assert x["verdict"].startswith("b searched fewer nodes than alphabeta: 50.0% fewer")
+    assert y["verdict"].startswith("b searched more nodes than alphabeta: 2 times as many")
+    assert x["largest"].startswith("0 (100->50")   # one set: no set name in front
+    assert set(comparison.differences["suite"]) == {"x", "y"}
+
+
+def test_pooling_only_on_request_and_labelled() -> None:
     results = pd.concat([frame({"alphabeta": BASE, "b": BASE}, suite="x"),
                          frame({"alphabeta": BASE, "b": [2 * n for n in BASE]}, suite="y")],
                         ignore_index=True)
-    row = compare(results, "alphabeta", ["b"]).table.iloc[0]
+    comparison = compare(results, "alphabeta", ["b"], pooled=True)
+    assert comparison.pooled and len(comparison.table) == 1
+    row = comparison.table.iloc[0]
+    assert row["suite"] == POOLED == "all problem sets (pooled)"
     assert (row["n"], row["wins"], row["ties"], row["losses"]) == (20, 0, 10, 10)
     assert row["ratio"] == pytest.approx(np.sqrt(2))
     assert row["largest"].startswith("y/0 (100->200")
+    text = render_comparison(comparison)
+    assert "pooled into one group" in text and f"Problem set: {POOLED}" in text
+
+
+def test_worse_than_gates_each_problem_set() -> None:
+    results = _two_sets(y_factor=1.3)   # x: 0.5, y: 1.3; pooled: sqrt(0.65) = 0.81
+    assert worse_than(compare(results, "alphabeta", ["b"]), 20)
+    assert not worse_than(compare(results, "alphabeta", ["b"]), 31)
+    assert not worse_than(compare(results, "alphabeta", ["b"], pooled=True), 20)
+
+
+def test_render_has_one_block_per_problem_set() -> None:
+    text = render_comparison(compare(_two_sets(), "alphabeta", ["b"]))
+    assert "each problem set on its own" in text and "pooled" not in text
+    x_block, y_block = text.split("Problem set: x")[1].split("Problem set: y")
+    assert "10/0/0" in x_block and "b searched fewer nodes" in x_block
+    assert "0/0/10" in y_block and "b searched more nodes" in y_block
+    assert "searched fewer" not in y_block
 
 
 def test_largest_differences_by_absolute_log_ratio() -> None:
