@@ -1,8 +1,16 @@
-"""Summaries of a results table: per suite x variant x depth, a pure function of the rows."""
+"""Summaries of a results table: per suite x variant x depth, a pure function of the rows;
+short names for problem sets; and the brief summary ``harness run`` prints."""
 
 from __future__ import annotations
 
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
 import pandas as pd
+
+from harness import stats
+from harness.compare import brief_verdict, compare, default_baseline
 
 
 def summarize(results: pd.DataFrame) -> pd.DataFrame:
@@ -53,3 +61,131 @@ def format_summary(summary: pd.DataFrame) -> str:
         text = table.to_string(index=False, na_rep="-", float_format=lambda x: f"{x:.3g}")
         blocks.append(f"{suite}\n{text}")
     return "\n\n".join(blocks)
+
+
+@dataclass(frozen=True)
+class SetNames:
+    """Names of problem sets for reading: what each set's name adds to the part all share.
+
+    The two sets of the default run, ``random:b=8,d=6,n=20,seed=1,ordering=0.9,...`` and
+    the same with ``ordering=random``, read as ``ordering=0.9`` and ``ordering=random``
+    with the rest said once. Files keep the full names; this is for pages, charts and
+    terminal summaries.
+    """
+
+    short: dict[str, str]
+    """Each full name's own part: its items (``key=value``, a ``kind:`` head) that not
+    every name shares; the full name when nothing is shared or when the own parts would
+    not tell the sets apart."""
+    common: str
+    """The items every name shares, in the first name's order; empty for one set or when
+    the names are shown in full."""
+
+    def label(self, suite: str) -> str:
+        """The short name of ``suite`` (the name itself when it is not one of the sets)."""
+        return self.short.get(suite, suite)
+
+
+def _items(name: str) -> list[str]:
+    """A set name's items: an optional ``kind:`` head, then its comma-separated parts."""
+    head = re.match(r"[^:,=]+:", name)
+    rest = name[head.end():] if head else name
+    return ([head.group()] if head else []) + [part for part in rest.split(",") if part]
+
+
+def _join(items: list[str]) -> str:
+    """Items back into a name: a head keeps its colon (dropped when it stands alone) and is
+    not followed by a comma."""
+    head = items[0] if items and items[0].endswith(":") else ""
+    if head and len(items) == 1:
+        return head[:-1]
+    return head + ",".join(items[1:] if head else items)
+
+
+def set_names(suites: Sequence[str]) -> SetNames:
+    """Short names for ``suites`` (problem-set names, full spec strings included): each
+    set's differing items, and the items all share said once."""
+    names = list(dict.fromkeys(str(s) for s in suites))
+    full = SetNames({name: name for name in names}, "")
+    if len(names) < 2:
+        return full
+    items = {name: _items(name) for name in names}
+    shared = set.intersection(*(set(parts) for parts in items.values()))
+    short = {name: _join([p for p in parts if p not in shared]) for name, parts in items.items()}
+    if not shared or "" in short.values() or len(set(short.values())) < len(names):
+        return full
+    return SetNames(short, _join([p for p in items[names[0]] if p in shared]))
+
+
+def brief_summary(results: pd.DataFrame, baseline: str | None = None, seed: int = 0,
+                  resamples: int = stats.DEFAULT_RESAMPLES) -> str:
+    """What a run found, read at a glance: per problem set (short names, see
+    :func:`set_names`) at its deepest depth, the variants with the fewest and the most
+    nodes against ``baseline`` (default: ``alphabeta`` when present) with the ratio, its
+    95% interval and whether it is significant, how many variants differ significantly,
+    and the solve counts when the problems have solutions. The same comparison as the
+    report's, at that depth only (same seed), so the numbers agree with ``comparison.csv``.
+    """
+    baseline = baseline or default_baseline(results)
+    suites = [str(s) for s in pd.unique(results["suite"])]
+    names = set_names(suites)
+    lines = []
+    if names.common:
+        lines += [f"Problem sets, each on its own: {', '.join(names.label(s) for s in suites)}",
+                  f"  (all of them {names.common})"]
+    lines.append(f"Against {baseline} at the deepest depth (B/A: geometric mean of per-problem "
+                 f"node ratios, 95% interval):")
+    for suite in suites:
+        part = results[results["suite"] == suite]
+        depth = int(part["depth"].max())
+        deepest = part[part["depth"] == depth]
+        lines += ["", f"{names.label(suite)} (depth {depth}, "
+                      f"{deepest['problem_id'].nunique()} problems)"]
+        lines += _brief_set(deepest, baseline, seed, resamples)
+        lines += _brief_solved(deepest)
+    return "\n".join(lines)
+
+
+def _brief_set(deepest: pd.DataFrame, baseline: str, seed: int, resamples: int) -> list[str]:
+    """The best and worst variant against the baseline and the count of significant ones."""
+    variants = [str(v) for v in pd.unique(deepest["variant"])]
+    if baseline not in variants:
+        return [f"  {baseline} did not search this set at this depth: nothing to compare"]
+    if len(variants) == 1:
+        return [f"  only {baseline}: nothing to compare ({int(deepest['nodes'].sum()):,} nodes)"]
+    table = compare(deepest, baseline, [], seed, resamples).table
+    table = table[table["n"] > 0]
+    if table.empty:
+        return [f"  no variant searched the same problems as {baseline}"]
+    ranked = table.sort_values("ratio", kind="stable")
+    picks = [("fewest nodes", ranked.iloc[0])]
+    if len(ranked) > 1:
+        picks.append(("most nodes", ranked.iloc[-1]))
+    width = max(len(str(row["variant"])) for _, row in picks)
+    lines = [f"  {label + ':':<13} {row['variant']!s:<{width}}  {row['ratio']:.3f} "
+             f"({row['ratio_low']:.3f}-{row['ratio_high']:.3f})  {brief_verdict(row)}"
+             for label, row in picks]
+    fewer = int((table["significant"] & (table["ratio"] < 1)).sum())
+    more = int((table["significant"] & (table["ratio"] > 1)).sum())
+    lines.append(f"  significant at 5%: {fewer} with fewer nodes, {more} with more, "
+                 f"{len(table) - fewer - more} not significant (of {len(table)} variants)")
+    return lines
+
+
+def _brief_solved(deepest: pd.DataFrame) -> list[str]:
+    """Solve counts at the deepest depth, when the problems have solutions (EPD bm/am)."""
+    from harness.report import solved_flags  # report imports this module
+
+    if "solved" not in deepest.columns:
+        return []
+    flags = solved_flags(deepest["solved"])
+    if flags.isna().all():
+        return []
+    solved: dict[str, int] = {}
+    for variant, flag in zip(deepest["variant"], flags, strict=True):
+        solved[str(variant)] = solved.get(str(variant), 0) + int(flag == 1)
+    of = int(flags.notna().groupby(deepest["variant"].to_numpy()).sum().max())
+    low, high = min(solved, key=solved.__getitem__), max(solved, key=solved.__getitem__)
+    if solved[low] == solved[high]:
+        return [f"  solved: {solved[low]} of {of} by every variant"]
+    return [f"  solved: from {solved[low]} ({low}) to {solved[high]} ({high}) of {of}"]
