@@ -22,12 +22,14 @@ from matplotlib.axes import Axes
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
+from matplotlib.patches import Patch
 from matplotlib.ticker import FuncFormatter, LogLocator, MaxNLocator, NullLocator
 from matplotlib.typing import RcKeyType
 
 from harness import stats
 from harness.compare import Comparison, pair, variants_in
 from harness.errors import HarnessError
+from harness.summary import set_names
 
 STYLE: dict[RcKeyType, Any] = {
     "font.family": "DejaVu Sans",
@@ -58,7 +60,11 @@ SVG_METADATA: dict[str, str | None] = {"Date": None, "Creator": None}
 
 _COLORS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2",
            "#7f7f7f", "#bcbd22", "#17becf")
-_MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*", "<", ">")
+_MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*", "<", ">",
+            "d", "x", "h", "+", "p", "1", "H", "2", "8", "|")
+"""Twenty shapes: the colours repeat after ten, so variants 10-19 take other shapes, each
+chosen to look unlike the shape of the variant with the same colour (10: thin diamond
+against 0's circle)."""
 _LINESTYLES = ("-", "--", ":", "-.")
 
 
@@ -75,9 +81,10 @@ def _figure(width: float, height: float) -> Figure:
 
 
 def variant_style(index: int) -> dict[str, str]:
-    """Colour, marker and line style of the ``index``-th variant: distinct for 40 variants
-    and still told apart in grey print by marker and line style."""
-    return {"color": _COLORS[index % 10], "marker": _MARKERS[index % 10],
+    """Colour, marker and line style of the ``index``-th variant: a distinct marker for 20
+    variants, a distinct combination for 40, and still told apart in grey print by marker
+    and line style."""
+    return {"color": _COLORS[index % 10], "marker": _MARKERS[index % 20],
             "linestyle": _LINESTYLES[(index // 10) % 4]}
 
 
@@ -105,58 +112,135 @@ def _deepest(depths: pd.Series | Sequence[int], depth: int | None) -> int:
     return depth
 
 
+SIGNIFICANT_LABEL = "filled: significant at 5% (interval excludes 1 and sign test p < 0.05)"
+"""Legend text of the relative-nodes chart's filled markers."""
+
+NOT_SIGNIFICANT_LABEL = ("hollow: not significant, including intervals that exclude 1 "
+                         "when the sign test disagrees (p >= 0.05)")
+"""Legend text of its hollow markers: an interval clear of 1 can still be drawn hollow."""
+
+
+OFF_SCALE = 4.0
+"""Ratios beyond this factor either way do not stretch the relative-nodes chart's axis (one
+variant at 90 times the nodes would squeeze every other one onto the line at 1); they are
+drawn as an arrow at the edge with their value."""
+
+
 def relative_nodes_chart(comparison: Comparison, depth: int | None = None) -> Figure:
-    """Geometric-mean nodes of each variant relative to the baseline at ``depth`` (default:
-    the deepest), with the bootstrap interval; filled markers are significant at 5%."""
+    """Geometric-mean nodes of each variant relative to the baseline, one panel per problem
+    set at ``depth`` (default: each set's deepest), with the bootstrap interval; filled
+    markers are significant at 5%. Panels share both axes, so a variant's row can be read
+    across sets; rows are ordered by the first set's ratio, fewest nodes at the top.
+    Ratios beyond :data:`OFF_SCALE` are arrows at the edge, labelled with their value."""
     table = comparison.table
-    depth = _deepest(table["depth"], depth)
-    rows = table[(table["depth"] == depth) & (table["n"] > 0)].sort_values("ratio", kind="stable")
-    rows = rows.iloc[::-1]  # fewest nodes at the top
+    _deepest(table["depth"], depth)  # refuses an empty table and a depth never compared
+    suites = [str(s) for s in pd.unique(table["suite"])]
+    names = set_names(suites)
+    panels: list[tuple[str, int, pd.DataFrame]] = []
+    for suite in suites:
+        part = table[table["suite"] == suite]
+        shown = int(part["depth"].max()) if depth is None else depth
+        panels.append((suite, shown, part[(part["depth"] == shown) & (part["n"] > 0)]))
+    first = panels[0][2].sort_values("ratio", kind="stable")["variant"].tolist()
+    order = list(dict.fromkeys([*first, *(str(v) for v in pd.unique(table["variant"]))]))
+    y_of = {variant: k for k, variant in enumerate(order)}
+    limits = _ratio_limits(pd.concat([part for _, _, part in panels]))
+    cols = min(len(panels), 3)
+    rows = math.ceil(len(panels) / cols)
     with chart_style():
-        fig = _figure(7.5, 1.7 + 0.32 * max(len(rows), 3))
-        ax = fig.add_subplot()
-        y = np.arange(len(rows))
-        ratio = rows["ratio"].to_numpy(dtype=float)
-        low = rows["ratio_low"].to_numpy(dtype=float)
-        high = rows["ratio_high"].to_numpy(dtype=float)
-        significant = rows["significant"].to_numpy(dtype=bool)
-        ax.errorbar(ratio, y, xerr=[ratio - low, high - ratio], fmt="none", ecolor="#444444",
-                    elinewidth=1.2, capsize=3)
-        ax.scatter(ratio[significant], y[significant], color="#1f4e79", zorder=3,
-                   label="significant at 5%")
-        ax.scatter(ratio[~significant], y[~significant], facecolor="white", edgecolor="#1f4e79",
-                   zorder=3, label="not significant")
-        ax.axvline(1.0, color="#b22222", linewidth=1, linestyle="--",
-                   label=f"{comparison.baseline} (= 1)")
-        for yi, r, hi in zip(y, ratio, high, strict=True):
-            ax.annotate(f"{r:.3f}", (hi, yi), xytext=(4, 0), textcoords="offset points",
-                        va="center", fontsize=8)
-        ax.set_yticks(y, rows["variant"].tolist())
+        fig = _figure(1.8 + 4.3 * cols, 1.9 + rows * (0.7 + 0.3 * max(len(order), 3)))
+        axes = fig.subplots(rows, cols, squeeze=False, sharex=True, sharey=True)
+        for k, (suite, shown, part) in enumerate(panels):
+            ax = axes[k // cols][k % cols]
+            y = np.array([y_of[str(v)] for v in part["variant"]], dtype=float)
+            _draw_ratios(ax, part, y, limits)
+            n = int(part["n"].max()) if len(part) else 0
+            ax.set_title(_wrap(f"{names.label(suite)}: depth {shown}, {n} problems", 45))
+            ax.set_xlabel(f"nodes / {comparison.baseline} (log scale)")
+            ax.grid(axis="y", visible=False)
+        for k in range(len(panels), rows * cols):
+            axes[k // cols][k % cols].set_axis_off()
+        ax = axes[0][0]
+        ax.set_yticks(range(len(order)), order)
+        ax.set_ylim(len(order) - 0.5, -0.5)  # the first set's fewest nodes at the top
         ax.set_xscale("log")
-        ax.set_xlabel(f"nodes relative to {comparison.baseline} (B/A, geometric mean over "
-                      f"problems; log scale)")
-        n = int(rows["n"].max()) if len(rows) else 0
-        ax.set_title(f"Nodes relative to {comparison.baseline} at depth {depth} "
-                     f"({n} problems, {comparison.level:.0%} bootstrap intervals)")
-        ax.grid(axis="y", visible=False)
-        if len(rows):
-            finite = np.concatenate([low, high, [1.0]])
-            ax.set_xlim(float(finite.min()) / 1.08, float(finite.max()) * 1.2)  # room for labels
+        ax.set_xlim(*limits)
         _log_ticks(ax, "x")
-        fig.legend(loc="outside lower center", ncols=3, frameon=False)
+        grouping = ("; every problem set pooled" if comparison.pooled
+                    else "; each problem set on its own" if len(panels) > 1 else "")
+        width = int(11 * (1.8 + 4.3 * cols))  # characters of title font across the figure
+        title = _wrap(f"Nodes relative to {comparison.baseline} (B/A, geometric mean over "
+                      f"problems, {comparison.level:.0%} bootstrap interval){grouping}", width)
+        if names.common:
+            title += "\n" + _wrap(f"every problem set: {names.common}", width)
+        fig.suptitle(title, fontsize=STYLE["axes.titlesize"])
+        # proxies: a panel without significant (or hollow) points still explains both
+        keys = [Line2D([], [], marker="o", linestyle="none", color=_INK),
+                Line2D([], [], marker="o", linestyle="none", markerfacecolor="white",
+                       markeredgecolor=_INK),
+                Line2D([], [], color="#b22222", linewidth=1, linestyle="--")]
+        fig.legend(keys, [SIGNIFICANT_LABEL, NOT_SIGNIFICANT_LABEL,
+                          f"{comparison.baseline} (= 1)"],
+                   loc="outside lower center", ncols=1, frameon=False)
     return fig
 
 
+_INK = "#1f4e79"
+"""Colour of the relative-nodes chart's points."""
+
+
+def _ratio_limits(rows: pd.DataFrame) -> tuple[float, float]:
+    """The x range of the relative-nodes chart: 1 and every interval of a ratio within
+    :data:`OFF_SCALE`, with room for the value labels."""
+    ratio = rows["ratio"].to_numpy(dtype=float)
+    inside = (ratio >= 1 / OFF_SCALE) & (ratio <= OFF_SCALE)
+    bounds = [1.0, *rows["ratio_low"].to_numpy(dtype=float)[inside],
+              *rows["ratio_high"].to_numpy(dtype=float)[inside]]
+    finite = [b for b in bounds if math.isfinite(b) and b > 0]
+    return min(finite) / 1.1, max(finite) * 1.3
+
+
+def _draw_ratios(ax: Axes, part: pd.DataFrame, y: np.ndarray,
+                 limits: tuple[float, float]) -> None:
+    """One panel's points, intervals and value labels; ratios off the scale as arrows."""
+    ratio = part["ratio"].to_numpy(dtype=float)
+    low = part["ratio_low"].to_numpy(dtype=float)
+    high = part["ratio_high"].to_numpy(dtype=float)
+    significant = part["significant"].to_numpy(dtype=bool)
+    inside = (ratio >= limits[0]) & (ratio <= limits[1])
+    ax.axvline(1.0, color="#b22222", linewidth=1, linestyle="--")
+    ax.errorbar(ratio[inside], y[inside], xerr=[(ratio - low)[inside], (high - ratio)[inside]],
+                fmt="none", ecolor="#444444", elinewidth=1.2, capsize=3)
+    for shape, xs, where in (("o", ratio, inside), (">", np.full_like(ratio, limits[1]),
+                                                     ratio > limits[1]),
+                             ("<", np.full_like(ratio, limits[0]), ratio < limits[0])):
+        filled, hollow = where & significant, where & ~significant
+        ax.scatter(xs[filled], y[filled], marker=shape, color=_INK, zorder=3, clip_on=False)
+        ax.scatter(xs[hollow], y[hollow], marker=shape, facecolor="white", edgecolor=_INK,
+                   zorder=3, clip_on=False)
+    for yi, r, hi, ok in zip(y, ratio, high, inside, strict=True):
+        if ok:
+            ax.annotate(f"{r:.3f}", (min(hi, limits[1]), yi), xytext=(4, 0),
+                        textcoords="offset points", va="center", fontsize=8)
+        else:
+            edge = limits[1] if r > limits[1] else limits[0]
+            ax.annotate(f"{r:.3g} (off scale)", (edge, yi), xytext=(-8 if r > 1 else 8, 0),
+                        textcoords="offset points", va="center", fontsize=8,
+                        ha="right" if r > 1 else "left")
+
+
 def _log_ticks(ax: Axes, axis: str) -> None:
-    """Plain numbers on a log axis (call after setting its limits): 1-2-5 steps over a wide
-    range, evenly spaced round numbers over a narrow one (so there are always a few ticks);
-    no minor ticks."""
+    """Plain numbers on a log axis (call after setting its limits): powers of 10 over a very
+    wide range, 1-2-5 steps over a wide one, evenly spaced round numbers over a narrow one
+    (so there are always a few ticks); no minor ticks."""
     target = ax.xaxis if axis == "x" else ax.yaxis
     low, high = ax.get_xlim() if axis == "x" else ax.get_ylim()
     if high / low < 10:
         target.set_major_locator(MaxNLocator(nbins=5, steps=[1, 2, 2.5, 5, 10]))
-    else:
+    elif high / low < 200:
         target.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
+    else:  # 1-2-5 steps over more decades would run the labels into each other
+        target.set_major_locator(LogLocator(base=10, subs=(1.0,)))
     target.set_major_formatter(FuncFormatter(lambda v, _pos: f"{v:g}"))
     target.set_minor_locator(NullLocator())
 
@@ -177,37 +261,59 @@ def has_minimal(results: pd.DataFrame) -> bool:
     return bool(pd.to_numeric(results["minimal_leaves"], errors="coerce").notna().any())
 
 
+DODGE = 0.09
+"""Horizontal shift, in depths, of a series drawn over an equal one (per copy)."""
+
+
 def nodes_by_depth_chart(results: pd.DataFrame, suite: str | None = None,
                          counter: str = "nodes") -> Figure:
     """Per suite: mean ``counter`` per problem against depth per variant (log scale), with
     the minimal tree's leaves when known, and the effective branching factor
-    ``nodes(d) / nodes(d-1)`` beside it."""
+    ``nodes(d) / nodes(d-1)`` beside it.
+
+    A series equal to an earlier variant's (``alphabeta-fs`` searches exactly as
+    ``alphabeta`` does on these trees) would hide under it: it is drawn shifted right by
+    :data:`DODGE` with open markers, and a line under the panels says which are equal."""
     variants = variants_in(results)
     if counter not in results.columns:
         raise HarnessError(f"results have no column {counter!r}")
     suites = _suites(results, suite)
+    names = set_names(suites)
     minimal = has_minimal(results)
     with chart_style():
-        fig = _figure(11.0, 0.3 + 3.9 * len(suites))
+        fig = _figure(11.0, 0.5 + 4.2 * len(suites))
         rows = fig.subfigures(len(suites), 1, squeeze=False)
         handles: dict[str, Line2D] = {}
         for row, name in enumerate(suites):
             sub = rows[row][0]
             if len(suites) > 1 or len(name) > 20:
-                sub.suptitle(_wrap(f"suite {name}", 110), fontsize=STYLE["axes.titlesize"])
+                sub.suptitle(_wrap(f"problem set {names.label(name)}", 110),
+                             fontsize=STYLE["axes.titlesize"])
             left, right = sub.subplots(1, 2)
             part = results[results["suite"] == name]
             means = part.groupby(["variant", "depth"], sort=True)[counter].mean()
+            series: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+            branching: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+            for variant in variants:
+                if variant in means.index.get_level_values(0):
+                    found = means.loc[variant]
+                    series[variant] = (found.index.to_numpy(dtype=int),
+                                       found.to_numpy(dtype=float))
+                    ebf_d, ebf = _branching(*series[variant])
+                    branching[variant] = (np.array(ebf_d, dtype=int), np.array(ebf))
+            same = _equal_series(series)
+            same_ebf = _equal_series(branching)
             for i, variant in enumerate(variants):
-                if variant not in means.index.get_level_values(0):
+                if variant not in series:
                     continue
-                series = means.loc[variant]
-                depths = series.index.to_numpy(dtype=int)
-                values = series.to_numpy(dtype=float)
-                (line,) = left.plot(depths, values, label=variant, **variant_style(i))
-                handles.setdefault(variant, line)
-                ebf_d, ebf = _branching(depths, values)
-                right.plot(ebf_d, ebf, label=variant, **variant_style(i))
+                _plot_series(left, series[variant], same.get(variant), variant, i)
+                # the legend shows the plain style: open markers only mean "drawn over"
+                plain: dict[str, Any] = dict(variant_style(i))
+                handles.setdefault(variant, Line2D([], [], **plain))
+                _plot_series(right, branching[variant], same_ebf.get(variant), variant, i)
+            note = _equal_note(same, same_ebf)
+            if note:
+                sub.supxlabel(_wrap(note, 150), fontsize=8, color="#333333")
             if minimal:
                 known = part.assign(minimal=pd.to_numeric(part["minimal_leaves"], errors="coerce"))
                 per_problem = known.groupby(["depth", "problem_id"], sort=True)["minimal"].first()
@@ -232,9 +338,59 @@ def nodes_by_depth_chart(results: pd.DataFrame, suite: str | None = None,
                 right.text(0.5, 0.5, "needs runs at two or more depths", ha="center",
                            va="center", transform=right.transAxes, color="#555555")
                 right.set_yticks([])
+        if names.common:
+            fig.suptitle(_wrap(f"every problem set: {names.common}", 110),
+                         fontsize=STYLE["axes.titlesize"])
         fig.legend(list(handles.values()), list(handles.keys()), loc="outside right upper",
                    title="variant")
     return fig
+
+
+def _equal_series(series: dict[str, tuple[np.ndarray, np.ndarray]]) -> dict[str, tuple[str, int]]:
+    """Each variant whose series (depths and values) equals an earlier variant's: that
+    earlier variant and which copy of it this one is (1, 2, ...)."""
+    found: dict[str, tuple[str, int]] = {}
+    copies: dict[str, int] = {}
+    for name, (x, y) in series.items():
+        for first in copies:
+            fx, fy = series[first]
+            if len(y) and np.array_equal(fx, x) and np.array_equal(fy, y):
+                copies[first] += 1
+                found[name] = (first, copies[first])
+                break
+        else:
+            copies[name] = 0
+    return found
+
+
+def _plot_series(ax: Axes, series: tuple[np.ndarray, np.ndarray], same: tuple[str, int] | None,
+                 variant: str, index: int) -> None:
+    """One variant's line in its style; a copy of an earlier series shifted right, open."""
+    x, y = series
+    style: dict[str, Any] = dict(variant_style(index))
+    if same is not None:
+        x = x + DODGE * same[1]
+        style.update(markerfacecolor="none", markeredgewidth=1.3)
+    ax.plot(x, y, label=variant, **style)
+
+
+def _equal_note(same: dict[str, tuple[str, int]], same_ebf: dict[str, tuple[str, int]]) -> str:
+    """The sentence under a suite's panels naming the variants drawn over equal ones."""
+    def groups(found: dict[str, tuple[str, int]]) -> list[str]:
+        members: dict[str, list[str]] = {}
+        for name, (first, _) in found.items():
+            members.setdefault(first, [first]).append(name)
+        return [" = ".join(m) for m in members.values()]
+
+    both = groups(same)
+    only_ebf = [g for g in groups(same_ebf) if g not in both]
+    parts = []
+    if both:
+        parts.append(f"equal values (open markers, shifted right to stay visible): "
+                     f"{'; '.join(both)}")
+    if only_ebf:
+        parts.append(f"equal branching factors only: {'; '.join(only_ebf)}")
+    return ". ".join(parts)
 
 
 def _branching(depths: np.ndarray, values: np.ndarray) -> tuple[list[int], list[float]]:
@@ -248,47 +404,77 @@ def _branching(depths: np.ndarray, values: np.ndarray) -> tuple[list[int], list[
     return xs, ys
 
 
+_HATCHES = ("", "///", "...", "xxx", "\\\\\\", "ooo")
+"""Bar fills telling problem sets apart in the rates chart (colour stays the variant's)."""
+
+
 def rates_chart(results: pd.DataFrame, depth: int | None = None) -> Figure:
     """Re-search rate (researches / zw_searches) and first-move fail-high rate
-    (fail_highs_first / fail_highs) per variant at ``depth`` (default: the deepest), over
-    every problem of every suite."""
+    (fail_highs_first / fail_highs) per variant at ``depth`` (default: the deepest), one
+    bar per problem set (hatched differently), never pooled across sets."""
     variants = variants_in(results)
     for column in ("researches", "zw_searches", "fail_highs", "fail_highs_first"):
         if column not in results.columns:
             raise HarnessError(f"results have no column {column!r}")
     depth = _deepest(results["depth"], depth)
     part = results[results["depth"] == depth]
-    research, first = [], []
-    for variant in variants:
-        rows = part[part["variant"] == variant]
-        research.append(stats.rate(rows["researches"], rows["zw_searches"]) * 100)
-        first.append(stats.rate(rows["fail_highs_first"], rows["fail_highs"]) * 100)
+    suites = _suites(part, None)
+    names = set_names(suites)
+    research: list[list[float]] = []
+    first: list[list[float]] = []
+    for suite in suites:
+        rows = part[part["suite"] == suite]
+        research.append([])
+        first.append([])
+        for variant in variants:
+            mine = rows[rows["variant"] == variant]
+            research[-1].append(stats.rate(mine["researches"], mine["zw_searches"]) * 100)
+            first[-1].append(stats.rate(mine["fail_highs_first"], mine["fail_highs"]) * 100)
+    count = len(suites)
+    height = 0.8 / count
     with chart_style():
-        fig = _figure(11.0, 1.4 + 0.3 * max(len(variants), 3))
+        fig = _figure(11.0, 1.6 + 0.3 * max(len(variants), 3) * (1 + 0.6 * (count - 1)))
         left, right = fig.subplots(1, 2, sharey=True)
         y = np.arange(len(variants))
+        colors = [variant_style(i)["color"] for i in range(len(variants))]
         panels = (
             (left, research, "re-searches per zero-window search (%)",
              "Re-search rate", "no zero-window searches"),
             (right, first, "fail-highs caused by the first move (%)",
              "First-move fail-high rate", "no fail-highs"),
         )
-        for ax, values, label, title, missing in panels:
-            shown = [0.0 if math.isnan(v) else v for v in values]
-            colors = [variant_style(i)["color"] for i in range(len(variants))]
-            ax.barh(y, shown, color=colors, edgecolor="black", linewidth=0.4)
-            for yi, v in zip(y, values, strict=True):
-                text = f"n/a ({missing})" if math.isnan(v) else f"{v:.1f}%"
-                ax.annotate(text, (0 if math.isnan(v) else v, yi), xytext=(3, 0),
-                            textcoords="offset points", va="center", fontsize=8,
-                            color="#555555" if math.isnan(v) else "black")
+        for ax, per_suite, label, title, missing in panels:
+            for k, values in enumerate(per_suite):
+                at = y + (k - (count - 1) / 2) * height
+                shown = [0.0 if math.isnan(v) else v for v in values]
+                ax.barh(at, shown, height=height * 0.92, color=colors, edgecolor="black",
+                        linewidth=0.4, hatch=_HATCHES[k % len(_HATCHES)])
+                for yi, v in zip(at, values, strict=True):
+                    if math.isnan(v):
+                        continue
+                    ax.annotate(f"{v:.1f}%", (v, yi), xytext=(3, 0), textcoords="offset points",
+                                va="center", fontsize=8 if count == 1 else 7)
+            for j in range(len(variants)):  # once per variant and panel, not once per set
+                gaps = [k for k in range(count) if math.isnan(per_suite[k][j])]
+                if gaps:
+                    which = "" if len(gaps) == count else " in " + ", ".join(
+                        names.label(suites[k]) for k in gaps)
+                    ax.annotate(f"n/a ({missing}{which})", (0, y[j]), xytext=(3, 0),
+                                textcoords="offset points", va="center", fontsize=8,
+                                color="#555555")
             ax.set_xlabel(label)
             ax.set_title(f"{title} at depth {depth}")
             ax.grid(axis="y", visible=False)
-            finite = [v for v in values if not math.isnan(v)]
+            finite = [v for values in per_suite for v in values if not math.isnan(v)]
             ax.set_xlim(0, max([*finite, 1.0]) * 1.25 if ax is left else 112)
         left.set_yticks(y, variants)
         left.invert_yaxis()
+        if count > 1:
+            keys = [Patch(facecolor="white", edgecolor="black", hatch=_HATCHES[k % len(_HATCHES)])
+                    for k in range(count)]
+            title = "problem set" + (f" (all: {names.common})" if names.common else "")
+            fig.legend(keys, [_wrap(names.label(s), 70) for s in suites],
+                       loc="outside lower center", ncols=min(count, 3), title=_wrap(title, 110))
     return fig
 
 
@@ -301,6 +487,7 @@ def scatter_chart(results: pd.DataFrame, baseline: str, others: Sequence[str],
         raise HarnessError("scatter: no variant to compare with the baseline")
     depth = _deepest(results["depth"], depth)
     suites = [str(s) for s in pd.unique(results["suite"])]
+    names = set_names(suites)
     cols = max(1, min(columns, len(others)))
     rows = math.ceil(len(others) / cols)
     with chart_style():
@@ -325,7 +512,7 @@ def scatter_chart(results: pd.DataFrame, baseline: str, others: Sequence[str],
                     points = ax.scatter(np.maximum(a[mask], 1), np.maximum(b[mask], 1), s=16,
                                         alpha=0.75, color=style["color"], marker=style["marker"],
                                         linewidths=0)
-                    handles.setdefault(_wrap(name, 70), points)
+                    handles.setdefault(_wrap(names.label(name), 70), points)
             bottom, top = _square_limits(np.concatenate([a, b]))
             ax.plot([bottom, top], [bottom, top], color="black", linewidth=1, linestyle="--")
             ax.set_xscale("log")
@@ -335,8 +522,15 @@ def scatter_chart(results: pd.DataFrame, baseline: str, others: Sequence[str],
             _log_ticks(ax, "x")
             _log_ticks(ax, "y")
             ax.set_aspect("equal", adjustable="box")
-            ratio = stats.geometric_mean_ratio(a, b)
-            ax.set_title(f"{other}: B/A = {ratio:.3f}")
+            # B/A per problem set: a ratio over all of them would pool what they contrast
+            found = []
+            for name in suites:
+                mask = (paired["suite"] == name).to_numpy()
+                if mask.any():
+                    ratio = stats.geometric_mean_ratio(a[mask], b[mask])
+                    found.append(f"{ratio:.3f}" + (f" ({names.label(name)})" if len(suites) > 1
+                                                   else ""))
+            ax.set_title(_wrap(f"{other}: B/A = {', '.join(found)}", 42), fontsize=9)
             ax.set_xlabel(f"nodes, {baseline} (A)")
             ax.set_ylabel(f"nodes, {other} (B)")
         for k in range(len(others), rows * cols):
@@ -345,8 +539,9 @@ def scatter_chart(results: pd.DataFrame, baseline: str, others: Sequence[str],
                            f"(log-log; below the diagonal: fewer nodes than {baseline})",
                            12 + 28 * cols))
         if len(suites) > 1:
+            title = "problem set" + (f" (all: {names.common})" if names.common else "")
             fig.legend(list(handles.values()), list(handles.keys()), loc="outside lower center",
-                       title="suite")
+                       title=_wrap(title, 12 + 28 * cols), ncols=min(len(suites), 3))
     return fig
 
 

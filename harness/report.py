@@ -17,8 +17,18 @@ import numpy as np
 import pandas as pd
 
 from harness import charts, stats
-from harness.compare import Comparison, compare, default_baseline, format_p, pair, variants_in
+from harness.compare import (
+    Comparison,
+    brief_verdict,
+    compare,
+    default_baseline,
+    format_p,
+    pair,
+    variants_in,
+)
 from harness.errors import HarnessError
+from harness.lock import hold_folder
+from harness.summary import SetNames, set_names
 
 SUMMARY_FILE = "summary.csv"
 COMPARISON_FILE = "comparison.csv"
@@ -150,7 +160,7 @@ def write_report(run_dir: Path, results: pd.DataFrame, info: Mapping[str, Any],
     chart_dir.mkdir(exist_ok=True)
     figures: list[tuple[str, str, Callable[[], Any]]] = []
     if others:
-        figures.append(("relative_nodes", "Nodes relative to the baseline",
+        figures.append(("relative_nodes", f"Nodes relative to {baseline}",
                         lambda: charts.relative_nodes_chart(comparison)))
     figures.append(("nodes_by_depth", "Nodes and effective branching factor by depth",
                     lambda: charts.nodes_by_depth_chart(results)))
@@ -172,6 +182,15 @@ def write_report(run_dir: Path, results: pd.DataFrame, info: Mapping[str, Any],
     return ReportFiles(html_path, summary_path, comparison_path, tuple(written), baseline)
 
 
+def where_to_read(run_dir: str | Path) -> str:
+    """The lines ``harness run`` prints after its brief summary: where the full tables and
+    the report of ``run_dir`` are."""
+    run_dir = Path(run_dir)
+    return (f"Full tables per variant and depth: harness show {shlex.quote(str(run_dir))}\n"
+            f"  (or {run_dir / SUMMARY_FILE} and {COMPARISON_FILE} beside it)\n"
+            f"Report with charts: {run_dir / REPORT_FILE}")
+
+
 def report_files(run_dir: Path) -> ReportFiles:
     """The report files a run folder already holds (as :func:`write_report` names them)."""
     from harness.results import load_results
@@ -187,8 +206,9 @@ def rebuild_report(run_dir: str | Path, baseline: str | None = None, seed: int =
     from harness.results import load_results, load_run_info
 
     run_dir = Path(run_dir)
-    results = load_results(run_dir)
-    return write_report(run_dir, results, load_run_info(run_dir), baseline, seed)
+    with hold_folder(run_dir):
+        results = load_results(run_dir)
+        return write_report(run_dir, results, load_run_info(run_dir), baseline, seed)
 
 
 def rebuild_reports(folder: str | Path, baseline: str | None = None, seed: int = 0,
@@ -247,16 +267,28 @@ class ComparisonFiles:
 
 
 def write_comparison(results: pd.DataFrame, baseline: str, others: list[str], out_dir: Path,
-                     seed: int = 0) -> ComparisonFiles:
+                     seed: int = 0, pooled: bool = False) -> ComparisonFiles:
     """Compare ``others`` with ``baseline`` and write ``compare.csv`` and the scatter chart
-    (``compare_scatter.png|svg``) into ``out_dir``."""
-    comparison = compare(results, baseline, others, seed)
+    (``compare_scatter.png|svg``) into ``out_dir``: per problem set, or with ``pooled``
+    every set in one group (see :func:`harness.compare.compare`)."""
+    comparison = compare(results, baseline, others, seed, pooled=pooled)
     out_dir.mkdir(parents=True, exist_ok=True)
     table = out_dir / "compare.csv"
     comparison.table.to_csv(table, index=False)
     chart = charts.save(charts.scatter_chart(results, baseline, list(comparison.table["variant"].unique())),
                         out_dir / "compare_scatter")
     return ComparisonFiles(comparison, table, chart)
+
+
+def pooled_comparison(files: ComparisonFiles) -> ComparisonFiles:
+    """The comparison ``files`` describe, made again with every problem set pooled into one
+    group (same variants and seed), its files rewritten: ``harness compare --pooled``."""
+    from harness.results import load_results
+
+    out_dir = files.table.parent
+    others = [str(v) for v in pd.unique(files.comparison.table["variant"])]
+    return write_comparison(load_results(out_dir), files.comparison.baseline, others, out_dir,
+                            files.comparison.seed, pooled=True)
 
 
 _CSS = """
@@ -266,14 +298,18 @@ h1 { font-size: 1.6em; } h2 { margin-top: 2em; border-bottom: 1px solid #ccc; }
 table { border-collapse: collapse; margin: 0.8em 0; font-size: 0.85em; }
 th, td { border: 1px solid #ccc; padding: 0.2em 0.5em; text-align: right; }
 th { background: #f0f0f0; } td:first-child, th:first-child { text-align: left; }
-td.text, th.text { text-align: left; }
+td.text, th.text { text-align: left; } td { white-space: nowrap; }
+td.text { white-space: normal; } td:first-child { white-space: nowrap; }
 code, pre { font-family: ui-monospace, Menlo, Consolas, monospace; font-size: 0.9em; }
 pre { background: #f6f6f6; padding: 0.8em; overflow-x: auto; white-space: pre-wrap; }
 img { max-width: 100%; height: auto; display: block; margin: 0.5em 0 1.5em; }
 .significant { font-weight: bold; } .note { color: #555; font-size: 0.9em; }
+.wide { overflow-x: auto; } details { margin: 0.6em 0; } summary { cursor: pointer; }
+summary h3 { display: inline; font-size: 1.05em; } p.lead { font-size: 1.05em; }
 dl { display: grid; grid-template-columns: max-content auto; gap: 0.2em 1em; }
 dt { font-weight: bold; } dd { margin: 0; }
-@media print { h2 { page-break-after: avoid; } img, table { page-break-inside: avoid; } }
+@media print { h2 { page-break-after: avoid; } img, table { page-break-inside: avoid; }
+               details > *:not(summary) { display: block; } }
 """
 
 
@@ -314,7 +350,7 @@ def _table(headers: list[str], rows: list[list[str]], text_columns: int = 1) -> 
     return f"<table>\n<thead><tr>{head}</tr></thead>\n<tbody>\n{body}\n</tbody>\n</table>"
 
 
-def _summary_html(summary: pd.DataFrame, baseline: str) -> str:
+def _summary_html(summary: pd.DataFrame, baseline: str, names: SetNames) -> str:
     has_solved = bool(summary["solve_rate"].notna().any())
     parts = []
     for suite, part in summary.groupby("suite", sort=False):
@@ -332,45 +368,87 @@ def _summary_html(summary: pd.DataFrame, baseline: str) -> str:
                 row += [_int(r["solved"]), _pct(r["solve_rate"])]
             row += [_pct(r["research_rate"]), _pct(r["fh_first_rate"]), _num(r["time_s"], 3)]
             rows.append(row)
-        parts.append(f"<h3>Suite <code>{_e(suite)}</code></h3>\n" + _table(headers, rows))
+        parts.append(f"<h4>Problem set <code>{_e(names.label(str(suite)))}</code></h4>\n"
+                     + _table(headers, rows))
     return "\n".join(parts)
 
 
-def _comparison_html(comparison: Comparison) -> str:
+def _comparison_html(comparison: Comparison, names: SetNames) -> str:
     headers = ["variant (B)", "depth", "n", "B/A (geo. mean)", "95% interval", "median B/A",
                "wins / ties / losses", "sign test p", "nodes A", "nodes B", "re-search A",
                "re-search B", "fh first A", "fh first B"]
-    rows = []
-    for r in comparison.table.to_dict("records"):
-        mark = (lambda s: f'<span class="significant">{s}</span>') if r["significant"] else _e
-        rows.append([
-            _e(r["variant"]), _e(r["depth"]), _int(r["n"]), mark(_num(r["ratio"])),
-            f"{_num(r['ratio_low'])} to {_num(r['ratio_high'])}", _num(r["median_ratio"]),
-            f"{r['wins']} / {r['ties']} / {r['losses']}", _e(format_p(float(r["sign_p"]))),
-            _int(r["nodes_a"]), _int(r["nodes_b"]), _pct(r["research_rate_a"]),
-            _pct(r["research_rate_b"]), _pct(r["fh_first_rate_a"]), _pct(r["fh_first_rate_b"]),
-        ])
-    return _table(headers, rows)
+    parts = []
+    for suite, part in comparison.table.groupby("suite", sort=False):
+        rows = []
+        for r in part.to_dict("records"):
+            mark = (lambda s: f'<span class="significant">{s}</span>') if r["significant"] else _e
+            rows.append([
+                _e(r["variant"]), _e(r["depth"]), _int(r["n"]), mark(_num(r["ratio"])),
+                f"{_num(r['ratio_low'])} to {_num(r['ratio_high'])}", _num(r["median_ratio"]),
+                f"{r['wins']} / {r['ties']} / {r['losses']}", _e(format_p(float(r["sign_p"]))),
+                _int(r["nodes_a"]), _int(r["nodes_b"]), _pct(r["research_rate_a"]),
+                _pct(r["research_rate_b"]), _pct(r["fh_first_rate_a"]), _pct(r["fh_first_rate_b"]),
+            ])
+        parts.append(f"<h4>Problem set <code>{_e(names.label(str(suite)))}</code></h4>\n"
+                     + _table(headers, rows))
+    return "\n".join(parts)
 
 
 def _deepest_rows(comparison: Comparison) -> pd.DataFrame:
+    """Each variant's row at its deepest depth, per problem set."""
     table = comparison.table
     if table.empty:
         return table
-    return table.loc[table.groupby("variant", sort=False)["depth"].idxmax()]
+    return table.loc[table.groupby(["suite", "variant"], sort=False)["depth"].idxmax()]
 
 
-def _verdicts_html(comparison: Comparison) -> str:
+def _verdict_table(comparison: Comparison, names: SetNames) -> str:
+    """One row per variant, for each problem set its ratio, interval, counts and a few
+    words of verdict side by side, so a contrast between the sets shows in each row."""
     rows = _deepest_rows(comparison)
     if rows.empty:
         return "<p>Only one variant: nothing to compare.</p>"
-    items = []
-    for r in rows.to_dict("records"):
-        text = f"<li>Depth {_e(r['depth'])}: {_e(r['verdict'])}"
-        if r["largest"]:
-            text += f'<br><span class="note">Largest differences: {_e(r["largest"])}</span>'
-        items.append(text + "</li>")
-    return "<ul>\n" + "\n".join(items) + "\n</ul>"
+    suites = [str(s) for s in pd.unique(rows["suite"])]
+    by_key = {(str(r["suite"]), str(r["variant"])): r for r in rows.to_dict("records")}
+    top = "".join(f'<th colspan="4" class="text">{_e(names.label(s))} (depth '
+                  f'{_e(rows.loc[rows["suite"] == s, "depth"].max())})</th>' for s in suites)
+    sub = "".join("<th>B/A</th><th>95% interval</th><th>fewer / equal / more</th>"
+                  '<th class="text">verdict</th>' for _ in suites)
+    body = []
+    for variant in pd.unique(rows["variant"]):
+        cells = [f'<td class="text">{_e(variant)}</td>']
+        for suite in suites:
+            r = by_key.get((suite, str(variant)))
+            if r is None:
+                cells.append('<td colspan="4" class="text">–</td>')
+                continue
+            wrap = ((lambda t: f'<span class="significant">{t}</span>') if r["significant"]
+                    else (lambda t: t))
+            cells += [f"<td>{wrap(_num(r['ratio']))}</td>",
+                      f"<td>{_num(r['ratio_low'])} to {_num(r['ratio_high'])}</td>",
+                      f"<td>{r['wins']} / {r['ties']} / {r['losses']}</td>",
+                      f'<td class="text">{wrap(_e(brief_verdict(r)))}</td>']
+        body.append("<tr>" + "".join(cells) + "</tr>")
+    return (f'<div class="wide"><table>\n<thead><tr><th class="text" rowspan="2">variant (B)'
+            f"</th>{top}</tr>\n<tr>{sub}</tr></thead>\n<tbody>\n" + "\n".join(body)
+            + "\n</tbody>\n</table></div>")
+
+
+def _verdicts_html(comparison: Comparison, names: SetNames) -> str:
+    rows = _deepest_rows(comparison)
+    if rows.empty:
+        return "<p>Only one variant: nothing to compare.</p>"
+    parts = []
+    for suite, part in rows.groupby("suite", sort=False):
+        items = []
+        for r in part.to_dict("records"):
+            text = f"<li>Depth {_e(r['depth'])}: {_e(r['verdict'])}"
+            if r["largest"]:
+                text += f'<br><span class="note">Largest differences: {_e(r["largest"])}</span>'
+            items.append(text + "</li>")
+        parts.append(f"<h4>Problem set <code>{_e(names.label(str(suite)))}</code></h4>\n"
+                     "<ul>\n" + "\n".join(items) + "\n</ul>")
+    return "\n".join(parts)
 
 
 def _info_html(info: Mapping[str, Any]) -> str:
@@ -396,7 +474,8 @@ def _info_html(info: Mapping[str, Any]) -> str:
         fields.append(("machine", _e(", ".join(f"{k}: {v}" for k, v in machine.items()))))
     body = "\n".join(f"<dt>{_e(k)}</dt><dd>{v}</dd>" for k, v in fields)
     config = json.dumps(info.get("config", {}), indent=2, sort_keys=True, default=str)
-    parts = [f"<dl>\n{body}\n</dl>", "<h3>Configuration</h3>", f"<pre>{_e(config)}</pre>"]
+    parts = [f"<dl>\n{body}\n</dl>", "<details><summary><h3>Configuration</h3></summary>",
+             f"<pre>{_e(config)}</pre></details>"]
     variants = info.get("variants") or {}
     if isinstance(variants, Mapping) and variants:
         rows = []
@@ -409,21 +488,43 @@ def _info_html(info: Mapping[str, Any]) -> str:
     return "\n".join(parts)
 
 
+def _sets_html(names: SetNames, summary: pd.DataFrame) -> str:
+    """The problem sets in one sentence: the shared part once, then each set's own part
+    and its number of problems."""
+    counts = summary.groupby("suite", sort=False)["problems"].max()
+    each = ", ".join(f"<code>{_e(names.label(str(s)))}</code> ({_int(n)} problems)"
+                     for s, n in counts.items())
+    if names.common:
+        return (f"Problem sets: <code>{_e(names.common)}</code> with {each}; each compared "
+                "on its own.")
+    word = "Problem sets" if len(counts) > 1 else "Problem set"
+    return f"{word}: {each}."
+
+
 def render_html(summary: pd.DataFrame, comparison: Comparison, info: Mapping[str, Any],
                 charts_png: list[tuple[str, str, bytes]]) -> str:
-    """The report page: every table as HTML, every chart an embedded base64 PNG, the
-    configuration and environment from ``info``; every value escaped."""
+    """The report page, opening with what a reader came for: the relative-nodes chart and
+    a verdict per variant and problem set; then the other charts, the tables (folded), the
+    method and the run. Every chart an embedded base64 PNG, every value escaped."""
     baseline = comparison.baseline
-    figures = []
+    names = set_names([str(s) for s in pd.unique(summary["suite"])])
+    figures, lead_figure = [], ""
     for name, title, data in charts_png:
         encoded = base64.b64encode(data).decode("ascii")
-        figures.append(f'<h3 id="chart-{_e(name)}">{_e(title)}</h3>\n'
-                       f'<img alt="{_e(title)}" src="data:image/png;base64,{encoded}">')
+        heading = "h2" if name == "relative_nodes" else "h3"  # the page opens with it
+        figure = (f'<{heading} id="chart-{_e(name)}">{_e(title)}</{heading}>\n'
+                  f'<img alt="{_e(title)}" src="data:image/png;base64,{encoded}">')
+        if name == "relative_nodes":
+            lead_figure = figure
+        else:
+            figures.append(figure)
     config_hash = str(info.get("config_hash", ""))
     title = f"harness report {config_hash[:12]}" if config_hash else "harness report"
+    depths = sorted(int(d) for d in summary["depth"].unique())
     method = (
         f"A is the baseline <code>{_e(baseline)}</code>, B each other variant. Problems are "
-        "paired on suite, problem and depth. B/A is the geometric mean of the per-problem "
+        "paired on problem set, problem and depth, and every problem set is compared on its "
+        "own (never pooled). B/A is the geometric mean of the per-problem "
         "node ratios; its 95% interval is a paired percentile bootstrap "
         f"({comparison.resamples} resamples of the problems, numpy PCG64 seed "
         f"{comparison.seed}). Wins are problems where B searched fewer nodes; the sign test "
@@ -433,6 +534,16 @@ def render_html(summary: pd.DataFrame, comparison: Comparison, info: Mapping[str
         "researches / zero-window searches; first-move fail-high rate: fail-highs caused by "
         "the first move / fail-highs; both as ratios of totals."
     )
+    rows = len(summary)
+    tables = (
+        f"<details><summary><h3>Summary per problem set, variant and depth ({rows} rows)</h3>"
+        f"</summary>\n{_summary_html(summary, baseline, names)}\n</details>\n"
+        f"<details><summary><h3>Every variant against {_e(baseline)} at every depth "
+        f"({len(comparison.table)} rows)</h3></summary>\n"
+        + (_comparison_html(comparison, names) if not comparison.table.empty
+           else "<p>Nothing to compare.</p>")
+        + "\n</details>\n<details><summary><h3>Verdicts in full, with the problems that "
+        f"differ most</h3></summary>\n{_verdicts_html(comparison, names)}\n</details>")
     return f"""<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -443,18 +554,21 @@ def render_html(summary: pd.DataFrame, comparison: Comparison, info: Mapping[str
 </head>
 <body>
 <h1>{_e(title)}</h1>
-<p>Baseline (A): <code>{_e(baseline)}</code>. Configuration hash
-<code>{_e(config_hash or "–")}</code>; started {_e(info.get("started", "–"))}, finished
-{_e(info.get("finished") or "–")}.</p>
+<p class="lead">{summary["variant"].nunique()} variants against the baseline (A)
+<code>{_e(baseline)}</code>, depths {_e(", ".join(str(d) for d in depths))}.
+{_sets_html(names, summary)}</p>
+{lead_figure}
 <h2>Verdicts at each variant's deepest depth</h2>
-{_verdicts_html(comparison)}
-<h2>Summary per suite, variant and depth</h2>
-{_summary_html(summary, baseline)}
-<h2>Every variant against {_e(baseline)}</h2>
-<p class="note">{method}</p>
-{_comparison_html(comparison) if not comparison.table.empty else "<p>Nothing to compare.</p>"}
+{_verdict_table(comparison, names)}
+<p class="note">Bold: significant at 5% (the interval excludes 1 and the sign test gives
+p &lt; 0.05). How these are computed: see Method, near the end.</p>
 <h2>Charts</h2>
 {chr(10).join(figures)}
+<h2>Tables</h2>
+<p class="note">Click a heading to open its table.</p>
+{tables}
+<h2>Method</h2>
+<p>{method}</p>
 <h2>Run</h2>
 {_info_html(info)}
 </body>

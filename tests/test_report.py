@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 import pytest
+from matplotlib.collections import PathCollection
 
 from harness import charts
 from harness.compare import compare
@@ -147,3 +148,99 @@ def test_report_with_solved_values_and_a_single_variant(tmp_path: Path) -> None:
     assert "solve rate" in page and "100.0%" in page
     assert "nothing to compare" in page
     assert {p.stem for p in files.charts} == {"nodes_by_depth", "rates"}
+
+
+def _contrast() -> pd.DataFrame:
+    """Two problem sets with opposite effects: b halves the nodes on x, doubles them on y;
+    c equals the baseline everywhere (a series drawn exactly over it), at depths 1-3."""
+    parts = []
+    for depth in (1, 2, 3):
+        base = [n * depth for n in BASE]
+        parts += [frame({"alphabeta": base, "b": [n // 2 for n in base], "c": base},
+                        depth=depth, suite="random:b=3,d=3,ordering=0.9"),
+                  frame({"alphabeta": base, "b": [2 * n for n in base], "c": base},
+                        depth=depth, suite="random:b=3,d=3,ordering=random")]
+    return pd.concat(parts, ignore_index=True)
+
+
+def test_comparison_csv_has_a_suite_column_and_a_row_per_set(tmp_path: Path) -> None:
+    files = write_report(tmp_path, _contrast(), {"config_hash": "abc"}, resamples=200)
+    table = pd.read_csv(files.comparison)
+    assert table.columns[0] == "suite"
+    deepest = table[(table["variant"] == "b") & (table["depth"] == 3)].set_index("suite")
+    assert len(deepest) == 2
+    assert deepest.loc["random:b=3,d=3,ordering=0.9", "ratio"] == pytest.approx(0.5)
+    assert deepest.loc["random:b=3,d=3,ordering=random", "ratio"] == pytest.approx(2.0)
+    assert deepest["significant"].all()
+
+
+def test_relative_chart_has_a_panel_per_set_and_explains_hollow_markers() -> None:
+    fig = charts.relative_nodes_chart(compare(_contrast(), "alphabeta", [], resamples=200))
+    panels = [ax for ax in fig.axes if ax.axison]
+    assert [ax.get_title().split(":")[0] for ax in panels] == ["ordering=0.9", "ordering=random"]
+    assert "every problem set: random:b=3,d=3" in fig.get_suptitle()
+    legend = [t.get_text() for lg in fig.legends for t in lg.get_texts()]
+    assert legend[0] == ("filled: significant at 5% (interval excludes 1 and sign test "
+                         "p < 0.05)")
+    assert legend[1].startswith("hollow: not significant, including intervals that exclude 1 "
+                                "when the sign test disagrees")
+    # b's point sits left of 1 in the first panel and right of it in the second
+    b_row = [label.get_text() for label in panels[0].get_yticklabels()].index("b")
+    xs = []
+    for ax in panels:
+        points = np.concatenate([c.get_offsets() for c in ax.collections
+                                 if isinstance(c, PathCollection) and len(c.get_offsets())])
+        xs.append(float(points[points[:, 1] == b_row][0, 0]))
+    assert xs == pytest.approx([0.5, 2.0])
+
+
+def test_every_variant_gets_its_own_marker() -> None:
+    markers = [charts.variant_style(i)["marker"] for i in range(20)]
+    assert len(set(markers[:15])) == 15 and len(set(markers)) == 20
+    # the first ten are unchanged: the reproduce charts keep their look
+    assert markers[:10] == ["o", "s", "^", "D", "v", "P", "X", "*", "<", ">"]
+    variants = [f"v{i:02d}" for i in range(15)]
+    results = pd.concat([frame({v: [10 + i] * 3}, depth=d) for d in (1, 2)
+                         for i, v in enumerate(variants)], ignore_index=True)
+    fig = charts.nodes_by_depth_chart(results)
+    handles = fig.legends[0].legend_handles
+    assert len({h.get_marker() for h in handles}) == 15
+
+
+def test_equal_series_stay_visible() -> None:
+    fig = charts.nodes_by_depth_chart(_contrast())
+    left = fig.subfigs[0].axes[0]
+    lines = {line.get_label(): line for line in left.get_lines()}
+    base, copy = lines["alphabeta"], lines["c"]
+    assert list(base.get_ydata()) == list(copy.get_ydata())     # equal values...
+    shift = np.asarray(copy.get_xdata()) - np.asarray(base.get_xdata())
+    assert shift == pytest.approx([charts.DODGE] * 3)             # ...drawn beside them
+    assert copy.get_markerfacecolor() == "none" and base.get_markerfacecolor() != "none"
+    notes = [t.get_text() for t in fig.subfigs[0].texts]   # supxlabel: the line under a set
+    assert any(t.startswith("equal values") and "alphabeta = c" in t for t in notes)
+    assert fig.subfigs[0].get_suptitle() == "problem set ordering=0.9"
+
+
+def test_rates_and_scatter_are_per_set() -> None:
+    results = _contrast()
+    rates = charts.rates_chart(results)
+    assert len(rates.axes[0].patches) == 3 * 2      # a bar per variant and problem set
+    scatter = charts.scatter_chart(results, "alphabeta", ["b"])
+    assert scatter.axes[0].get_title() == "b: B/A = 0.500 (ordering=0.9), 2.000\n(ordering=random)"
+
+
+def test_page_opens_with_the_chart_and_a_verdict_per_variant_and_set(tmp_path: Path) -> None:
+    files = write_report(tmp_path, _contrast(), {"config_hash": "abc"}, resamples=200)
+    page = files.html.read_text(encoding="utf-8")
+    order = [page.index(mark) for mark in ('id="chart-relative_nodes"', "<h2>Verdicts",
+                                           'id="chart-nodes_by_depth"', "<h2>Tables",
+                                           "<h2>Method", "<h2>Run")]
+    assert order == sorted(order)
+    assert ("Problem sets: <code>random:b=3,d=3</code> with <code>ordering=0.9</code> (10 "
+            "problems), <code>ordering=random</code> (10 problems)") in page
+    verdicts = page[page.index("<h2>Verdicts"):page.index("<h2>Charts")]
+    assert verdicts.count("<tr>") == 2 + 2          # two header rows, one row per variant
+    b_row = verdicts[verdicts.index('<td class="text">b</td>'):].split("</tr>")[0]
+    assert "50.0% fewer nodes, significant" in b_row and "2 times the nodes, significant" in b_row
+    assert "ordering=0.9 (depth 3)" in verdicts and "ordering=random (depth 3)" in verdicts
+    assert "random:b=3,d=3,ordering=0.9" not in page.split("<h2>Run")[0]  # short names above
