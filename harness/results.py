@@ -11,6 +11,7 @@ import os
 import platform
 import subprocess
 import sys
+import warnings
 from collections.abc import Iterable, Mapping
 from datetime import UTC, datetime
 from importlib import metadata
@@ -64,16 +65,43 @@ class ResultsWriter:
         self._file.close()
 
 
+class DamagedResultsWarning(UserWarning):
+    """``results.csv`` held lines that are not complete rows (a run killed mid-write):
+    they were skipped, every complete row was read."""
+
+
 def read_rows(path: Path) -> list[dict[str, str]]:
-    """The rows of a ``results.csv`` as text, without a last line torn by a crash."""
-    text = path.read_text(encoding="utf-8")
+    """The complete rows of a ``results.csv`` as text (see :func:`scan_rows`)."""
+    return scan_rows(path)[0]
+
+
+def scan_rows(path: Path) -> tuple[list[dict[str, str]], str]:
+    """The complete rows of a ``results.csv`` as text, and what was skipped (``""``: the
+    file is whole): a last line torn by a crash, a torn or missing header, rows with too
+    few or too many fields."""
+    text = path.read_text(encoding="utf-8", errors="replace")
+    skipped = []
     if text and not text.endswith("\n"):
-        text = text[:text.rfind("\n") + 1]          # the last line was being written
+        torn = text[text.rfind("\n") + 1:]
+        text = text[:len(text) - len(torn)]          # the last line was being written
+        skipped.append(f"a last line torn mid-write ({len(torn)} bytes)")
     reader = csv.DictReader(io.StringIO(text))
-    if reader.fieldnames is not None and list(reader.fieldnames) != list(ROW_COLUMNS):
+    if reader.fieldnames is None:
+        return [], "; ".join(skipped) if skipped else "an empty file (no header)"
+    if list(reader.fieldnames) != list(ROW_COLUMNS):
         raise HarnessError(f"{path}: columns differ from this harness's results (schema "
                            f"version {SCHEMA_VERSION})")
-    return [row for row in reader if None not in row.values() and None not in row]
+    rows = []
+    malformed = 0
+    for row in reader:
+        if None in row.values() or None in row:
+            malformed += 1
+        else:
+            rows.append(row)
+    if malformed:
+        skipped.append(f"{malformed} row{'s' if malformed > 1 else ''} with the wrong number "
+                       "of fields")
+    return rows, "; ".join(skipped)
 
 
 def rewrite_results(path: Path, rows: Iterable[Mapping[str, Any]]) -> None:
@@ -88,8 +116,20 @@ def rewrite_results(path: Path, rows: Iterable[Mapping[str, Any]]) -> None:
     os.replace(tmp, path)
 
 
+TEXT_COLUMNS = ("suite", "problem_id", "variant", "options", "bound", "best_move", "pv",
+                "status", "minimal_source", "fen")
+"""Columns of ``results.csv`` read as text; the others are numbers."""
+OPTIONAL_NUMBERS = ("minimal_leaves", "solved", "score")
+"""Numeric columns that may be empty (NaN)."""
+
+
 def load_results(run_dir: str | Path) -> pd.DataFrame:
-    """Read a run folder's ``results.csv``, checking the schema version in ``run.json``."""
+    """Read a run folder's ``results.csv``, checking the schema version in ``run.json``.
+
+    A damaged file (a run killed mid-write) is read as far as its rows are complete; what
+    was skipped is said in a :class:`DamagedResultsWarning` (``harness run --resume``
+    repairs the file). A file without one complete row is a :class:`HarnessError`.
+    """
     run_dir = Path(run_dir)
     info = load_run_info(run_dir)
     version = info.get("schema_version")
@@ -99,14 +139,39 @@ def load_results(run_dir: str | Path) -> pd.DataFrame:
     path = run_dir / RESULTS_FILE
     if not path.exists():
         raise HarnessError(f"{path}: no results file")
-    text_columns = ("suite", "problem_id", "variant", "options", "bound", "best_move", "pv",
-                    "status", "minimal_source", "fen")
-    frame = pd.read_csv(path, dtype={c: str for c in text_columns}, keep_default_na=False,
-                        na_values={"minimal_leaves": [""], "solved": [""], "score": [""]})
-    missing = [c for c in ROW_COLUMNS if c not in frame.columns]
-    if missing:
-        raise HarnessError(f"{path}: missing columns: {', '.join(missing)}")
+    rows, skipped = scan_rows(path)
+    frame = pd.DataFrame(rows, columns=list(ROW_COLUMNS))
+    numbers = [c for c in ROW_COLUMNS if c not in TEXT_COLUMNS]
+    for column in numbers:
+        frame[column] = pd.to_numeric(frame[column], errors="coerce")    # "" is NaN
+    bad = frame[[c for c in numbers if c not in OPTIONAL_NUMBERS]].isna().any(axis=1)
+    if bad.any():
+        skipped = "; ".join(filter(None, [skipped, f"{int(bad.sum())} rows with a count that "
+                                                   "is not a number"]))
+        frame = frame[~bad].reset_index(drop=True)
+    repair = f"finish or repair it with: harness run --resume {run_dir}"
+    if frame.empty:
+        raise HarnessError(f"{path}: no complete result rows"
+                           + (f" (skipped {skipped})" if skipped else "") + f"; {repair}")
+    for column in numbers:
+        if column not in OPTIONAL_NUMBERS and column != "time_s":
+            frame[column] = frame[column].astype("int64")
+    if skipped:
+        warnings.warn(f"{path}: read {len(frame)} complete rows, skipped {skipped}; {repair}",
+                      DamagedResultsWarning, stacklevel=2)
     return frame
+
+
+def find_runs(folder: str | Path) -> list[Path]:
+    """``folder`` when it is a run folder, else the run folders directly inside it (the
+    default run writes ``trees/`` and ``chess/`` side by side), in name order."""
+    folder = Path(folder)
+    if (folder / RUN_FILE).exists():
+        return [folder]
+    runs = sorted(p for p in folder.iterdir() if (p / RUN_FILE).exists()) if folder.is_dir() else []
+    if not runs:
+        raise HarnessError(f"{folder}: neither a run folder nor a folder of runs (no {RUN_FILE})")
+    return runs
 
 
 def load_run_info(run_dir: Path) -> dict[str, Any]:
@@ -141,7 +206,9 @@ def environment() -> dict[str, Any]:
     versions: dict[str, str | None] = {}
     for package in ("harness", "numpy", "pandas", "click", "chess", "matplotlib"):
         try:
-            versions[package] = metadata.version(package)
+            # Recorded as "harness" still (what run.json's readers know), read from the
+            # distribution's own name (the name harness is someone else's on PyPI).
+            versions[package] = metadata.version("gametree-harness" if package == "harness" else package)
         except metadata.PackageNotFoundError:
             versions[package] = None
     return {
