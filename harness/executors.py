@@ -4,15 +4,29 @@ A job is one problem with all its variants and depths (so the per-problem positi
 is shared by all of them wherever the job runs). Jobs travel as plain values; results
 come back in completion order, tagged with the job's index, and the caller restores the
 plan's order, so every executor gives the same rows.
+
+Workers are started by :func:`start_workers` before a run creates anything on disk (a
+Dask scheduler that cannot be reached leaves no folder behind). Worker processes ignore
+Ctrl-C (the parent stops them, so no worker prints a traceback) and die with their
+parent, even when it is killed outright. A job may call :func:`report_step` after each
+unit of work (a search) so the parent can show progress inside long jobs.
 """
 
 from __future__ import annotations
 
+import ctypes
 import gc
+import logging
+import os
+import signal
+import sys
+import threading
+import time
 from collections.abc import Callable, Generator, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from contextlib import contextmanager
 from dataclasses import dataclass
+from multiprocessing import get_context
 from typing import Any, TypeVar
 
 from harness.errors import HarnessError
@@ -21,19 +35,25 @@ T = TypeVar("T")
 
 EXECUTORS = ("process", "dask")
 
+POLL_SECONDS = 0.25
+"""How often the parent looks for progress steps while it waits for jobs."""
+
 
 @dataclass(frozen=True)
 class Execution:
     """How to run a run's jobs."""
 
     jobs: int = 1
-    """Worker processes (``process``) or, for ``dask`` without a scheduler, local workers."""
+    """Worker processes (``process``) or, for ``dask`` without a scheduler, local workers;
+    never more are started than there are jobs."""
     executor: str = "process"
     """``process`` (this machine; one job at a time in this process when ``jobs`` is 1)
-    or ``dask`` (a Dask distributed cluster; the optional extra ``harness[dask]``)."""
+    or ``dask`` (a Dask distributed cluster; the optional extra ``gametree-harness[dask]``)."""
     scheduler: str | None = None
     """Address of the Dask scheduler, e.g. ``tcp://10.0.0.5:8786``; ``None`` starts a
     local cluster of ``jobs`` worker processes."""
+    connect_timeout: float = 30.0
+    """Seconds to wait for the Dask scheduler before giving up (nothing is written)."""
 
     def check(self) -> None:
         if self.jobs < 1:
@@ -47,7 +67,7 @@ class Execution:
                 import distributed  # noqa: F401
             except ImportError:
                 raise HarnessError("the dask executor needs the optional extra: "
-                                   "pip install 'harness[dask]'") from None
+                                   "pip install 'gametree-harness[dask]'") from None
 
 
 @contextmanager
@@ -69,60 +89,210 @@ def start_order(costs: Sequence[float]) -> list[int]:
     return sorted(range(len(costs)), key=lambda i: -costs[i])
 
 
-def run_jobs(function: Callable[..., T], arguments: Sequence[tuple[Any, ...]],
-             execution: Execution,
-             cost: Callable[[int], float] | None = None) -> Generator[tuple[int, T], None, None]:
-    """Call ``function(*args)`` for each argument tuple; yield ``(index, result)`` as each
-    finishes. With ``cost`` (an estimate of job ``i``'s work, asked only when jobs run in
-    parallel) they start costliest first, so no long job is left to run alone at the end.
-    Closing the iterator early (an interrupt) cancels what has not started."""
-    execution.check()
-    serial = execution.executor == "process" and execution.jobs == 1
-    order = (range(len(arguments)) if cost is None or serial
-             else start_order([cost(i) for i in range(len(arguments))]))
-    if execution.executor == "dask":
-        yield from _dask(function, arguments, order, execution)
-    elif execution.jobs == 1:
-        for index, args in enumerate(arguments):
-            yield index, function(*args)
-    else:
-        yield from _processes(function, arguments, order, execution.jobs)
+_step_sink: Callable[[], None] | None = None
+"""Where :func:`report_step` sends a step in this process (set while a job runs)."""
 
 
-def _processes(function: Callable[..., T], arguments: Sequence[tuple[Any, ...]],
-               order: Sequence[int], workers: int) -> Generator[tuple[int, T], None, None]:
-    pool = ProcessPoolExecutor(max_workers=workers)
-    try:
-        pending: dict[Future[T], int] = {pool.submit(function, *arguments[i]): i for i in order}
+def report_step() -> None:
+    """Called by a job after each unit of its work: the parent counts it for progress
+    (a no-op where nobody listens, e.g. on Dask)."""
+    if _step_sink is not None:
+        _step_sink()
+
+
+class Workers:
+    """Started workers: :meth:`run` sends them jobs. Made by :func:`start_workers`."""
+
+    parallel = False
+    """Whether jobs run side by side (then a start order is worth estimating)."""
+
+    def map(self, function: Callable[..., T], arguments: Sequence[tuple[Any, ...]],
+            cost: Callable[[int], float] | None = None,
+            on_step: Callable[[int], None] | None = None) -> Generator[tuple[int, T], None, None]:
+        """Call ``function(*args)`` for each argument tuple; yield ``(index, result)`` as
+        each finishes. With ``cost`` (an estimate of job ``i``'s work, asked only when
+        jobs run in parallel) they start costliest first, so no long job is left to run
+        alone at the end. ``on_step(n)``: jobs reported ``n`` more steps
+        (:func:`report_step`). Closing the iterator early stops what has not started."""
+        order = (start_order([cost(i) for i in range(len(arguments))])
+                 if cost is not None and self.parallel else range(len(arguments)))
+        yield from self.run(function, arguments, order, on_step)
+
+    def run(self, function: Callable[..., T], arguments: Sequence[tuple[Any, ...]],
+            order: Sequence[int],
+            on_step: Callable[[int], None] | None) -> Generator[tuple[int, T], None, None]:
+        """Call ``function(*arguments[i])`` for each ``i`` of ``order``; yield ``(i,
+        result)`` as each finishes; ``on_step(n)`` when jobs report ``n`` more steps."""
+        global _step_sink
+        previous = _step_sink
+        _step_sink = None if on_step is None else (lambda: on_step(1))
+        try:
+            for index in order:
+                yield index, function(*arguments[index])
+        finally:
+            _step_sink = previous
+
+    def close(self, interrupted: bool) -> None:
+        """Stop the workers (at once when ``interrupted``)."""
+
+
+class _Processes(Workers):
+    parallel = True
+
+    def __init__(self, workers: int) -> None:
+        context = get_context()
+        self.steps: Any = context.SimpleQueue()
+        self.pool = ProcessPoolExecutor(max_workers=workers, mp_context=context,
+                                        initializer=_worker_started,
+                                        initargs=(os.getpid(), self.steps))
+
+    def run(self, function: Callable[..., T], arguments: Sequence[tuple[Any, ...]],
+            order: Sequence[int],
+            on_step: Callable[[int], None] | None) -> Generator[tuple[int, T], None, None]:
+        pending: dict[Future[T], int] = {self.pool.submit(function, *arguments[i]): i for i in order}
         while pending:
-            done, _ = wait(pending, return_when=FIRST_COMPLETED)
+            done, _ = wait(pending, timeout=POLL_SECONDS, return_when=FIRST_COMPLETED)
+            self._drain(on_step)
             for future in sorted(done, key=lambda f: pending[f]):
                 yield pending.pop(future), future.result()
-    finally:
-        pool.shutdown(wait=True, cancel_futures=True)
+
+    def _drain(self, on_step: Callable[[int], None] | None) -> None:
+        count = 0
+        while not self.steps.empty():
+            self.steps.get()
+            count += 1
+        if count and on_step is not None:
+            on_step(count)
+
+    def close(self, interrupted: bool) -> None:
+        if interrupted:
+            # Searches cannot be cancelled halfway: stop the processes instead of waiting.
+            for process in list(getattr(self.pool, "_processes", {}).values()):
+                process.terminate()
+        self.pool.shutdown(wait=True, cancel_futures=True)
+        self.steps.close()
 
 
-def _dask(function: Callable[..., T], arguments: Sequence[tuple[Any, ...]],
-          order: Sequence[int], execution: Execution) -> Generator[tuple[int, T], None, None]:
-    from distributed import Client, LocalCluster, as_completed
+def _worker_started(parent: int, steps: Any) -> None:
+    """A worker process's first act: leave Ctrl-C to the parent, die with it, and send
+    progress steps to it."""
+    global _step_sink
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    exit_with_parent(parent)
+    _step_sink = lambda: steps.put(None)  # noqa: E731
 
-    cluster = None
-    try:
-        if execution.scheduler is None:
-            cluster = LocalCluster(n_workers=execution.jobs, threads_per_worker=1,
-                                   processes=True, dashboard_address=None)
-            client = Client(cluster)
-        else:
-            client = Client(execution.scheduler, timeout=30)
-    except OSError as exc:
-        raise HarnessError(f"dask scheduler {execution.scheduler}: cannot connect: {exc}") from None
-    try:
-        futures = [client.submit(function, *arguments[i], key=f"harness-job-{i}", pure=False)
+
+PR_SET_PDEATHSIG = 1
+"""prctl(2): the signal this process gets when the thread that created it exits."""
+
+
+def exit_with_parent(parent: int) -> None:
+    """Make this process end when process ``parent`` does, even if it is killed outright:
+    Linux's parent-death signal where there is one, else a thread that watches the
+    parent's pid. A worker holds nothing to save (the parent writes every result)."""
+    if sys.platform.startswith("linux"):
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            if libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) == 0:
+                if os.getppid() != parent:          # it died before the signal was set
+                    os._exit(1)
+                return
+        except (OSError, AttributeError):
+            pass
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="harness-parent-watch", daemon=True).start()
+
+
+class _Dask(Workers):
+    parallel = True
+
+    def __init__(self, execution: Execution, jobs: int) -> None:
+        from distributed import Client, LocalCluster
+
+        self.cluster = None
+        try:
+            if execution.scheduler is None:
+                # Its worker processes inherit an ignored Ctrl-C: the parent stops them,
+                # so no worker prints a KeyboardInterrupt traceback; nor do they log the
+                # cancelled tasks and lost heartbeats of a shutdown (a job's own error
+                # still reaches the parent through its future).
+                with _ctrl_c_ignored():
+                    self.cluster = LocalCluster(n_workers=min(execution.jobs, jobs),
+                                                threads_per_worker=1, processes=True,
+                                                dashboard_address=None,
+                                                silence_logs=logging.CRITICAL)
+                self.client = Client(self.cluster)
+            else:
+                self.client = Client(execution.scheduler, timeout=execution.connect_timeout)
+        except OSError as exc:
+            if self.cluster is not None:
+                self.cluster.close()
+            where = (f"--scheduler {execution.scheduler}" if execution.scheduler
+                     else "a local Dask cluster")
+            raise HarnessError(f"{where}: cannot connect: {exc}") from None
+
+    def run(self, function: Callable[..., T], arguments: Sequence[tuple[Any, ...]],
+            order: Sequence[int],
+            on_step: Callable[[int], None] | None) -> Generator[tuple[int, T], None, None]:
+        from distributed import as_completed
+
+        futures = [self.client.submit(function, *arguments[i], key=f"harness-job-{i}", pure=False)
                    for i in order]
         index = {future.key: i for i, future in zip(order, futures, strict=True)}
-        for future in as_completed(futures):
-            yield index[future.key], future.result()
+        try:
+            for future in as_completed(futures):
+                yield index[future.key], future.result()
+        finally:
+            self.client.cancel(futures)
+
+    def close(self, interrupted: bool) -> None:
+        self.client.close()
+        if self.cluster is not None:
+            self.cluster.close()
+
+
+@contextmanager
+def _ctrl_c_ignored() -> Iterator[None]:
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
     finally:
-        client.close()
-        if cluster is not None:
-            cluster.close()
+        signal.signal(signal.SIGINT, previous)
+
+
+@contextmanager
+def start_workers(execution: Execution, jobs: int) -> Iterator[Workers]:
+    """Start what ``execution`` asks for, for ``jobs`` jobs (never more workers than
+    jobs), and stop it on leaving; an interrupt stops worker processes at once. A Dask
+    scheduler that cannot be reached is a :class:`HarnessError` here, before any job."""
+    execution.check()
+    workers: Workers
+    if execution.executor == "dask":
+        workers = _Dask(execution, jobs)
+    elif min(execution.jobs, jobs) > 1:
+        workers = _Processes(min(execution.jobs, jobs))
+    else:
+        workers = Workers()
+    interrupted = True
+    try:
+        yield workers
+        interrupted = False
+    finally:
+        workers.close(interrupted)
+
+
+def run_jobs(function: Callable[..., T], arguments: Sequence[tuple[Any, ...]],
+             execution: Execution, cost: Callable[[int], float] | None = None,
+             on_step: Callable[[int], None] | None = None) -> Generator[tuple[int, T], None, None]:
+    """:meth:`Workers.map` on workers started for these jobs and stopped after them (an
+    interrupt, or closing the iterator early, stops them at once)."""
+    with start_workers(execution, len(arguments)) as workers:
+        yield from workers.map(function, arguments, cost, on_step)

@@ -1,46 +1,137 @@
-"""Progress of a run on stderr: a bar on a terminal, plain periodic lines in a log."""
+"""Progress of a run on stderr: a bar on a terminal, plain lines in a log.
+
+A run reports to a :class:`Listener`: a phase begins (a run of a default comparison, a
+reproduction), searches finish (a problem is several: one per variant and depth, so a
+long problem still moves the bar), problems finish, a note (writing the report), the
+phase ends. :class:`Progress` shows it; the base class ignores it.
+"""
 
 from __future__ import annotations
 
+import threading
 import time
 from typing import TextIO
 
 
-class Progress:
-    """A callback ``(done, total)`` that shows jobs done, the rate and the time left.
+class Listener:
+    """What a run says about its progress; every method does nothing here."""
 
-    On a terminal it redraws one line; otherwise (CI logs) it prints a line at the first
-    job, at most every ``interval`` seconds after that, and at the end.
-    """
+    def phase(self, name: str, problems: int, searches: int, problems_done: int = 0,
+              searches_done: int = 0) -> None:
+        """A phase of ``problems`` problems and ``searches`` searches begins; the counts
+        done are those kept from before (a resume)."""
 
-    def __init__(self, stream: TextIO, interval: float = 30.0, width: int = 30) -> None:
+    def searched(self, count: int) -> None:
+        """``count`` more searches finished."""
+
+    def problem_done(self) -> None:
+        """One more problem finished (its rows are saved)."""
+
+    def note(self, text: str) -> None:
+        """Something that takes a while and is not a search, e.g. writing the report."""
+
+    def phase_done(self) -> None:
+        """The phase ended (finished or interrupted)."""
+
+
+class Progress(Listener):
+    """On a terminal one line, redrawn as searches finish and every second (the clock
+    moves during a long search); otherwise (CI logs) a line when a phase begins, at most
+    every ``interval`` seconds after that, and when it ends. Times left are estimated
+    from the searches done in this session."""
+
+    def __init__(self, stream: TextIO, interval: float = 30.0, width: int = 24) -> None:
         self.stream = stream
         self.tty = stream.isatty()
         self.interval = interval
         self.width = width
+        self.lock = threading.Lock()
+        self.name = ""
+        self.problems = self.searches = self.problems_done = self.searches_done = 0
+        self.base = 0                       # searches done before this session (a resume)
         self.start = time.monotonic()
-        self.base: int | None = None            # jobs done before this session (a resume)
         self.last_line = float("-inf")
+        self.drawn = 0                      # length of the line on the terminal
+        self.ticker: threading.Thread | None = None
+        self.running = False
 
-    def __call__(self, done: int, total: int) -> None:
-        now = time.monotonic()
-        if self.base is None:
-            self.base = done - 1
-        elapsed = now - self.start
-        rate = (done - self.base) / elapsed if elapsed > 0 else 0.0
-        left = (total - done) / rate if rate > 0 else float("nan")
-        text = (f"{done}/{total} problems  {rate:.2f}/s  elapsed {_clock(elapsed)}"
-                f"  left {_clock(left)}")
+    def phase(self, name: str, problems: int, searches: int, problems_done: int = 0,
+              searches_done: int = 0) -> None:
+        with self.lock:
+            self.name, self.problems, self.searches = name, problems, searches
+            self.problems_done, self.searches_done = problems_done, searches_done
+            self.base, self.start = searches_done, time.monotonic()
+            self.running = True
+            self._show(force=True)
         if self.tty:
-            filled = round(self.width * done / total) if total else self.width
-            bar = "#" * filled + "." * (self.width - filled)
-            self.stream.write(f"\r[{bar}] {text}")
-            if done == total:
-                self.stream.write("\n")
-        elif done == total or now - self.last_line >= self.interval:
-            self.stream.write(f"progress: {text}\n")
-            self.last_line = now
+            self.ticker = threading.Thread(target=self._tick, name="harness-progress", daemon=True)
+            self.ticker.start()
+
+    def searched(self, count: int) -> None:
+        with self.lock:
+            self.searches_done += count
+            self._show()
+
+    def problem_done(self) -> None:
+        with self.lock:
+            self.problems_done += 1
+            self._show()
+
+    def note(self, text: str) -> None:
+        with self.lock:
+            self._end_line()
+            self.stream.write(f"{self.name + ': ' if self.name else ''}{text}\n")
+            self.stream.flush()
+
+    def phase_done(self) -> None:
+        with self.lock:
+            if not self.running:
+                return
+            self.running = False
+            self._show(force=True)
+            self._end_line()
+        if self.ticker is not None:
+            self.ticker.join()
+            self.ticker = None
+
+    def text(self) -> str:
+        """The progress line without decoration."""
+        elapsed = time.monotonic() - self.start
+        done = self.searches_done - self.base
+        left = elapsed * (self.searches - self.searches_done) / done if done > 0 else float("nan")
+        return (f"{self.name}: {self.problems_done}/{self.problems} problems, "
+                f"{self.searches_done:,}/{self.searches:,} searches, elapsed {_clock(elapsed)}, "
+                f"left {_clock(left)}")
+
+    def _tick(self) -> None:
+        while True:
+            time.sleep(1.0)
+            with self.lock:
+                if not self.running:
+                    return
+                self._show(force=True)
+
+    def _show(self, force: bool = False) -> None:
+        now = time.monotonic()
+        if self.tty:
+            if not force and now - self.last_line < 0.1:
+                return
+            share = self.searches_done / self.searches if self.searches else 1.0
+            filled = round(self.width * share)
+            line = f"[{'#' * filled}{'.' * (self.width - filled)}] {self.text()}"
+            self.stream.write("\r" + line.ljust(self.drawn))
+            self.drawn = len(line)
+        elif force or now - self.last_line >= self.interval:
+            self.stream.write(f"progress: {self.text()}\n")
+        else:
+            return
+        self.last_line = now
         self.stream.flush()
+
+    def _end_line(self) -> None:
+        if self.tty and self.drawn:
+            self.stream.write("\n")
+            self.drawn = 0
 
 
 def _clock(seconds: float) -> str:
