@@ -34,3 +34,21 @@ def os_error_text(exc: OSError) -> str:
         return reason
     files = str(exc.filename) if exc.filename2 is None else f"{exc.filename} -> {exc.filename2}"
     return f"{files}: {reason}"
+
+
+def check_writable(path: str | Path, option: str) -> None:
+    """Make sure a file can be written at ``path`` (its folder made if need be) before any
+    work that would be lost if it could not: a :class:`HarnessError` naming ``option``
+    otherwise. A probe file is written and removed: permission bits do not tell (root, a
+    read-only mount)."""
+    folder = Path(path).parent
+    probe = folder / f".{Path(path).name}.probe"
+    blocking = next((p for p in (folder, *folder.parents) if p.exists()), None)
+    if blocking is not None and not blocking.is_dir():
+        raise HarnessError(f"{option} {path}: {blocking} is a file, not a folder")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        probe.touch()
+        probe.unlink()
+    except OSError as exc:
+        raise HarnessError(f"{option} {path}: cannot write in {folder}: {exc.strerror or exc}") from None

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from contextlib import closing
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
@@ -12,14 +12,16 @@ from typing import Any
 import pandas as pd
 
 from harness.epd import SkippedLineWarning, load_suite
-from harness.errors import HarnessError
-from harness.executors import Execution, collector_paused, run_jobs
+from harness.errors import HarnessError, check_writable
+from harness.executors import Execution, Workers, collector_paused, report_step, start_workers
+from harness.lock import hold_folder
 from harness.problems import (
     Problem,
     suite_problems,
     synthetic_problems,
     tree_file_problems,
 )
+from harness.progress import Listener
 from harness.report import ComparisonFiles, report_files, write_comparison, write_index, write_report
 from harness.results import (
     RESULTS_FILE,
@@ -58,7 +60,7 @@ class ExperimentConfig:
     tree_specs: tuple[str, ...] = ()
     """Synthetic tree specs (``random:b=...``)."""
     suites: tuple[str, ...] = ()
-    """EPD suites, by path or by name (looked up in ``positions/`` and ``HARNESS_SUITES``)."""
+    """EPD suites, by path or by name (looked up in ``harness/positions/`` and ``HARNESS_SUITES``)."""
     variants: str = "all"
     """Variant list as given (``pvs:zw_min_depth=3,negascout``, ``all``, ``core``)."""
     depths: tuple[int, ...] | None = None
@@ -108,14 +110,29 @@ and MTD(f) always iterate, so the comparison is fair)."""
 
 
 def run_default(out_dir: str | Path, command: Sequence[str] = (),
-                on_problem: Callable[[int, int], None] | None = None,
-                execution: Execution = Execution()) -> tuple[list[RunOutput], Path]:
-    """Run :data:`DEFAULT_RUNS` into ``out_dir/<name>`` and link them from ``index.html``."""
+                progress: Listener | None = None, execution: Execution = Execution(),
+                resume: bool = False) -> tuple[list[RunOutput], Path]:
+    """Run :data:`DEFAULT_RUNS` into ``out_dir/<name>`` and link them from ``index.html``.
+    With ``resume``, finish an interrupted default run there: its finished runs are kept,
+    an unfinished one resumed, one not begun run."""
     out_dir = Path(out_dir)
-    outputs = [run_experiment(config, out_dir / name, command, on_problem, execution=execution)
-               for name, config in DEFAULT_RUNS]
+    outputs = []
+    for name, config in DEFAULT_RUNS:
+        run_dir = out_dir / name
+        if not resume or not (run_dir / RUN_FILE).exists():
+            outputs.append(run_experiment(config, run_dir, command, progress, execution=execution))
+        elif load_run_info(run_dir).get("finished"):
+            outputs.append(RunOutput(run_dir, load_results(run_dir), load_run_info(run_dir)))
+        else:
+            outputs.append(resume_experiment(run_dir, execution, progress))
     index = write_index(out_dir, [(o.run_dir, report_files(o.run_dir)) for o in outputs])
     return outputs, index
+
+
+def is_default_folder(folder: str | Path) -> bool:
+    """Whether ``folder`` holds the runs of :func:`run_default` (not a run itself)."""
+    folder = Path(folder)
+    return not (folder / RUN_FILE).exists() and (folder / DEFAULT_RUNS[0][0] / RUN_FILE).exists()
 
 
 @dataclass
@@ -133,9 +150,9 @@ class Plan:
 def plan_experiment(config: ExperimentConfig) -> Plan:
     """Resolve and check everything a run needs, so bad input fails before any search."""
     if config.switches.tt_size < 0:
-        raise HarnessError(f"table size {config.switches.tt_size} is negative")
+        raise HarnessError(f"--tt {config.switches.tt_size}: a table size cannot be negative")
     if config.switches.null_move < 0:
-        raise HarnessError(f"null-move reduction {config.switches.null_move} is negative")
+        raise HarnessError(f"--null-move {config.switches.null_move}: a reduction cannot be negative")
     variants = parse_variants(config.variants)
     for depth in config.depths or ():
         check_depth(depth)
@@ -148,6 +165,7 @@ def plan_experiment(config: ExperimentConfig) -> Plan:
     suites: dict[str, dict[str, Any]] = {}
     for path in config.tree_files:
         found = tree_file_problems(path)
+        found[0].check_default_depth(config.depths)
         tree = found[0].make_tree()
         assert isinstance(tree, ArrayTree)
         suites[found[0].suite] = {"kind": "tree", "path": path, "height": tree.shape.height}
@@ -156,6 +174,7 @@ def plan_experiment(config: ExperimentConfig) -> Plan:
         problems += found[cut]
     for text in config.tree_specs:
         found = synthetic_problems(text)
+        found[0].check_default_depth(config.depths)      # else the search refuses it, mid-run
         suites[found[0].suite] = {"kind": "synthetic"}
         problems += found[cut]
     for name in config.suites:
@@ -163,6 +182,13 @@ def plan_experiment(config: ExperimentConfig) -> Plan:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always", SkippedLineWarning)
             suite = load_suite(suite_path, config.skip_invalid)
+        if not suite.positions:
+            # Raised before the skipped lines are reported: this one line says it all.
+            if not suite.skipped:
+                raise HarnessError(f"{suite_path}: no positions (no EPD lines)")
+            line, reason = suite.skipped[0]
+            raise HarnessError(f"{suite_path}: no valid positions ({len(suite.skipped)} lines "
+                               f"skipped as malformed; the first, line {line}: {reason})")
         for warning in caught:
             warnings.warn_explicit(warning.message, warning.category, warning.filename,
                                    warning.lineno)
@@ -204,7 +230,7 @@ class RunOutput:
 
 def run_experiment(config: ExperimentConfig, run_dir: str | Path,
                    command: Sequence[str] = (),
-                   on_problem: Callable[[int, int], None] | None = None,
+                   progress: Listener | None = None,
                    epd_out: str | Path | None = None, report: bool = True,
                    execution: Execution = Execution()) -> RunOutput:
     """Search every problem with every variant at every depth; write the run folder.
@@ -213,78 +239,90 @@ def run_experiment(config: ExperimentConfig, run_dir: str | Path,
     ``results.csv`` as soon as it finishes, so an interruption loses at most the jobs in
     progress and :func:`resume_experiment` finishes the rest; at the end the file is put
     in the plan's order, so every executor and every resumed run give the same rows.
-    ``on_problem(done, total)`` reports progress. With ``epd_out``, the chess rows are
+    The workers start before anything is written (a Dask scheduler out of reach leaves no
+    folder), and the folder's lock is held throughout (one writer per run folder).
+    ``progress`` hears of each search and problem. With ``epd_out``, the chess rows are
     also written as EPD (see :func:`export_epd`); with ``report``, ``summary.csv``,
     charts and ``report.html`` too.
     """
     plan = plan_experiment(config)
-    execution.check()
     run_dir = Path(run_dir)
-    if (run_dir / RESULTS_FILE).exists() or (run_dir / RUN_FILE).exists():
-        raise HarnessError(f"{run_dir}: already holds a run; choose another --out, or "
-                           f"finish it with --resume {run_dir}")
-    run_dir.mkdir(parents=True, exist_ok=True)
-    settings = config.as_dict()
-    info: dict[str, Any] = {
-        "schema_version": SCHEMA_VERSION,
-        "command": list(command),
-        "config": settings,
-        "config_hash": config_hash(settings),
-        "variants": {spec.label: {"name": spec.name, "options": dict(spec.options),
-                                  "source": spec.variant.source} for spec in plan.variants},
-        "suites": plan.suites,
-        **environment(),
-        "execution": asdict(execution),
-        "epd_out": None if epd_out is None else str(epd_out),
-        "started": now(),
-        "finished": None,
-        "problems": len(plan.problems),
-    }
-    write_run_info(run_dir, info)
-    return _execute(plan, config, run_dir, info, set(), execution, on_problem, report)
+    if epd_out is not None:
+        if not any(p.kind == "epd" for p in plan.problems):
+            raise HarnessError(f"--epd-out {epd_out}: no chess problems to write as EPD")
+        check_writable(epd_out, "--epd-out")
+    with start_workers(execution, len(plan.problems)) as workers, hold_folder(run_dir, command):
+        if (run_dir / RESULTS_FILE).exists() or (run_dir / RUN_FILE).exists():
+            raise HarnessError(f"{run_dir}: already holds a run; choose another --out, or "
+                               f"finish it with --resume {run_dir}")
+        settings = config.as_dict()
+        info: dict[str, Any] = {
+            "schema_version": SCHEMA_VERSION,
+            "command": list(command),
+            "config": settings,
+            "config_hash": config_hash(settings),
+            "variants": {spec.label: {"name": spec.name, "options": dict(spec.options),
+                                      "source": spec.variant.source} for spec in plan.variants},
+            "suites": plan.suites,
+            **environment(),
+            "execution": asdict(execution),
+            "epd_out": None if epd_out is None else str(epd_out),
+            "started": now(),
+            "finished": None,
+            "problems": len(plan.problems),
+        }
+        write_run_info(run_dir, info)
+        return _execute(plan, config, run_dir, info, set(), workers, progress, report)
 
 
 def resume_experiment(run_dir: str | Path, execution: Execution = Execution(),
-                      on_problem: Callable[[int, int], None] | None = None,
+                      progress: Listener | None = None,
                       report: bool = True) -> RunOutput:
     """Finish an interrupted run: keep every problem whose rows are all in
     ``results.csv`` (dropping a torn last line and partial problems), search the rest
     with the configuration recorded in ``run.json``."""
     run_dir = Path(run_dir)
-    info = load_run_info(run_dir)
-    if info.get("schema_version") != SCHEMA_VERSION:
-        raise HarnessError(f"{run_dir / RUN_FILE}: schema version {info.get('schema_version')!r} "
-                           f"is not supported (this harness writes version {SCHEMA_VERSION})")
-    config = ExperimentConfig.from_dict(info["config"])
-    plan = plan_experiment(config)
-    complete = _complete_rows(run_dir / RESULTS_FILE, plan, config)
-    rewrite_results(run_dir / RESULTS_FILE, [row for i in sorted(complete) for row in complete[i]])
-    info.setdefault("resumed", []).append({"at": now(), "problems_kept": len(complete)})
-    info["execution"] = asdict(execution)
-    write_run_info(run_dir, info)
-    return _execute(plan, config, run_dir, info, set(complete), execution, on_problem, report)
+    load_run_info(run_dir)                      # not a run folder: say so before locking it
+    with hold_folder(run_dir):
+        info = load_run_info(run_dir)
+        if info.get("schema_version") != SCHEMA_VERSION:
+            raise HarnessError(f"{run_dir / RUN_FILE}: schema version "
+                               f"{info.get('schema_version')!r} is not supported (this harness "
+                               f"writes version {SCHEMA_VERSION})")
+        config = ExperimentConfig.from_dict(info["config"])
+        plan = plan_experiment(config)
+        with start_workers(execution, len(plan.problems)) as workers:
+            complete = _complete_rows(run_dir / RESULTS_FILE, plan, config)
+            rewrite_results(run_dir / RESULTS_FILE,
+                            [row for i in sorted(complete) for row in complete[i]])
+            info.setdefault("resumed", []).append({"at": now(), "problems_kept": len(complete)})
+            info["execution"] = asdict(execution)
+            write_run_info(run_dir, info)
+            return _execute(plan, config, run_dir, info, set(complete), workers, progress, report)
 
 
 def _execute(plan: Plan, config: ExperimentConfig, run_dir: Path, info: dict[str, Any],
-             done: set[int], execution: Execution,
-             on_problem: Callable[[int, int], None] | None, report: bool) -> RunOutput:
+             done: set[int], workers: Workers, progress: Listener | None,
+             report: bool) -> RunOutput:
     labels = [spec.label for spec in plan.variants]
     todo = [i for i in range(len(plan.problems)) if i not in done]
     jobs = [(plan.problems[i], labels, config.depths, config.switches, config.measure_minimal,
              config.max_nodes) for i in todo]
+    listener = progress or Listener()
+    searches = [len(labels) * len(p.depths(config.depths)) for p in plan.problems]
+    listener.phase(run_dir.name, len(plan.problems), sum(searches), len(done),
+                   sum(searches[i] for i in done))
     writer = ResultsWriter(run_dir / RESULTS_FILE)
-    finished = len(done)
     try:
-        searches = run_jobs(search_problem, jobs, execution,
-                            cost=lambda job: jobs[job][0].work_estimate())
-        with closing(searches) as results:
+        found = workers.map(search_problem, jobs, cost=lambda job: jobs[job][0].work_estimate(),
+                            on_step=listener.searched)
+        with closing(found) as results:
             for _, rows in results:
                 writer.write(rows)
-                finished += 1
-                if on_problem is not None:
-                    on_problem(finished, len(plan.problems))
+                listener.problem_done()
     finally:
         writer.close()
+        listener.phase_done()
     order = {(p.suite, p.problem_id): i for i, p in enumerate(plan.problems)}
     rows = read_rows(run_dir / RESULTS_FILE)
     rows.sort(key=lambda row: order[(row["suite"], row["problem_id"])])   # stable within a job
@@ -295,6 +333,7 @@ def _execute(plan: Plan, config: ExperimentConfig, run_dir: Path, info: dict[str
     if info.get("epd_out"):
         export_epd(results_frame, plan.problems, info["epd_out"])
     if report:
+        listener.note("writing summary.csv, comparison.csv, charts and report.html")
         write_report(run_dir, results_frame, info)
     return RunOutput(run_dir, results_frame, info)
 
@@ -317,23 +356,30 @@ def _complete_rows(path: Path, plan: Plan, config: ExperimentConfig) -> dict[int
 def compare_variants(baseline: str, others: Sequence[str], out_dir: str | Path,
                      config: ExperimentConfig | None = None, seed: int = 0,
                      command: Sequence[str] = (),
-                     on_problem: Callable[[int, int], None] | None = None,
-                     execution: Execution = Execution()) -> ComparisonFiles:
+                     progress: Listener | None = None,
+                     execution: Execution = Execution(), resume: bool = False,
+                     pooled: bool = False) -> ComparisonFiles:
     """Compare ``others`` with ``baseline`` on the same problems.
 
-    With ``config``, first run those variants on its problems into ``out_dir``; without,
-    ``out_dir`` is an existing run folder whose results are compared. The comparison
-    table and the per-problem scatter are written into ``out_dir``.
+    With ``config``, first run those variants on its problems into ``out_dir``; with
+    ``resume``, first finish the interrupted run in ``out_dir`` (:func:`resume_experiment`);
+    with neither, ``out_dir`` is an existing run folder whose results are compared. The
+    comparison table and the per-problem scatter are written into ``out_dir``: per problem
+    set, or with ``pooled`` every set in one group.
     """
     labels = [spec.label for spec in parse_variants(",".join([baseline, *others]))]
     if len(labels) != 1 + len(others):
         raise HarnessError("compare needs distinct variants (one is named twice)")
     if config is not None:
-        run_experiment(replace(config, variants=",".join(labels)), out_dir, command, on_problem,
+        run_experiment(replace(config, variants=",".join(labels)), out_dir, command, progress,
                        execution=execution)
+    elif resume:
+        resume_experiment(out_dir, execution, progress)
     baseline, others = labels[0], labels[1:]
-    results = load_results(out_dir)
-    return write_comparison(results, baseline, list(others), Path(out_dir), seed)
+    load_run_info(Path(out_dir))                # not a run folder: say so before locking it
+    with hold_folder(out_dir, command):
+        results = load_results(out_dir)
+        return write_comparison(results, baseline, list(others), Path(out_dir), seed, pooled)
 
 
 EPD_COUNTERS = ("leaves", "qnodes", "zw_searches", "researches", "research_nodes",
@@ -399,6 +445,7 @@ def search_problem(problem: Problem, variants: Sequence[str], depths: tuple[int,
                 minimal, source = None, ""
             for spec in specs:
                 result = run_search(tree, spec, depth, switches, max_nodes=max_nodes)
+                report_step()
                 judged = problem.judge(result.best_move)
                 rows.append({
                     "suite": problem.suite, "problem_id": problem.problem_id,
@@ -432,14 +479,16 @@ class TreeDrawing:
     """The PNG and SVG drawing (empty when not asked for)."""
 
 
-def draw_search(config: ExperimentConfig, variants: Sequence[str], depth: int,
+def draw_search(config: ExperimentConfig, variants: Sequence[str], depth: int | None = None,
                 problem_id: str | None = None, out: str | Path | None = None,
                 max_lines: int = 400) -> TreeDrawing:
     """Search one problem of ``config`` (the first, or ``problem_id``) with each variant
-    (one, or two to compare), trace it, render it as text and, with ``out``, as an image
-    ``out.png`` / ``out.svg`` (the last pass of each variant side by side)."""
-    plan = plan_experiment(replace(config, variants=",".join(variants)))
-    check_depth(depth)
+    (one, or two to compare) to ``depth`` (by default the first of ``config.depths``, else
+    the problem's: a tree's height, 3 for chess), trace it, render it as text and, with
+    ``out``, as an image ``out.png`` / ``out.svg`` (the last pass of each variant side by
+    side). A folder ``out`` cannot be written in is refused before the search."""
+    depths = config.depths if depth is None else (depth,)
+    plan = plan_experiment(replace(config, variants=",".join(variants), depths=depths))
     if problem_id is None:
         problem = plan.problems[0]
     else:
@@ -448,6 +497,9 @@ def draw_search(config: ExperimentConfig, variants: Sequence[str], depth: int,
             ids = ", ".join(p.problem_id for p in plan.problems[:10])
             raise HarnessError(f"no problem {problem_id!r} (the first ids: {ids})")
         problem = found[0]
+    depth = problem.depths(depths)[0]
+    if out is not None:
+        check_writable(out, "--out")
     tree = problem.make_tree(config.switches)
     results: list[tuple[str, SearchResult]] = []
     blocks = []
@@ -462,7 +514,6 @@ def draw_search(config: ExperimentConfig, variants: Sequence[str], depth: int,
                       f"{result.counters['leaves']} leaves\n{render_text(result.trace, max_lines)}")
     files: tuple[str, ...] = ()
     if out is not None:
-        Path(out).parent.mkdir(parents=True, exist_ok=True)
         files = render_image([(f"{label} (depth {depth})", r.trace or []) for label, r in results],
                              str(out))
     return TreeDrawing(problem, results, "\n\n".join(blocks), files)

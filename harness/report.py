@@ -280,17 +280,6 @@ def write_comparison(results: pd.DataFrame, baseline: str, others: list[str], ou
     return ComparisonFiles(comparison, table, chart)
 
 
-def pooled_comparison(files: ComparisonFiles) -> ComparisonFiles:
-    """The comparison ``files`` describe, made again with every problem set pooled into one
-    group (same variants and seed), its files rewritten: ``harness compare --pooled``."""
-    from harness.results import load_results
-
-    out_dir = files.table.parent
-    others = [str(v) for v in pd.unique(files.comparison.table["variant"])]
-    return write_comparison(load_results(out_dir), files.comparison.baseline, others, out_dir,
-                            files.comparison.seed, pooled=True)
-
-
 _CSS = """
 body { font-family: system-ui, -apple-system, "Segoe UI", Helvetica, Arial, sans-serif;
        margin: 2em auto; max-width: 1200px; padding: 0 1em; color: #222; line-height: 1.4; }

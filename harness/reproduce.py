@@ -22,6 +22,7 @@ included), called *total nodes*; ``leaves`` are the static evaluations at the ho
 from __future__ import annotations
 
 import base64
+import hashlib
 import html
 import itertools
 import json
@@ -40,11 +41,14 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
 from harness import charts, stats
+from harness.checkpoint import JobLog
 from harness.epd import load_suite
 from harness.errors import HarnessError
-from harness.executors import Execution, collector_paused, run_jobs
+from harness.executors import Execution, collector_paused, report_step, run_jobs
+from harness.lock import hold_folder
 from harness.problems import Problem, suite_problems, synthetic_problems
-from harness.results import environment
+from harness.progress import Listener
+from harness.results import environment, now
 from harness.search.registry import VARIANTS, parse_variants
 from harness.search.run import Switches, run_search
 from harness.suites import find_suite
@@ -637,6 +641,7 @@ def measure(tags: tuple[tuple[str, str], ...], problem: Problem,
             for run in runs:
                 spec = parse_variants(run.variant)[0]
                 result = run_search(tree, spec, run.depth, run.switches)
+                report_step()
                 rows.append({**dict(tags), "suite": problem.suite, "problem_id": problem.problem_id,
                              "config": run.config, "variant": run.variant, "depth": run.depth,
                              "score": result.score, "bound": result.bound, "status": result.status,
@@ -653,7 +658,7 @@ Job = tuple[tuple[tuple[str, str], ...], Problem, tuple[Run, ...]]
 
 def chess_suite() -> Path | None:
     """The chess positions: ``wac.epd`` wherever :func:`find_suite` finds it (the project's
-    ``positions/``, ``HARNESS_SUITES``, the download folder), else the project's own
+    ``harness/positions/``, ``HARNESS_SUITES``, the download folder), else the project's own
     ``bench.epd``; ``None`` when neither is there."""
     for name in ("wac.epd", "bench.epd"):
         try:
@@ -711,14 +716,23 @@ def _jobs(selected: Sequence[ClaimInfo], scale: Scale, suite: Path | None) -> li
     return jobs
 
 
-def _collect(jobs: Sequence[Job], execution: Execution,
-             on_job: Callable[[int, int], None] | None) -> dict[str, pd.DataFrame]:
-    rows: list[list[dict[str, Any]]] = [[] for _ in jobs]
-    results = run_jobs(measure, list(jobs), execution)
-    for done, (index, result) in enumerate(results, 1):
-        rows[index] = result
-        if on_job is not None:
-            on_job(done, len(jobs))
+def _collect(jobs: Sequence[Job], execution: Execution, progress: Listener,
+             log: JobLog, finished: dict[int, list[dict[str, Any]]]) -> dict[str, pd.DataFrame]:
+    """Every job's rows by dataset: those in ``finished``, then the others measured and
+    each appended to ``log`` as it finishes."""
+    rows: list[list[dict[str, Any]]] = [finished.get(i, []) for i in range(len(jobs))]
+    todo = [i for i in range(len(jobs)) if i not in finished]
+    searches = [len(job[2]) for job in jobs]
+    progress.phase("reproduce", len(jobs), sum(searches), len(finished),
+                   sum(searches[i] for i in finished))
+    try:
+        for index, result in run_jobs(measure, [jobs[i] for i in todo], execution,
+                                      on_step=progress.searched):
+            log.append(todo[index], result)
+            rows[todo[index]] = result
+            progress.problem_done()
+    finally:
+        progress.phase_done()
     flat = [row for job_rows in rows for row in job_rows]
     frames: dict[str, pd.DataFrame] = {}
     if flat:
@@ -981,7 +995,7 @@ def _pearl_chart(branchings: Mapping[str, Mapping[str, Any]]) -> Figure:
 
 
 def _no_chess(ctx: _Context, info: ClaimInfo) -> _Section:
-    setup = "Chess positions: none (no wac.epd in the suite folders, no positions/bench.epd)."
+    setup = "Chess positions: none (no wac.epd in the suite folders, no harness/positions/bench.epd)."
     return _Section(info, setup, "Not measured: no chess suite was found.", {"measured": False}, [],
                     verdict=NO_WAC)
 
@@ -1871,25 +1885,86 @@ def _json_ready(value: Any) -> Any:
 # The entry point
 
 
+MEASURING_FILE = "measuring.json"
+"""What a reproduction measures (mode, claims, a fingerprint of its jobs), written first."""
+MEASURED_FILE = "measured.jsonl"
+"""The finished jobs of a reproduction (:class:`harness.checkpoint.JobLog`), kept for a
+resume until the report is written."""
+
+
 def reproduce(out_dir: Path, quick: bool = False, jobs: int = 1, only: Sequence[str] | None = None,
-              on_job: Callable[[int, int], None] | None = None) -> ReproduceOutput:
+              progress: Listener | None = None, resume: bool = False) -> ReproduceOutput:
     """Measure each claim of :data:`CLAIMS` (or those named in ``only``, by key or number)
     and write ``report.md``, ``report.html``, ``charts/``, ``data/`` and ``claims.json``
     into ``out_dir``. ``quick`` is the CI scale (:data:`QUICK`, a few minutes on two
-    cores); ``jobs`` worker processes share the problems; ``on_job(done, total)`` reports
-    progress."""
+    cores); ``jobs`` worker processes share the problems; ``progress`` hears of each
+    search. Each finished job is logged in ``out_dir``, so after an interruption
+    ``resume`` measures only the rest (mode and claims as recorded there)."""
     start = time.perf_counter()
-    selected = _select(only)
+    out_dir = Path(out_dir)
     execution = Execution(jobs=jobs)
     execution.check()
-    scale = QUICK if quick else FULL
-    out_dir = Path(out_dir)
+    if not resume:
+        _select(only)                       # an unknown claim: say so before making the folder
+    with hold_folder(out_dir):
+        settings_path = out_dir / MEASURING_FILE
+        settings = _measuring(settings_path, resume)
+        if resume:
+            quick, only = bool(settings["quick"]), list(settings["claims"])
+        selected = _select(only)
+        scale = QUICK if quick else FULL
+        suite = chess_suite() if any(c.chess for c in selected) else None
+        job_list = _jobs(selected, scale, suite)
+        fingerprint = hashlib.sha256(repr(job_list).encode()).hexdigest()
+        if resume and settings.get("fingerprint") != fingerprint:
+            raise HarnessError(f"{settings_path}: its claims were measured on other problems "
+                               "(another version of the harness, or another WAC); start "
+                               "afresh with another --out")
+        if not resume:
+            settings = {"quick": quick, "claims": [c.key for c in selected], "jobs": len(job_list),
+                        "fingerprint": fingerprint, "started": now(), "finished": None}
+            settings_path.write_text(json.dumps(settings, indent=2) + "\n", encoding="utf-8")
+        log = JobLog(out_dir / MEASURED_FILE)
+        finished = log.read() if resume else {}
+        log.restart(finished)
+        frames = _collect(job_list, execution, progress or Listener(), log, finished)
+        output = _write_all(out_dir, frames, selected, scale, suite, quick, jobs, start)
+        settings["finished"] = now()
+        settings_path.write_text(json.dumps(settings, indent=2) + "\n", encoding="utf-8")
+        log.path.unlink()                   # data/*.csv holds the rows now
+        return output
+
+
+def _measuring(path: Path, resume: bool) -> dict[str, Any]:
+    """The recorded settings of a reproduction to resume; for a new one, ``{}`` (and a
+    refusal to write over another)."""
+    folder = path.parent
+    if not resume:
+        if path.exists() or (folder / "claims.json").exists():
+            raise HarnessError(f"{folder}: already holds a reproduction; choose another --out, "
+                               f"or finish it with: harness reproduce --resume {folder}")
+        return {}
+    try:
+        settings = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise HarnessError(f"{folder}: no reproduction to resume (no {MEASURING_FILE})") from None
+    except ValueError as exc:
+        raise HarnessError(f"{path}: not readable: {exc}") from None
+    if not isinstance(settings, dict) or not {"quick", "claims", "fingerprint"} <= set(settings):
+        raise HarnessError(f"{path}: not a reproduction's settings")
+    if settings.get("finished"):
+        raise HarnessError(f"{folder}: this reproduction is finished (see report.md)")
+    return settings
+
+
+def _write_all(out_dir: Path, frames: dict[str, pd.DataFrame], selected: Sequence[ClaimInfo],
+               scale: Scale, suite: Path | None, quick: bool, jobs: int,
+               start: float) -> ReproduceOutput:
+    """Judge every claim on the measured frames; write data, charts, reports, claims.json."""
     chart_dir = out_dir / "charts"
     data_dir = out_dir / "data"
     chart_dir.mkdir(parents=True, exist_ok=True)
     data_dir.mkdir(parents=True, exist_ok=True)
-    suite = chess_suite() if any(c.chess for c in selected) else None
-    frames = _collect(_jobs(selected, scale, suite), execution, on_job)
     data = []
     for name, frame in frames.items():
         path = data_dir / f"{name}.csv"
