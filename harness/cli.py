@@ -3,34 +3,37 @@ renders its result. Bad input is one line on stderr and exit code 2."""
 
 from __future__ import annotations
 
+import shlex
 import sys
+import warnings
 from collections.abc import Callable
 from datetime import UTC, datetime
 from functools import wraps
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, NoReturn, TextIO, TypeVar
 
 import click
 
 from harness.compare import render_comparison, worse_than
-from harness.errors import HarnessError
+from harness.errors import HarnessError, check_writable, os_error_text
 from harness.executors import EXECUTORS, Execution
 from harness.experiment import (
     ExperimentConfig,
     compare_variants,
     draw_search,
+    is_default_folder,
     resume_experiment,
     run_default,
     run_experiment,
 )
 from harness.problems import parse_depths
 from harness.progress import Progress
-from harness.report import rebuild_reports
-from harness.results import load_results
+from harness.report import rebuild_reports, where_to_read
+from harness.results import find_runs, load_results, load_run_info
 from harness.search.registry import CORE, VARIANTS
 from harness.search.run import Switches
 from harness.suites import KNOWN_SUITES, download_dir, download_suite, list_suites
-from harness.summary import format_summary, summarize
+from harness.summary import brief_summary, format_summary, summarize
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -41,8 +44,44 @@ class InputError(click.ClickException):
     exit_code = 2
 
 
+class OneLineUsage(click.Command):
+    """A command whose usage errors (a bad option value, a missing argument) are one line
+    too, with the pointer to ``--help`` in it: Click's own are three (usage, hint, error)."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        try:
+            return super().parse_args(ctx, args)
+        except click.UsageError as exc:
+            raise InputError(f"{exc.format_message()} (see {ctx.command_path} --help)") from None
+
+
+class OneLineGroup(OneLineUsage, click.Group):
+    """A group whose commands and subgroups are :class:`OneLineUsage` too, and whose
+    unknown-command error is one line; with no arguments at all it shows its help."""
+
+    command_class = OneLineUsage
+    group_class = type                      # subgroups of the same class
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        try:
+            return click.Group.parse_args(self, ctx, args)
+        except click.exceptions.NoArgsIsHelpError:
+            raise
+        except click.UsageError as exc:
+            raise InputError(f"{exc.format_message()} (see {ctx.command_path} --help)") from None
+
+    def resolve_command(self, ctx: click.Context,
+                        args: list[str]) -> tuple[str | None, click.Command | None, list[str]]:
+        try:
+            return super().resolve_command(ctx, args)
+        except click.UsageError as exc:
+            raise InputError(f"{exc.format_message()} (see {ctx.command_path} --help)") from None
+
+
 def reports_errors(command: F) -> F:
-    """Turn the library's input errors into Click's one-line error exit."""
+    """Turn the library's input errors into Click's one-line error exit; an operating-system
+    error (an --out folder inside a file or not writable) and a recursion too deep for Python
+    too, as what they are, without a traceback (the rows written so far stay written)."""
 
     @wraps(command)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
@@ -50,6 +89,10 @@ def reports_errors(command: F) -> F:
             return command(*args, **kwargs)
         except HarnessError as exc:
             raise InputError(str(exc)) from None
+        except OSError as exc:
+            raise InputError(os_error_text(exc)) from None
+        except RecursionError as exc:
+            raise InputError(f"input nested too deep for the harness ({exc})") from None
 
     return wrapper  # type: ignore[return-value]
 
@@ -61,7 +104,7 @@ PROBLEM_OPTIONS = [
                  help="Synthetic trees, e.g. random:b=8,d=6,n=100,seed=1,ordering=0.9,"
                       "values=incremental. Repeatable."),
     click.option("--suite", "suites", multiple=True, metavar="EPD",
-                 help="Chess positions: an EPD file, or a name looked up in positions/, "
+                 help="Chess positions: an EPD file, or a name looked up in harness/positions/, "
                       "$HARNESS_SUITES and the download folder. Repeatable."),
     click.option("--skip-invalid", is_flag=True,
                  help="Skip malformed EPD lines with a warning (recorded in run.json)."),
@@ -93,7 +136,7 @@ EXECUTION_OPTIONS = [
     click.option("--jobs", "-j", type=int, default=1, show_default=True, metavar="N",
                  help="Worker processes (one problem per job, the largest first; results are identical)."),
     click.option("--executor", type=click.Choice(EXECUTORS), default="process", show_default=True,
-                 help="Run jobs here or on a Dask cluster (pip install 'harness[dask]')."),
+                 help="Run jobs here or on a Dask cluster (pip install 'gametree-harness[dask]')."),
     click.option("--scheduler", metavar="ADDR",
                  help="Dask scheduler address [default: a local cluster of --jobs workers]."),
     click.option("--no-progress", is_flag=True, help="No progress display on stderr."),
@@ -105,6 +148,14 @@ def problem_options(command: F) -> F:
     for option in reversed(PROBLEM_OPTIONS + EXECUTION_OPTIONS):
         command = option(command)
     return command
+
+
+def options_given(ctx: click.Context, besides: set[str]) -> list[str]:
+    """The options typed on the command line, as typed (``--depth``), but those named in
+    ``besides`` (by parameter name)."""
+    return [param.opts[0] for param in ctx.command.params
+            if param.name not in besides and param.name is not None
+            and ctx.get_parameter_source(param.name) == click.core.ParameterSource.COMMANDLINE]
 
 
 def make_execution(options: dict[str, Any]) -> Execution:
@@ -135,17 +186,30 @@ def default_out(kind: str) -> str:
     return str(Path("results") / f"{kind}-{stamp}")
 
 
-def interrupted(run_dir: str | Path) -> None:
-    """Ctrl-C: say what is kept and how to finish, exit 130 (no traceback)."""
-    click.echo(f"\ninterrupted: every finished problem is saved in {run_dir}/results.csv; "
-               f"finish with: harness run --resume {run_dir}", err=True)
+def interrupted(kept: str, finish: str) -> NoReturn:
+    """Ctrl-C: say what is kept and the command that finishes the work, exit 130 (no
+    traceback)."""
+    click.echo(f"\ninterrupted: {kept}; finish with: {finish}", err=True)
     sys.exit(130)
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="harness")
+def run_interrupted(run_dir: str | Path, finish: str | None = None) -> NoReturn:
+    interrupted(f"every finished problem is saved in {run_dir}/results.csv",
+                finish or f"harness run --resume {shlex.quote(str(run_dir))}")
+
+
+@click.group(cls=OneLineGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="gametree-harness")
 def cli() -> None:
     """Benchmark game-tree search variants with exact counters."""
+    # Warnings (a skipped EPD line, a damaged results.csv) as one plain line each.
+    click.get_current_context().with_resource(warnings.catch_warnings())
+    warnings.showwarning = warning_line
+
+
+def warning_line(message: Warning | str, category: type[Warning], filename: str, lineno: int,
+                 file: TextIO | None = None, line: str | None = None) -> None:
+    click.echo(f"warning: {message}", err=True)
 
 
 @cli.command()
@@ -185,18 +249,22 @@ def run(ctx: click.Context, /, variant_list: str, epd_out: str | None, out_dir: 
     """
     execution, progress = make_execution(options), progress_for(options)
     if resume_dir is not None:
-        allowed = {"resume_dir", "jobs", "executor", "scheduler", "no_progress"}
-        given = [name for name in ctx.params if name not in allowed
-                 and ctx.get_parameter_source(name) == click.core.ParameterSource.COMMANDLINE]
+        given = options_given(ctx, besides={"resume_dir", "jobs", "executor", "scheduler",
+                                            "no_progress"})
         if given:
             raise HarnessError(f"--resume takes its configuration from {resume_dir}/run.json; "
-                               f"drop --{given[0].replace('_', '-')}")
+                               f"drop {given[0]}")
         try:
-            output = resume_experiment(resume_dir, execution, progress)
+            if is_default_folder(resume_dir):
+                outputs, _ = run_default(resume_dir, ["harness", *sys.argv[1:]], progress,
+                                         execution, resume=True)
+            else:
+                outputs = [resume_experiment(resume_dir, execution, progress)]
         except KeyboardInterrupt:
-            interrupted(resume_dir)
-        click.echo(format_summary(summarize(output.results)))
-        click.echo(f"\nfinished {output.run_dir}")
+            run_interrupted(resume_dir)
+        for output in outputs:
+            click.echo(brief_summary(output.results) + "\n" + where_to_read(output.run_dir))
+            click.echo(f"\nfinished {output.run_dir}")
         return
     if not (options["tree_files"] or options["tree_specs"] or options["suites"]):
         click.echo("No problems given: running the default comparison (synthetic trees, every "
@@ -205,19 +273,20 @@ def run(ctx: click.Context, /, variant_list: str, epd_out: str | None, out_dir: 
         try:
             outputs, index = run_default(out_dir, ["harness", *sys.argv[1:]], progress, execution)
         except KeyboardInterrupt:
-            interrupted(out_dir)
+            interrupted(f"every finished problem is saved under {out_dir}",
+                        f"harness run --resume {shlex.quote(out_dir)}")
         for output in outputs:
-            click.echo(format_summary(summarize(output.results)) + "\n")
+            click.echo(brief_summary(output.results) + "\n" + where_to_read(output.run_dir) + "\n")
         click.echo(f"wrote {', '.join(str(o.run_dir) for o in outputs)} and {index}")
         return
     config = make_config(variant_list, options)
     out_dir = out_dir or default_out("run")
     try:
         output = run_experiment(config, out_dir, command=["harness", *sys.argv[1:]],
-                                on_problem=progress, epd_out=epd_out, execution=execution)
+                                progress=progress, epd_out=epd_out, execution=execution)
     except KeyboardInterrupt:
-        interrupted(out_dir)
-    click.echo(format_summary(summarize(output.results)))
+        run_interrupted(out_dir)
+    click.echo(brief_summary(output.results) + "\n" + where_to_read(output.run_dir))
     written = ["results.csv", "run.json", "summary.csv", "report.html"]
     click.echo(f"\nwrote {', '.join(str(output.run_dir / f) for f in written)}"
                + (f", {epd_out}" if epd_out else ""))
@@ -235,23 +304,43 @@ def run(ctx: click.Context, /, variant_list: str, epd_out: str | None, out_dir: 
 @click.option("--seed", type=int, default=0, show_default=True, help="Bootstrap seed.")
 @click.option("--fail-if-worse", type=float, metavar="PCT",
               help="Exit with code 1 when a variant needs PCT% more nodes than BASELINE.")
+@click.option("--resume", "resume_dir", type=click.Path(file_okay=False, exists=True),
+              metavar="DIR", help="Finish an interrupted comparison's run in DIR, then compare.")
+@click.option("--pooled", is_flag=True,
+              help="Pool every problem set into one group [default: each set on its own].")
+@click.pass_context
 @reports_errors
-def compare(baseline: str, others: tuple[str, ...], run_dir: str | None, out_dir: str | None,
-            seed: int, fail_if_worse: float | None, **options: Any) -> None:
+def compare(ctx: click.Context, /, baseline: str, others: tuple[str, ...], run_dir: str | None,
+            out_dir: str | None, seed: int, fail_if_worse: float | None, resume_dir: str | None,
+            pooled: bool, **options: Any) -> None:
     """Compare variants with BASELINE on the same problems: node ratios with bootstrap
     intervals, sign tests, re-search and first-move fail-high rates, largest differences."""
+    command = ["harness", *sys.argv[1:]]
     if run_dir is not None:
-        files = compare_variants(baseline, others, run_dir, seed=seed)
+        files = compare_variants(baseline, others, run_dir, seed=seed, command=command,
+                                 pooled=pooled)
     else:
-        config = make_config(baseline, options)
-        out_dir = out_dir or default_out("compare")
+        if resume_dir is not None:
+            given = options_given(ctx, besides={"baseline", "others", "resume_dir", "seed",
+                                                "fail_if_worse", "pooled", "jobs", "executor",
+                                                "scheduler", "no_progress"})
+            if given:
+                raise HarnessError(f"--resume takes the comparison's configuration from "
+                                   f"{resume_dir}/run.json; drop {given[0]}")
+            out_dir, config = resume_dir, None
+        else:
+            out_dir, config = out_dir or default_out("compare"), make_config(baseline, options)
         try:
-            files = compare_variants(baseline, others, out_dir, config, seed,
-                                     command=["harness", *sys.argv[1:]],
-                                     on_problem=progress_for(options),
-                                     execution=make_execution(options))
+            files = compare_variants(baseline, others, out_dir, config, seed, command=command,
+                                     progress=progress_for(options),
+                                     execution=make_execution(options),
+                                     resume=resume_dir is not None, pooled=pooled)
         except KeyboardInterrupt:
-            interrupted(out_dir)
+            finish = ["harness", "compare", baseline, *others, "--resume", out_dir]
+            finish += ["--seed", str(seed)] if seed else []
+            finish += ["--fail-if-worse", f"{fail_if_worse:g}"] if fail_if_worse is not None else []
+            finish += ["--pooled"] if pooled else []
+            run_interrupted(out_dir, shlex.join(finish))
     shown = parse_depths(options["depth_text"]) if options["depth_text"] else None
     click.echo(render_comparison(files.comparison, shown))
     click.echo(f"\nwrote {files.table} and {', '.join(str(p) for p in files.charts)}")
@@ -277,16 +366,30 @@ def tree(variant: str, other: str | None, problem_id: str | None, out: str | Non
          max_lines: int, **options: Any) -> None:
     """Draw every node one search visited: how it was searched (F, Z, Z+F, Skp), its
     window, value and type (PV, Cut, All), and the moves it cut off."""
-    if not options["depth_text"] or "-" in options["depth_text"]:
-        raise HarnessError("harness tree needs one --depth N")
-    config = make_config(variant, options)
+    depth_text = options["depth_text"]
+    if depth_text and len(parse_depths(depth_text)) > 1:
+        raise HarnessError(f"--depth {depth_text}: harness tree needs one --depth N, not a range")
+    config = make_config(variant, {**options, "minimal": False, "limit": None})
     variants = [variant] if other is None else [variant, other]
-    drawing = draw_search(config, variants, int(options["depth_text"]), problem_id, out, max_lines)
+    drawing = draw_search(config, variants, None, problem_id, out, max_lines)
     click.echo(f"{drawing.problem.suite} {drawing.problem.problem_id}"
                + (f"  {drawing.problem.fen}" if drawing.problem.fen else ""))
     click.echo(drawing.text)
     if drawing.files:
         click.echo(f"\nwrote {', '.join(drawing.files)}")
+
+
+# tree searches one problem, here, to one depth, writes no run folder and measures no
+# minimal tree: the options for anything else would do nothing, and two say less here.
+TREE_UNUSED = {"jobs", "executor", "scheduler", "no_progress", "limit", "minimal"}
+TREE_OPTIONS = {
+    "depth_text": click.Option(["--depth", "depth_text"], metavar="N",
+                               help="Depth [default: the tree's height; 3 for chess]."),
+    "skip_invalid": click.Option(["--skip-invalid"], is_flag=True,
+                                 help="Skip malformed EPD lines with a warning."),
+}
+tree.params = [TREE_OPTIONS.get(param.name or "", param) for param in tree.params
+               if param.name not in TREE_UNUSED]
 
 
 @cli.command()
@@ -310,8 +413,14 @@ def report(run_dir: str, baseline: str | None, index_only: bool) -> None:
 @click.argument("run_dir", type=click.Path(file_okay=False, exists=True))
 @reports_errors
 def show(run_dir: str) -> None:
-    """Print the summary table of a run."""
-    click.echo(format_summary(summarize(load_results(run_dir))))
+    """Print the summary table of a run, or of each run in a folder of runs."""
+    runs = find_runs(run_dir)
+    for number, run in enumerate(runs):
+        if runs != [Path(run_dir)]:
+            click.echo(f"{chr(10) if number else ''}{run}")
+        click.echo(format_summary(summarize(load_results(run))))
+        if not load_run_info(run).get("finished"):
+            click.echo(f"(unfinished: finish it with harness run --resume {shlex.quote(str(run))})")
 
 
 @cli.command()
@@ -322,16 +431,33 @@ def show(run_dir: str) -> None:
 @click.option("--out", "out", type=click.Path(file_okay=False), metavar="DIR",
               help="Output folder [default: results/reproduce-<time>].")
 @click.option("--no-progress", is_flag=True, help="No progress display on stderr.")
+@click.option("--resume", "resume_dir", type=click.Path(file_okay=False, exists=True),
+              metavar="DIR", help="Finish an interrupted reproduction (its settings are in DIR).")
+@click.pass_context
 @reports_errors
-def reproduce(quick: bool, only: str | None, jobs: int, out: str | None, no_progress: bool) -> None:
+def reproduce(ctx: click.Context, /, quick: bool, only: str | None, jobs: int, out: str | None,
+              no_progress: bool, resume_dir: str | None) -> None:
     """Measure the literature's claims (Knuth-Moore, Pearl, Plaat et al., the PVS article,
     the GNUchess study, Breuker, the zero-window-pruning note, ordering quality) and write
     report.md, report.html and charts with a verdict for each."""
+    from harness.reproduce import MEASURED_FILE
     from harness.reproduce import reproduce as run_claims
 
+    if resume_dir is not None:
+        given = options_given(ctx, besides={"resume_dir", "jobs", "no_progress"})
+        if given:
+            raise HarnessError(f"--resume takes the reproduction's settings from {resume_dir}; "
+                               f"drop {given[0]}")
     keys = [k.strip() for k in only.split(",") if k.strip()] if only else None
-    output = run_claims(Path(out or default_out("reproduce")), quick=quick, jobs=jobs, only=keys,
-                        on_job=None if no_progress else Progress(sys.stderr))
+    folder = Path(resume_dir or out or default_out("reproduce"))
+    try:
+        output = run_claims(folder, quick=quick, jobs=jobs, only=keys,
+                            progress=progress_for({"no_progress": no_progress}),
+                            resume=resume_dir is not None)
+    except KeyboardInterrupt:
+        interrupted(f"every finished measurement is saved in {folder / MEASURED_FILE}",
+                    shlex.join(["harness", "reproduce", "--resume", str(folder),
+                                *(["--jobs", str(jobs)] if jobs != 1 else [])]))
     for number, claim in enumerate(output.claims, 1):
         click.echo(f"{number}. {claim.title}: {claim.verdict}")
         click.echo(f"   {claim.measured}")
@@ -342,7 +468,7 @@ def reproduce(quick: bool, only: str | None, jobs: int, out: str | None, no_prog
 @click.pass_context
 @reports_errors
 def suites(ctx: click.Context) -> None:
-    """List the EPD suites it can find (positions/, $HARNESS_SUITES, downloads), with counts."""
+    """List the EPD suites it can find (harness/positions/, $HARNESS_SUITES, downloads), with counts."""
     if ctx.invoked_subcommand is not None:
         return
     found = list_suites()
@@ -373,7 +499,7 @@ def suites_get(name: str, dest: str | None, base_url: str | None) -> None:
 @click.option("--count", type=int, default=40, show_default=True, help="Positions to make.")
 @click.option("--seed", type=int, default=1, show_default=True, help="Seed of the games.")
 @click.option("--out", "out", type=click.Path(dir_okay=False), required=True, metavar="FILE",
-              help="The EPD file to write (positions/bench.epd is the project's own).")
+              help="The EPD file to write (harness/positions/bench.epd is the project's own).")
 @click.option("--jobs", "-j", type=int, default=None, metavar="N",
               help="Worker processes for the games [default: the machine's cores].")
 @reports_errors
@@ -385,6 +511,9 @@ def suites_generate(count: int, seed: int, out: str, jobs: int | None) -> None:
 
     if count < 1:
         raise HarnessError(f"--count {count}: needs at least 1")
+    if jobs is not None and jobs < 1:
+        raise HarnessError(f"--jobs {jobs}: needs at least 1")
+    check_writable(out, "--out")                # before the games, not after them
     path = write_generated_suite(out, count, seed, workers=jobs)
     click.echo(f"wrote {path} ({count} positions, seed {seed})")
 

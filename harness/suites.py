@@ -220,8 +220,8 @@ def _known(name: str) -> KnownSuite | None:
 
 
 def _fetch(url: str, timeout: float) -> bytes:
-    request = urllib.request.Request(url, headers={"User-Agent": "harness-suites"})
     try:
+        request = urllib.request.Request(url, headers={"User-Agent": "harness-suites"})
         # A new opener per call, so proxy settings in the environment are read now.
         with urllib.request.build_opener().open(request, timeout=timeout) as response:
             data: bytes = response.read(MAX_SUITE_BYTES + 1)

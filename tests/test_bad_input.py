@@ -201,7 +201,7 @@ CASES = [
     pytest.param([*TREE, "--suite", "{d}/allbad.epd", "--skip-invalid"], "{d}/allbad.epd: no valid",
                  id="tree-skip-invalid-leaves-nothing"),
     pytest.param([*TREE, *TREES, "--out", "{d}/afile/sub/drawing"],
-                 "--out {d}/afile/sub/drawing: cannot write in {d}/afile/sub", id="tree-out-inside-a-file"),
+                 "--out {d}/afile/sub/drawing: {d}/afile is a file, not a folder", id="tree-out-inside-a-file"),
     pytest.param([*TREE, *TREES, "--jobs", "2"], "--jobs", id="tree-has-no-jobs"),
     pytest.param([*TREE, *TREES, "--limit", "1"], "--limit", id="tree-has-no-limit"),
     pytest.param([*TREE, *TREES, "--out", "{d}/emptydir"], "--out", id="tree-out-is-a-folder"),
@@ -230,12 +230,15 @@ CASES = [
                  id="suites-generate-count-0"),
     pytest.param(["suites", "generate", "--count", "1", "--jobs", "1", "--out", "{d}/afile/g.epd"],
                  "{d}/afile/g.epd", id="suites-generate-out-inside-a-file"),
+    pytest.param(["suites", "generate", "--jobs", "0", "--out", "{out}/g.epd"], "--jobs 0",
+                 id="suites-generate-jobs-0"),
+    pytest.param(["suites", "get", "wac", "--dest", "{out}", "--base-url", "notaurl"],
+                 "notaurl/wac.epd: download failed: unknown url type", id="suites-get-not-a-url"),
+    pytest.param([*RUN, *TREES, "--epd-out", "{out}/x.epd"], "--epd-out {out}/x.epd: no chess",
+                 id="run-epd-out-without-chess"),
+    pytest.param([*RUN, "--suite", "{d}/good.epd", "--epd-out", "{d}/afile/x.epd"],
+                 "--epd-out {d}/afile/x.epd: {d}/afile is a file", id="run-epd-out-inside-a-file"),
 ]
-
-
-LOCKED_BEFORE_CHECKED = {"reproduce-unknown-claim"}
-"""Cases whose --out folder is created (for its lock) before the input is checked; the
-lock's order is another part of issue 16 (harness/lock.py, harness/reproduce.py)."""
 
 
 @pytest.mark.parametrize("args,names", CASES)
@@ -243,9 +246,9 @@ def test_bad_input_is_one_line_exit_2(inputs: Path, tmp_path: Path, args: list[s
                                       request: pytest.FixtureRequest) -> None:
     out = tmp_path / "out"
     result = invoke(args, inputs, out)
-    assert_one_line(result, names.format(d=inputs))
-    if request.node.callspec.id not in LOCKED_BEFORE_CHECKED:
-        assert not out.exists()                 # nothing started, nothing half-written
+    assert_one_line(result, names.format(d=inputs, out=out))
+    assert not out.exists()                     # nothing started, nothing half-written
+    assert not (inputs / "emptydir" / ".harness.lock").exists()       # nor locked
 
 
 USAGE = [

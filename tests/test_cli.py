@@ -269,7 +269,9 @@ def test_report_rebuilds_from_results_and_show_prints_summary(tmp_path: Path) ->
     assert (out / "summary.csv").read_bytes() == summary
     shown = invoke("show", str(out))
     assert shown.exit_code == 0 and "scout" in shown.output and "re-search" in shown.output
-    assert invoke("show", str(tmp_path)).exit_code == 2
+    folder = invoke("show", str(tmp_path))              # a folder of runs: each one
+    assert folder.exit_code == 0 and f"{out}\n" in folder.output and "scout" in folder.output
+    assert invoke("show", str(out / "charts")).exit_code == 2
 
 
 def test_limit_and_a_folder_of_runs_gets_an_index(tmp_path: Path) -> None:

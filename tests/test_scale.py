@@ -20,8 +20,9 @@ from harness.epd import load_suite
 from harness.executors import Execution, collector_paused, run_jobs
 from harness.experiment import ExperimentConfig, resume_experiment, run_experiment
 from harness.problems import suite_problems, synthetic_problems, tree_file_problems
-from harness.progress import Progress
+from harness.progress import Listener, Progress
 from harness.results import RESULTS_FILE
+from harness.suites import project_positions
 
 ROOT = Path(__file__).resolve().parents[1]
 SPEC = "random:b=5,d=5,n=12,seed=8,ordering=0.7,values=incremental,range=30"
@@ -83,7 +84,7 @@ def test_serial_runs_ask_no_estimate() -> None:
 def test_work_estimates_rank_bigger_problems_higher() -> None:
     small, big = (synthetic_problems(f"random:b={b},d=4,n=1")[0] for b in (2, 6))
     assert 0 < small.work_estimate() < big.work_estimate()
-    suite = load_suite(ROOT / "positions" / "perft.epd")
+    suite = load_suite(project_positions() / "perft.epd")
     estimates = {p.problem_id: p.work_estimate() for p in suite_problems(suite, False)}
     assert estimates["start"] == 400 and estimates["kiwipete"] == 2039
 
@@ -109,12 +110,16 @@ def test_interrupt_then_resume_equals_an_uninterrupted_run(tmp_path: Path,
                                                            serial: pd.DataFrame) -> None:
     out = tmp_path / "run"
 
-    def stop_after_four(done: int, total: int) -> None:
-        if done == 4:
-            raise KeyboardInterrupt
+    class StopAfterFour(Listener):
+        done = 0
+
+        def problem_done(self) -> None:
+            self.done += 1
+            if self.done == 4:
+                raise KeyboardInterrupt
 
     with pytest.raises(KeyboardInterrupt):
-        run_experiment(CONFIG, out, on_problem=stop_after_four, report=False)
+        run_experiment(CONFIG, out, progress=StopAfterFour(), report=False)
     assert len(rows(out)) == 4 * 4 * 2                     # four finished problems kept
     with (out / RESULTS_FILE).open("a") as file:            # and a line torn mid-write
         file.write('"random:b=5,d=5,n=12,seed=8,ordering=0.7,values=incremental,range=30",4,alpha')
@@ -169,11 +174,18 @@ def test_max_nodes_is_recorded_not_lost(tmp_path: Path) -> None:
 def test_progress_lines_without_a_terminal() -> None:
     stream = io.StringIO()
     progress = Progress(stream, interval=3600)
-    for done in range(1, 11):
-        progress(done, 10)
+    progress.phase("trees", 10, 40)
+    for _ in range(10):
+        progress.searched(4)
+        progress.problem_done()
+    progress.note("writing the report")
+    progress.phase_done()
     lines = stream.getvalue().splitlines()
-    assert len(lines) == 2                                   # the first and the last
-    assert lines[-1].startswith("progress: 10/10 problems") and "left 0:00:00" in lines[-1]
+    assert len(lines) == 3                       # the phase begins, the report, the phase ends
+    assert lines[0].startswith("progress: trees: 0/10 problems, 0/40 searches")
+    assert lines[1] == "trees: writing the report"
+    assert lines[2].startswith("progress: trees: 10/10 problems, 40/40 searches")
+    assert "left 0:00:00" in lines[2]
 
 
 def test_bad_execution_options(tmp_path: Path) -> None:
@@ -206,5 +218,5 @@ def test_dask_missing_is_a_clear_message(tmp_path: Path, monkeypatch: pytest.Mon
     result = CliRunner().invoke(cli, ["run", "--trees", "random:b=2,d=2", "--executor", "dask",
                                       "--no-progress", "--out", str(tmp_path / "out")])
     assert result.exit_code == 2
-    assert "pip install 'harness[dask]'" in result.output and "Traceback" not in result.output
+    assert "pip install 'gametree-harness[dask]'" in result.output and "Traceback" not in result.output
     assert not (tmp_path / "out").exists()                      # checked before starting
