@@ -44,38 +44,38 @@ class InputError(click.ClickException):
     exit_code = 2
 
 
+def one_line_usage(exc: click.UsageError, ctx: click.Context) -> InputError:
+    """A usage error as one line with the pointer to ``--help`` in it (Click prints three:
+    usage, hint, error)."""
+    return InputError(f"{exc.format_message()} (see {ctx.command_path} --help)")
+
+
 class OneLineUsage(click.Command):
-    """A command whose usage errors (a bad option value, a missing argument) are one line
-    too, with the pointer to ``--help`` in it: Click's own are three (usage, hint, error)."""
+    """A command whose usage errors (a bad option value, a missing argument) are one line;
+    a group with no arguments at all still shows its help."""
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         try:
             return super().parse_args(ctx, args)
+        except click.exceptions.NoArgsIsHelpError:
+            raise
         except click.UsageError as exc:
-            raise InputError(f"{exc.format_message()} (see {ctx.command_path} --help)") from None
+            raise one_line_usage(exc, ctx) from None
 
 
 class OneLineGroup(OneLineUsage, click.Group):
     """A group whose commands and subgroups are :class:`OneLineUsage` too, and whose
-    unknown-command error is one line; with no arguments at all it shows its help."""
+    unknown-command error is one line."""
 
     command_class = OneLineUsage
     group_class = type                      # subgroups of the same class
-
-    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
-        try:
-            return click.Group.parse_args(self, ctx, args)
-        except click.exceptions.NoArgsIsHelpError:
-            raise
-        except click.UsageError as exc:
-            raise InputError(f"{exc.format_message()} (see {ctx.command_path} --help)") from None
 
     def resolve_command(self, ctx: click.Context,
                         args: list[str]) -> tuple[str | None, click.Command | None, list[str]]:
         try:
             return super().resolve_command(ctx, args)
         except click.UsageError as exc:
-            raise InputError(f"{exc.format_message()} (see {ctx.command_path} --help)") from None
+            raise one_line_usage(exc, ctx) from None
 
 
 def reports_errors(command: F) -> F:
@@ -97,40 +97,43 @@ def reports_errors(command: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
-PROBLEM_OPTIONS = [
-    click.option("--tree", "tree_files", multiple=True, metavar="FILE.json",
+PROBLEM_OPTIONS: dict[str, Callable[[F], F]] = {
+    "tree_files": click.option("--tree", "tree_files", multiple=True, metavar="FILE.json",
                  help="An explicit tree (JSON nested list). Repeatable."),
-    click.option("--trees", "tree_specs", multiple=True, metavar="SPEC",
+    "tree_specs": click.option("--trees", "tree_specs", multiple=True, metavar="SPEC",
                  help="Synthetic trees, e.g. random:b=8,d=6,n=100,seed=1,ordering=0.9,"
                       "values=incremental. Repeatable."),
-    click.option("--suite", "suites", multiple=True, metavar="EPD",
+    "suites": click.option("--suite", "suites", multiple=True, metavar="EPD",
                  help="Chess positions: an EPD file, or a name looked up in harness/positions/, "
                       "$HARNESS_SUITES and the download folder. Repeatable."),
-    click.option("--skip-invalid", is_flag=True,
+    "skip_invalid": click.option("--skip-invalid", is_flag=True,
                  help="Skip malformed EPD lines with a warning (recorded in run.json)."),
-    click.option("--depth", "depth_text", metavar="N|A-B",
+    "depth_text": click.option("--depth", "depth_text", metavar="N|A-B",
                  help="Depth or inclusive range [default: a tree's height; 3 for chess]."),
-    click.option("--tt", "tt_size", type=int, default=0, metavar="SIZE",
+    "tt_size": click.option("--tt", "tt_size", type=int, default=0, metavar="SIZE",
                  help="Transposition table with SIZE entries for every variant [default: none]."),
-    click.option("--id", "iterative", is_flag=True, help="Iterative deepening for every variant."),
-    click.option("--no-hash-move", is_flag=True, help="Do not search the table's move first."),
-    click.option("--no-qsearch", is_flag=True, help="Chess: static evaluation at the horizon."),
-    click.option("--no-mvv-lva", is_flag=True, help="Chess: no capture ordering."),
-    click.option("--killers", is_flag=True, help="Chess: killer moves."),
-    click.option("--history", is_flag=True, help="Chess: history heuristic."),
-    click.option("--null-move", type=int, default=0, metavar="R",
+    "iterative": click.option("--id", "iterative", is_flag=True,
+                           help="Iterative deepening for every variant."),
+    "no_hash_move": click.option("--no-hash-move", is_flag=True,
+                           help="Do not search the table's move first."),
+    "no_qsearch": click.option("--no-qsearch", is_flag=True, help="Chess: static evaluation at the horizon."),
+    "no_mvv_lva": click.option("--no-mvv-lva", is_flag=True, help="Chess: no capture ordering."),
+    "killers": click.option("--killers", is_flag=True, help="Chess: killer moves."),
+    "history": click.option("--history", is_flag=True, help="Chess: history heuristic."),
+    "null_move": click.option("--null-move", type=int, default=0, metavar="R",
                  help="Chess: null move with reduction R [default: off]."),
-    click.option("--null-rule", type=click.Choice(["either", "both"]), default="either",
+    "null_rule": click.option("--null-rule", type=click.Choice(["either", "both"]), default="either",
                  show_default=True, help="Chess: no null move after a null move in either / "
                                          "both of the previous two plies (both: Diepeveen's code)."),
-    click.option("--check-extension", is_flag=True, help="Chess: extend checks by one ply."),
-    click.option("--minimal", is_flag=True,
+    "check_extension": click.option("--check-extension", is_flag=True,
+                           help="Chess: extend checks by one ply."),
+    "minimal": click.option("--minimal", is_flag=True,
                  help="Measure each tree's minimal alpha-beta tree (children perfectly reordered)."),
-    click.option("--max-nodes", type=int, metavar="N",
+    "max_nodes": click.option("--max-nodes", type=int, metavar="N",
                  help="Stop a search after N nodes; it is recorded with status max-nodes."),
-    click.option("--limit", type=int, metavar="N",
+    "limit": click.option("--limit", type=int, metavar="N",
                  help="Only the first N problems of each suite or tree set."),
-]
+}
 
 EXECUTION_OPTIONS = [
     click.option("--jobs", "-j", type=int, default=1, show_default=True, metavar="N",
@@ -143,11 +146,29 @@ EXECUTION_OPTIONS = [
 ]
 
 
-def problem_options(command: F) -> F:
-    """The options that say what to search and how (run, compare)."""
-    for option in reversed(PROBLEM_OPTIONS + EXECUTION_OPTIONS):
-        command = option(command)
-    return command
+def with_options(options: list[Callable[[F], F]]) -> Callable[[F], F]:
+    """A decorator adding ``options`` in their order."""
+    def decorate(command: F) -> F:
+        for option in reversed(options):
+            command = option(command)
+        return command
+
+    return decorate
+
+
+problem_options = with_options([*PROBLEM_OPTIONS.values(), *EXECUTION_OPTIONS])
+"""The options that say what to search and how (run, compare)."""
+
+# tree searches one problem, here, to one depth, writes no run folder and measures no
+# minimal tree: the options for anything else would do nothing, and two say less here.
+tree_options = with_options([*{
+    **{name: option for name, option in PROBLEM_OPTIONS.items() if name not in ("limit", "minimal")},
+    "depth_text": click.option("--depth", "depth_text", metavar="N",
+                               help="Depth [default: the tree's height; 3 for chess]."),
+    "skip_invalid": click.option("--skip-invalid", is_flag=True,
+                                 help="Skip malformed EPD lines with a warning."),
+}.values()])
+""":data:`PROBLEM_OPTIONS` as ``harness tree`` takes them."""
 
 
 def options_given(ctx: click.Context, besides: set[str]) -> list[str]:
@@ -351,7 +372,7 @@ def compare(ctx: click.Context, /, baseline: str, others: tuple[str, ...], run_d
 
 
 @cli.command()
-@problem_options
+@tree_options
 @click.option("--variant", "variant", required=True, metavar="V",
               help="The variant to draw, options in the name (pvs:zw_min_depth=3).")
 @click.option("--compare", "other", metavar="V2", help="Draw a second variant beside it.")
@@ -379,17 +400,6 @@ def tree(variant: str, other: str | None, problem_id: str | None, out: str | Non
         click.echo(f"\nwrote {', '.join(drawing.files)}")
 
 
-# tree searches one problem, here, to one depth, writes no run folder and measures no
-# minimal tree: the options for anything else would do nothing, and two say less here.
-TREE_UNUSED = {"jobs", "executor", "scheduler", "no_progress", "limit", "minimal"}
-TREE_OPTIONS = {
-    "depth_text": click.Option(["--depth", "depth_text"], metavar="N",
-                               help="Depth [default: the tree's height; 3 for chess]."),
-    "skip_invalid": click.Option(["--skip-invalid"], is_flag=True,
-                                 help="Skip malformed EPD lines with a warning."),
-}
-tree.params = [TREE_OPTIONS.get(param.name or "", param) for param in tree.params
-               if param.name not in TREE_UNUSED]
 
 
 @cli.command()
