@@ -27,6 +27,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from contextlib import contextmanager
 from dataclasses import dataclass
 from multiprocessing import get_context
+from pathlib import Path
 from typing import Any, TypeVar
 
 from harness.errors import HarnessError
@@ -188,9 +189,11 @@ PR_SET_PDEATHSIG = 1
 
 def exit_with_parent(parent: int) -> None:
     """Make this process end when process ``parent`` does, even if it is killed outright:
-    Linux's parent-death signal where there is one, else a thread that watches the
-    parent's pid. A worker holds nothing to save (the parent writes every result)."""
-    if sys.platform.startswith("linux"):
+    Linux's parent-death signal where ``parent`` is this process's parent, else a thread
+    that looks every second (a fork server's worker has the server as its parent). A
+    worker holds nothing to save: the parent writes every result."""
+    direct = os.getppid() == parent
+    if direct and sys.platform.startswith("linux"):
         try:
             libc = ctypes.CDLL(None, use_errno=True)
             if libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) == 0:
@@ -201,11 +204,26 @@ def exit_with_parent(parent: int) -> None:
             pass
 
     def watch() -> None:
-        while os.getppid() == parent:
+        while os.getppid() == parent if direct else running(parent):
             time.sleep(1.0)
         os._exit(1)
 
     threading.Thread(target=watch, name="harness-parent-watch", daemon=True).start()
+
+
+def running(pid: int) -> bool:
+    """Whether process ``pid`` exists and is not a zombie (killed, not yet reaped)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return True                             # no /proc: it exists
+    return state != "Z"
 
 
 class _Dask(Workers):

@@ -297,3 +297,40 @@ def test_an_interrupted_default_run_resumes_from_its_folder(tmp_path: Path,
     for a, b in zip(whole, resumed, strict=True):
         columns = [c for c in a.results.columns if c != "time_s"]
         pd.testing.assert_frame_equal(a.results[columns], b.results[columns])
+
+
+FORK_SERVER_PARENT = """
+import sys, time
+from multiprocessing import get_context
+from harness import executors
+executors.get_context = lambda: get_context("forkserver")   # Python 3.14's default on Linux
+
+def nap(i):
+    time.sleep(60)
+
+if __name__ == "__main__":
+    with executors.start_workers(executors.Execution(jobs=2), 2) as workers:
+        print("started", flush=True)
+        list(workers.map(nap, [(0,), (1,)]))
+"""
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc")
+def test_workers_of_a_fork_server_exit_when_the_parent_is_killed(tmp_path: Path) -> None:
+    script = tmp_path / "parent.py"
+    script.write_text(FORK_SERVER_PARENT)
+    process = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True)
+    try:
+        assert process.stdout is not None and process.stdout.readline() == "started\n"
+        deadline = time.monotonic() + 30
+        while len(workers := [w for c in children(process.pid) for w in children(c)]) < 2:
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        process.kill()
+        process.wait()
+        deadline = time.monotonic() + 10
+        while any(alive(w) for w in workers) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not any(alive(w) for w in workers)       # the watcher thread, within seconds
+    finally:
+        stop(process)
