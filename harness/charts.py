@@ -74,7 +74,9 @@ def chart_style() -> Iterator[None]:
         yield
 
 
-def _figure(width: float, height: float) -> Figure:
+def figure(width: float, height: float) -> Figure:
+    """An empty figure of ``width`` x ``height`` inches, laid out by matplotlib's constrained
+    layout and drawn by Agg: no pyplot state, nothing left open once it is saved."""
     fig = Figure(figsize=(width, height), layout="constrained")
     FigureCanvasAgg(fig)
     return fig
@@ -148,7 +150,7 @@ def relative_nodes_chart(comparison: Comparison, depth: int | None = None) -> Fi
     cols = min(len(panels), 3)
     rows = math.ceil(len(panels) / cols)
     with chart_style():
-        fig = _figure(1.8 + 4.3 * cols, 1.9 + rows * (0.7 + 0.3 * max(len(order), 3)))
+        fig = figure(1.8 + 4.3 * cols, 1.9 + rows * (0.7 + 0.3 * max(len(order), 3)))
         axes = fig.subplots(rows, cols, squeeze=False, sharex=True, sharey=True)
         for k, (suite, shown, part) in enumerate(panels):
             ax = axes[k // cols][k % cols]
@@ -281,7 +283,7 @@ def nodes_by_depth_chart(results: pd.DataFrame, suite: str | None = None,
     names = set_names(suites)
     minimal = has_minimal(results)
     with chart_style():
-        fig = _figure(11.0, 0.5 + 4.2 * len(suites))
+        fig = figure(11.0, 0.5 + 4.2 * len(suites))
         rows = fig.subfigures(len(suites), 1, squeeze=False)
         handles: dict[str, Line2D] = {}
         for row, name in enumerate(suites):
@@ -433,7 +435,7 @@ def rates_chart(results: pd.DataFrame, depth: int | None = None) -> Figure:
     count = len(suites)
     height = 0.8 / count
     with chart_style():
-        fig = _figure(11.0, 1.6 + 0.3 * max(len(variants), 3) * (1 + 0.6 * (count - 1)))
+        fig = figure(11.0, 1.6 + 0.3 * max(len(variants), 3) * (1 + 0.6 * (count - 1)))
         left, right = fig.subplots(1, 2, sharey=True)
         y = np.arange(len(variants))
         colors = [variant_style(i)["color"] for i in range(len(variants))]
@@ -491,7 +493,7 @@ def scatter_chart(results: pd.DataFrame, baseline: str, others: Sequence[str],
     cols = max(1, min(columns, len(others)))
     rows = math.ceil(len(others) / cols)
     with chart_style():
-        fig = _figure(0.6 + 3.4 * cols, 0.8 + 3.3 * rows)
+        fig = figure(0.6 + 3.4 * cols, 0.8 + 3.3 * rows)
         axes = fig.subplots(rows, cols, squeeze=False)
         handles: dict[str, Any] = {}
         for k, other in enumerate(others):
