@@ -280,18 +280,24 @@ def write_comparison(results: pd.DataFrame, baseline: str, others: list[str], ou
     return ComparisonFiles(comparison, table, chart)
 
 
-_CSS = """
+PAGE_CSS = """
 body { font-family: system-ui, -apple-system, "Segoe UI", Helvetica, Arial, sans-serif;
        margin: 2em auto; max-width: 1200px; padding: 0 1em; color: #222; line-height: 1.4; }
 h1 { font-size: 1.6em; } h2 { margin-top: 2em; border-bottom: 1px solid #ccc; }
 table { border-collapse: collapse; margin: 0.8em 0; font-size: 0.85em; }
-th, td { border: 1px solid #ccc; padding: 0.2em 0.5em; text-align: right; }
-th { background: #f0f0f0; } td:first-child, th:first-child { text-align: left; }
+th, td { border: 1px solid #ccc; padding: 0.2em 0.5em; text-align: left; }
+th { background: #f0f0f0; }
+code, pre { font-family: ui-monospace, Menlo, Consolas, monospace; font-size: 0.9em; }
+img { max-width: 100%; height: auto; display: block; margin: 0.5em 0 1.5em; }
+"""
+"""The style every harness page starts from (run reports, their index, ``harness
+reproduce``'s report); a page adds its own rules after it."""
+
+_CSS = PAGE_CSS + """
+th, td { text-align: right; } td:first-child, th:first-child { text-align: left; }
 td.text, th.text { text-align: left; } td { white-space: nowrap; }
 td.text { white-space: normal; } td:first-child { white-space: nowrap; }
-code, pre { font-family: ui-monospace, Menlo, Consolas, monospace; font-size: 0.9em; }
 pre { background: #f6f6f6; padding: 0.8em; overflow-x: auto; white-space: pre-wrap; }
-img { max-width: 100%; height: auto; display: block; margin: 0.5em 0 1.5em; }
 .significant { font-weight: bold; } .note { color: #555; font-size: 0.9em; }
 .wide { overflow-x: auto; } details { margin: 0.6em 0; } summary { cursor: pointer; }
 summary h3 { display: inline; font-size: 1.05em; } p.lead { font-size: 1.05em; }
