@@ -36,6 +36,7 @@ from harness.reproduce import (
     reproduce,
     verdict_of,
 )
+from harness.reproduce.claims.ordering import level_runs
 from harness.trees.minimal import knuth_moore
 
 VERDICTS = {HOLDS, FAILS, PARTLY}
@@ -258,8 +259,8 @@ def test_ordering_verdict_says_when_nothing_holds() -> None:
 
 
 def test_level_runs_compress_consecutive_levels() -> None:
-    assert rp._level_runs(["0.3", "0.5", "0.6", "0.7", "1.0"]) == "0.3, 0.5-0.7, 1.0"
-    assert rp._level_runs([]) == "none"
+    assert level_runs(["0.3", "0.5", "0.6", "0.7", "1.0"]) == "0.3, 0.5-0.7, 1.0"
+    assert level_runs([]) == "none"
 
 
 def test_unknown_claims_are_refused(tmp_path: Path) -> None:

@@ -1,0 +1,131 @@
+"""``harness reproduce``: claims from the reference texts and the literature, measured again.
+
+Each claim is measured with the harness's own searches (:func:`run_search`, one job per
+problem, run by :func:`harness.executors.run_jobs`), judged by fixed checks, and written
+up in ``report.md`` and a self-contained ``report.html`` (charts embedded), with the charts
+as PNG and SVG in ``charts/``, every count in ``data/*.csv`` and every number and verdict
+in ``claims.json``.
+
+How verdicts are decided. A claim is split into checks, each a statement about the numbers
+with a tolerance fixed in the claim's module before anything was measured (listed in the
+report); :func:`verdict_of` then calls a claim ``holds`` when every check passes, ``does
+not hold`` when none does and ``partly`` otherwise. A claim that needs chess positions is
+``not measured: WAC not found`` when no suite is found (a claim that is measured on
+synthetic trees too is then judged on them alone, and says so). A claim that the numbers
+do not support is reported as such; nothing is tuned after the fact.
+
+The package, from the bottom up: :mod:`.verdicts` (checks and verdicts), :mod:`.measure`
+(scales, jobs, measuring and the resume log), :mod:`.analysis` (claim records and the
+statistics on the measured rows), :mod:`.pairwise` (claims 5 and 6's comparison),
+:mod:`.claims` (one module per claim, and their list), :mod:`.document` (the reports), and
+here :func:`reproduce`, which runs them in a folder it holds.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from harness.checkpoint import JobLog
+from harness.errors import HarnessError
+from harness.executors import Execution
+from harness.lock import hold_folder
+from harness.progress import Listener
+from harness.reproduce.analysis import Claim, ClaimInfo, ratio_summary
+from harness.reproduce.claims import CLAIMS, claim_keys, select
+from harness.reproduce.claims.breuker import judge_same_tree
+from harness.reproduce.claims.gnuchess import judge_never_more
+from harness.reproduce.claims.knuth_moore import judge_knuth_moore
+from harness.reproduce.claims.mtdf import judge_mtdf
+from harness.reproduce.claims.ordering import judge_ordering, ordering_statements
+from harness.reproduce.claims.pearl import judge_pearl, pearl_asymptote, pearl_root
+from harness.reproduce.claims.pvs_article import judge_pvs_article
+from harness.reproduce.claims.zwp import judge_zwp
+from harness.reproduce.document import ReproduceOutput, summary_lines, write_all
+from harness.reproduce.measure import (
+    ALL_VARIANTS,
+    FULL,
+    MEASURED_FILE,
+    MEASURING_FILE,
+    QUICK,
+    Job,
+    Scale,
+    chess_configs,
+    chess_suite,
+    collect,
+    measuring,
+    plan,
+)
+from harness.reproduce.verdicts import (
+    FAILS,
+    HOLDS,
+    NO_WAC,
+    NOT_MEASURED,
+    PARTLY,
+    Check,
+    knuth_moore_formula,
+    verdict_of,
+)
+from harness.results import now
+
+__all__ = [
+    "ALL_VARIANTS", "CLAIMS", "FAILS", "FULL", "HOLDS", "MEASURED_FILE", "MEASURING_FILE",
+    "NOT_MEASURED", "NO_WAC", "PARTLY", "QUICK", "Check", "Claim", "ClaimInfo", "ReproduceOutput",
+    "Scale", "chess_configs", "chess_suite", "claim_keys", "jobs_of", "judge_knuth_moore", "judge_mtdf",
+    "judge_never_more", "judge_ordering", "judge_pearl", "judge_pvs_article", "judge_same_tree",
+    "judge_zwp", "knuth_moore_formula", "ordering_statements", "pearl_asymptote", "pearl_root",
+    "ratio_summary", "reproduce", "summary_lines", "verdict_of",
+]
+
+
+def jobs_of(selected: Sequence[ClaimInfo], scale: Scale, suite: Path | None) -> list[Job]:
+    """What the selected claims need measured, as jobs (see :func:`measure.plan`)."""
+    return plan([pair for c in selected for pair in c.chess], [v for c in selected for v in c.sweep],
+                {c.key: c.jobs for c in selected if c.jobs is not None}, scale, suite)
+
+
+def reproduce(out_dir: Path, quick: bool = False, jobs: int = 1, only: Sequence[str] | None = None,
+              progress: Listener | None = None, resume: bool = False) -> ReproduceOutput:
+    """Measure each claim of :data:`CLAIMS` (or those named in ``only``, by key or number)
+    and write ``report.md``, ``report.html``, ``charts/``, ``data/`` and ``claims.json``
+    into ``out_dir``. ``quick`` is the CI scale (:data:`QUICK`, a few minutes on two
+    cores); ``jobs`` worker processes share the problems; ``progress`` hears of each
+    search. Each finished job is logged in ``out_dir``, so after an interruption
+    ``resume`` measures only the rest (mode and claims as recorded there)."""
+    start = time.perf_counter()
+    out_dir = Path(out_dir)
+    execution = Execution(jobs=jobs)
+    execution.check()
+    if not resume:
+        select(only)                        # an unknown claim: say so before making the folder
+    with hold_folder(out_dir):
+        settings_path = out_dir / MEASURING_FILE
+        settings = measuring(settings_path, resume)
+        if resume:
+            quick, only = bool(settings["quick"]), list(settings["claims"])
+        selected = select(only)
+        # QUICK and chess_suite are looked up here, in this module, so a test can replace them
+        scale = QUICK if quick else FULL
+        suite = chess_suite() if any(c.chess for c in selected) else None
+        job_list = jobs_of(selected, scale, suite)
+        fingerprint = hashlib.sha256(repr(job_list).encode()).hexdigest()
+        if resume and settings.get("fingerprint") != fingerprint:
+            raise HarnessError(f"{settings_path}: its claims were measured on other problems "
+                               "(another version of the harness, or another WAC); start "
+                               "afresh with another --out")
+        if not resume:
+            settings = {"quick": quick, "claims": [c.key for c in selected], "jobs": len(job_list),
+                        "fingerprint": fingerprint, "started": now(), "finished": None}
+            settings_path.write_text(json.dumps(settings, indent=2) + "\n", encoding="utf-8")
+        log = JobLog(out_dir / MEASURED_FILE)
+        finished = log.read() if resume else {}
+        log.restart(finished)
+        frames = collect(job_list, execution, progress or Listener(), log, finished)
+        output = write_all(out_dir, frames, selected, scale, suite, quick, jobs, start)
+        settings["finished"] = now()
+        settings_path.write_text(json.dumps(settings, indent=2) + "\n", encoding="utf-8")
+        log.path.unlink()                   # data/*.csv holds the rows now
+        return output

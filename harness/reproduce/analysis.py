@@ -1,0 +1,195 @@
+"""What every claim's module is made of: the claim's records (before and after it is
+measured), the measured rows it is analysed from, the statistics on those rows, and the
+formats and chart pieces the claims share."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from matplotlib.axes import Axes
+from matplotlib.figure import Figure
+
+from harness import stats
+from harness.reproduce.measure import ORDERING_LEVELS, VALUE_MODELS, Job, Scale
+from harness.reproduce.verdicts import LEVEL, NO_WAC, RESAMPLES, SEED, Check
+
+
+@dataclass(frozen=True)
+class ClaimInfo:
+    """What a claim is before it is measured, and how it is measured and judged."""
+
+    key: str
+    """Short name."""
+    title: str
+    """Title."""
+    source: str
+    """Source."""
+    claimed: str
+    """The claim."""
+    analyse: Callable[[Context, ClaimInfo], Section]
+    """Its analysis: the measured rows to numbers, checks, text, tables and charts."""
+    sweep: tuple[str, ...] = ()
+    """Variants it needs on the synthetic ordering sweep."""
+    chess: tuple[tuple[str, str], ...] = ()
+    """(configuration, variant) pairs it needs on chess positions."""
+    jobs: Callable[[Scale], list[Job]] | None = None
+    """The jobs of a dataset of its own, named by its key."""
+    rule: tuple[str, str] | None = None
+    """Its verdict rules for the report: a short name, and the text that follows the
+    claim's number (from its first punctuation: ``": ..."``)."""
+
+
+@dataclass(frozen=True)
+class Claim:
+    """One claim, what was measured and the verdict."""
+
+    key: str
+    """Its short name (``knuth-moore``, ``pearl``, ...), as ``only`` takes it."""
+    title: str
+    """A one-line title."""
+    source: str
+    """Where the claim is made."""
+    setup: str
+    """What was searched, with which variants, switches and depths."""
+    claimed: str
+    """The claim, as its source makes it."""
+    measured: str
+    """What the measurement found, in a sentence or two."""
+    verdict: str
+    """``holds``, ``does not hold``, ``partly``, or ``not measured: ...``."""
+    numbers: dict[str, Any]
+    """Every number the verdict and the text rest on (JSON-ready)."""
+    charts: tuple[Path, ...]
+    """The claim's charts, PNG and SVG."""
+    checks: tuple[Check, ...] = ()
+    """The checks the verdict was decided by (:func:`verdict_of`)."""
+
+
+@dataclass
+class Section:
+    """A claim measured: its record's content, tables and charts."""
+
+    info: ClaimInfo
+    setup: str
+    measured: str
+    numbers: dict[str, Any]
+    checks: list[Check]
+    tables: list[tuple[str, list[str], list[list[str]]]] = field(default_factory=list)
+    figures: list[tuple[str, str, Figure]] = field(default_factory=list)
+    verdict: str | None = None
+
+
+class Context:
+    """What the claims are measured from."""
+
+    def __init__(self, frames: dict[str, pd.DataFrame], scale: Scale, suite: Path | None) -> None:
+        self.frames = frames
+        self.scale = scale
+        self.suite = suite
+
+    @property
+    def chess(self) -> pd.DataFrame | None:
+        return self.frames.get("chess")
+
+    def sweep(self) -> pd.DataFrame:
+        """The ordering sweep's rows, each with its ``config``: ``model/ordering``."""
+        frame = self.frames["sweep"]
+        return frame.assign(config=frame["model"] + "/" + frame["ordering"])
+
+    def chess_text(self) -> str:
+        if self.suite is None:
+            return "no chess suite found"
+        s = self.scale
+        return (f"the first {s.chess_positions} positions of {self.suite.name}, iterative deepening "
+                f"to depth {s.chess_depth} with quiescence")
+
+    def sweep_text(self, variants: str) -> str:
+        s = self.scale
+        return (f"synthetic trees b = {s.sweep_branching}, d = {s.sweep_depth} searched to their "
+                f"depth, {s.sweep_trees} trees per ordering level ({', '.join(ORDERING_LEVELS)}) "
+                f"and value model (distinct: {VALUE_MODELS['distinct']}; tied: "
+                f"{VALUE_MODELS['tied']}); the same trees at every level, only reordered; "
+                f"{variants}; no table, no iterative deepening (variants that need them bring "
+                "their own)")
+
+
+def no_chess(ctx: Context, info: ClaimInfo) -> Section:
+    """A chess-only claim when no suite was found."""
+    setup = "Chess positions: none (no wac.epd in the suite folders, no harness/positions/bench.epd)."
+    return Section(info, setup, "Not measured: no chess suite was found.", {"measured": False}, [],
+                   verdict=NO_WAC)
+
+
+# ---------------------------------------------------------------------------------------
+# Statistics on the rows
+
+
+def _effort(frame: pd.DataFrame) -> pd.Series:
+    return frame["nodes"] + frame["qnodes"]
+
+
+def paired(frame: pd.DataFrame, a: str, b: str, counter: str = "effort",
+           keys: Sequence[str] = ("suite", "problem_id", "config")) -> pd.DataFrame:
+    """Rows of variants ``a`` and ``b`` side by side (``x_a``, ``x_b``) on the same problem;
+    ``effort`` is total nodes (``nodes + qnodes``)."""
+    frame = frame.assign(effort=_effort(frame))
+    columns = [*keys, counter, "researches"]
+    left = frame.loc[frame["variant"] == a, columns]
+    right = frame.loc[frame["variant"] == b, columns]
+    return left.merge(right, on=list(keys), suffixes=("_a", "_b"), how="inner")
+
+
+def ratio_summary(a: Sequence[float] | np.ndarray, b: Sequence[float] | np.ndarray) -> dict[str, float]:
+    """Geometric mean of per-problem ratios ``b / a``, its bootstrap interval, wins / ties /
+    losses for B and the exact sign test (see :mod:`harness.stats`)."""
+    first = np.asarray(a, dtype=np.float64)
+    second = np.asarray(b, dtype=np.float64)
+    ratios = stats.ratios(first, second)
+    low, high = stats.bootstrap_interval(ratios, SEED, RESAMPLES, LEVEL)
+    wins, ties, losses = stats.wins_ties_losses(first, second)
+    return {"ratio": stats.geometric_mean(ratios), "low": low, "high": high, "n": float(len(ratios)),
+            "fewer": float(wins), "equal": float(ties), "more": float(losses),
+            "sign_p": stats.sign_test(wins, losses)}
+
+
+def pair_ratio(frame: pd.DataFrame, a: str, b: str, counter: str = "effort") -> dict[str, float]:
+    """:func:`ratio_summary` of ``counter`` for ``b`` against ``a`` on the same problems."""
+    both = paired(frame, a, b, counter)
+    return ratio_summary(both[f"{counter}_a"].to_numpy(), both[f"{counter}_b"].to_numpy())
+
+
+# ---------------------------------------------------------------------------------------
+# Formats and chart pieces
+
+
+def fmt(value: float, digits: int = 3) -> str:
+    """A number for a table; ``–`` for a missing one."""
+    return "–" if value is None or (isinstance(value, float) and math.isnan(value)) else f"{value:.{digits}f}"
+
+
+def wtl(r: Mapping[str, float]) -> str:
+    """B's wins / ties / losses."""
+    return f"{r['fewer']:.0f} / {r['equal']:.0f} / {r['more']:.0f}"
+
+
+def interval(r: Mapping[str, float]) -> str:
+    """A ratio's interval."""
+    return f"{fmt(r['low'])} to {fmt(r['high'])}"
+
+
+def p_value(p: float) -> str:
+    """A p-value for reading."""
+    return "< 0.0001" if p < 0.0001 else f"{p:.2g}"
+
+
+def not_measured(ax: Axes, text: str) -> None:
+    """An empty panel saying what was not measured."""
+    ax.text(0.5, 0.5, text, ha="center", va="center", transform=ax.transAxes, color="#555555")
+    ax.set_xticks([])
+    ax.set_yticks([])

@@ -1,0 +1,259 @@
+"""Writing a reproduction up: every claim judged on the measured rows, then ``data/*.csv``,
+``charts/``, ``report.md``, a self-contained ``report.html`` (charts embedded, the style
+of the run reports) and ``claims.json``."""
+
+from __future__ import annotations
+
+import base64
+import html
+import json
+import math
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from harness import charts
+from harness.report import PAGE_CSS
+from harness.reproduce import claims as registry
+from harness.reproduce.analysis import Claim, ClaimInfo, Context, Section
+from harness.reproduce.measure import Scale
+from harness.reproduce.verdicts import GENERAL_RULES, STATISTICS_RULE, verdict_of
+from harness.results import environment
+
+
+@dataclass(frozen=True)
+class ReproduceOutput:
+    """A finished ``harness reproduce``."""
+
+    out_dir: Path
+    """Where everything was written."""
+    claims: tuple[Claim, ...]
+    """Every claim reproduced, in order."""
+    report_md: Path
+    """``report.md``."""
+    report_html: Path
+    """``report.html``, self-contained (charts embedded as base64 PNG)."""
+    data: tuple[Path, ...]
+    """The counts behind the claims, one CSV per data set."""
+    seconds: float
+    """Wall time of the whole reproduction."""
+    quick: bool
+    """Whether it was the quick (CI) scale."""
+
+
+def write_all(out_dir: Path, frames: dict[str, pd.DataFrame], selected: Sequence[ClaimInfo],
+              scale: Scale, suite: Path | None, quick: bool, jobs: int,
+              start: float) -> ReproduceOutput:
+    """Judge every claim on the measured frames; write data, charts, reports, claims.json."""
+    chart_dir = out_dir / "charts"
+    data_dir = out_dir / "data"
+    chart_dir.mkdir(parents=True, exist_ok=True)
+    data_dir.mkdir(parents=True, exist_ok=True)
+    data = []
+    for name, frame in frames.items():
+        path = data_dir / f"{name}.csv"
+        frame.to_csv(path, index=False)
+        data.append(path)
+    ctx = Context(frames, scale, suite)
+    claims: list[Claim] = []
+    sections: list[Section] = []
+    for info in selected:
+        section = info.analyse(ctx, info)
+        paths: list[Path] = []
+        for name, _title, fig in section.figures:
+            paths += charts.save(fig, chart_dir / name)
+        verdict = section.verdict or verdict_of(section.checks)
+        claims.append(Claim(info.key, info.title, info.source, section.setup, info.claimed,
+                            section.measured, verdict, _json_ready(section.numbers), tuple(paths),
+                            tuple(section.checks)))
+        sections.append(section)
+    seconds = time.perf_counter() - start
+    md, page = _write_report(out_dir, claims, sections, quick, scale, seconds, jobs)
+    record = {
+        "mode": "quick" if quick else "full", "seconds": seconds, "jobs": jobs,
+        "scale": _json_ready(asdict(scale)),
+        "suite": None if suite is None else str(suite),
+        "claims": [_json_ready({**asdict(c), "charts": [p.relative_to(out_dir).as_posix()
+                                                        for p in c.charts]}) for c in claims],
+    }
+    (out_dir / "claims.json").write_text(json.dumps(record, indent=2, sort_keys=False) + "\n",
+                                         encoding="utf-8")
+    return ReproduceOutput(out_dir, tuple(claims), md, page, tuple(data), seconds, quick)
+
+
+def summary_lines(output: ReproduceOutput) -> list[str]:
+    """One line per claim: its number, key, verdict and what was measured (for a CLI)."""
+    return [f"{registry.number(c.key)}. {c.key}: {c.verdict}. {c.measured}" for c in output.claims]
+
+
+def _rules() -> list[str]:
+    """How verdicts are decided: the general rules, every claim's own, the statistics."""
+    own = [f"{c.rule[0]} ({i}){c.rule[1]}" for i, c in enumerate(registry.CLAIMS, 1) if c.rule]
+    return [*GENERAL_RULES, *own, STATISTICS_RULE]
+
+
+def _write_report(out_dir: Path, claims: Sequence[Claim], sections: Sequence[Section],
+                  quick: bool, scale: Scale, seconds: float, jobs: int) -> tuple[Path, Path]:
+    env = environment()
+    doc = _Doc()
+    mode = "quick" if quick else "full"
+    doc.heading(1, f"harness reproduce ({mode})")
+    doc.para(f"{len(claims)} claims measured in {seconds:.0f} s of wall time with {jobs} "
+             f"worker process{'es' if jobs > 1 else ''}; git revision "
+             f"`{env.get('git_revision') or 'unknown'}`, Python {env.get('python', '?')}. Every "
+             "count is in `data/`, every number and verdict in `claims.json`.")
+    doc.para("Scale: " + ", ".join(f"{k} = {v}" for k, v in asdict(scale).items()) + ".")
+    if quick:
+        doc.para("This is the quick scale: fewer and smaller problems than the full run, so "
+                 "checks that rest on a confidence interval have less power and their verdicts "
+                 "can differ from the full run's; exact checks are as strict as ever.")
+    doc.heading(2, "Verdicts")
+    doc.table(["#", "claim", "verdict", "checks passed"],
+              [[str(registry.number(c.key)), f"{c.title}", f"**{c.verdict}**",
+                f"{sum(k.passed for k in c.checks)} of {len(c.checks)}"] for c in claims])
+    doc.heading(2, "How verdicts are decided")
+    doc.items(_rules())
+    for claim, section in zip(claims, sections, strict=True):
+        doc.heading(2, f"{registry.number(claim.key)}. {claim.title}", claim.key)
+        doc.para(f"**Verdict: {claim.verdict}.**")
+        doc.para(f"**Source.** {claim.source}")
+        doc.para(f"**Claimed.** {claim.claimed}")
+        doc.para(f"**Setup.** {claim.setup}")
+        doc.para(f"**Measured.** {claim.measured}")
+        if claim.checks:
+            doc.table(["check", "measured", "passed"],
+                      [[c.statement, c.measured, "yes" if c.passed else "**no**"] for c in claim.checks])
+        for caption, headers, rows in section.tables:
+            doc.para(f"*{caption}.*")
+            doc.table(headers, rows)
+        for path in claim.charts:
+            if path.suffix == ".png":
+                doc.image(claim.title, path, path.relative_to(out_dir).as_posix())
+    md = out_dir / "report.md"
+    md.write_text(doc.markdown(), encoding="utf-8")
+    page = out_dir / "report.html"
+    page.write_text(doc.html(f"harness reproduce ({mode})"), encoding="utf-8")
+    return md, page
+
+
+def _json_ready(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        return {str(k): _json_ready(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_json_ready(v) for v in value]
+    if isinstance(value, np.integer):
+        return int(value)
+    if isinstance(value, float | np.floating):
+        x = float(value)
+        return None if math.isnan(x) else x
+    if isinstance(value, Path):
+        return str(value)
+    return value
+
+
+# ---------------------------------------------------------------------------------------
+# One document, as Markdown and as HTML
+
+
+_CSS = PAGE_CSS + """body { line-height: 1.45; } th, td { vertical-align: top; }
+"""
+"""The run reports' page style; the reproduction's tables hold sentences, so their cells
+align at the top, and its longer prose gets a little more line height."""
+
+
+class _Doc:
+    """Blocks rendered both as Markdown and as HTML."""
+
+    def __init__(self) -> None:
+        self.blocks: list[tuple[str, Any]] = []
+
+    def heading(self, level: int, text: str, anchor: str = "") -> None:
+        self.blocks.append(("h", (level, text, anchor)))
+
+    def para(self, text: str) -> None:
+        self.blocks.append(("p", text))
+
+    def items(self, items: Sequence[str]) -> None:
+        self.blocks.append(("ul", list(items)))
+
+    def table(self, headers: Sequence[str], rows: Sequence[Sequence[str]]) -> None:
+        self.blocks.append(("table", (list(headers), [list(r) for r in rows])))
+
+    def image(self, title: str, png: Path, relative: str) -> None:
+        self.blocks.append(("img", (title, png, relative)))
+
+    def markdown(self) -> str:
+        out: list[str] = []
+        for kind, value in self.blocks:
+            if kind == "h":
+                out.append("#" * value[0] + " " + value[1])
+            elif kind == "p":
+                out.append(value)
+            elif kind == "ul":
+                out.append("\n".join(f"- {item}" for item in value))
+            elif kind == "table":
+                headers, rows = value
+                lines = ["| " + " | ".join(_md_cell(h) for h in headers) + " |",
+                         "|" + "|".join("---" for _ in headers) + "|"]
+                lines += ["| " + " | ".join(_md_cell(c) for c in r) + " |" for r in rows]
+                out.append("\n".join(lines))
+            else:
+                title, _, relative = value
+                out.append(f"![{title}]({relative})")
+        return "\n\n".join(out) + "\n"
+
+    def html(self, title: str) -> str:
+        out: list[str] = []
+        for kind, value in self.blocks:
+            if kind == "h":
+                level, text, anchor = value
+                ident = f' id="{_e(anchor)}"' if anchor else ""
+                out.append(f"<h{level}{ident}>{_inline(text)}</h{level}>")
+            elif kind == "p":
+                out.append(f"<p>{_inline(value)}</p>")
+            elif kind == "ul":
+                out.append("<ul>\n" + "\n".join(f"<li>{_inline(i)}</li>" for i in value) + "\n</ul>")
+            elif kind == "table":
+                headers, rows = value
+                head = "".join(f"<th>{_inline(h)}</th>" for h in headers)
+                body = "\n".join("<tr>" + "".join(f"<td>{_inline(c)}</td>" for c in r) + "</tr>"
+                                 for r in rows)
+                out.append(f"<table>\n<thead><tr>{head}</tr></thead>\n<tbody>\n{body}\n</tbody>\n</table>")
+            else:
+                image_title, png, _ = value
+                data = base64.b64encode(Path(png).read_bytes()).decode("ascii")
+                out.append(f'<img alt="{_e(image_title)}" src="data:image/png;base64,{data}">')
+        body = "\n".join(out)
+        return (f'<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+                f'<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+                f"<title>{_e(title)}</title>\n<style>{_CSS}</style>\n</head>\n<body>\n{body}\n"
+                "</body>\n</html>\n")
+
+
+def _e(value: object) -> str:
+    return html.escape(str(value), quote=True)
+
+
+def _inline(text: str) -> str:
+    """Markdown's ``**bold**``, ``*italic*`` and ``code`` spans as HTML (text escaped)."""
+    out = []
+    for k, chunk in enumerate(str(text).split("`")):
+        if k % 2:
+            out.append(f"<code>{_e(chunk)}</code>")
+            continue
+        escaped = _e(chunk)
+        parts = escaped.split("**")
+        escaped = "".join(f"<strong>{p}</strong>" if i % 2 else p for i, p in enumerate(parts))
+        parts = escaped.split("*")
+        out.append("".join(f"<em>{p}</em>" if i % 2 else p for i, p in enumerate(parts))
+                   if len(parts) % 2 else escaped)
+    return "".join(out)
+
+
+def _md_cell(text: str) -> str:
+    return str(text).replace("|", "\\|").replace("\n", " ")

@@ -1,0 +1,298 @@
+"""What a reproduction searches and how: the scales, the chess configurations and the
+synthetic ordering sweep, one job per problem (:func:`measure`), the job list, and the
+collection of every job's rows with a log of finished jobs that a resume reads back.
+
+Counting. On synthetic trees ``nodes`` are the search's calls (VARIANTS.md). On chess
+positions the effort compared is ``nodes + qnodes`` (every position visited, quiescence
+included), called *total nodes*; ``leaves`` are the static evaluations at the horizon.
+"""
+
+from __future__ import annotations
+
+import json
+import warnings
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from harness.checkpoint import JobLog
+from harness.epd import load_suite
+from harness.errors import HarnessError
+from harness.executors import Execution, collector_paused, report_step, run_jobs
+from harness.problems import Problem, suite_problems, synthetic_problems
+from harness.progress import Listener
+from harness.search.registry import VARIANTS, parse_variants
+from harness.search.run import Switches, run_search
+from harness.suites import find_suite
+
+
+@dataclass(frozen=True)
+class Scale:
+    """How much is searched: the quick (CI) scale or the full one."""
+
+    km_max_leaves: int
+    """Claim 1: every (b, d) with b in :attr:`km_branchings` and b^d up to this."""
+    km_branchings: tuple[int, ...]
+    """Claim 1: branchings."""
+    km_trees: int
+    """Claim 1: trees per (b, d)."""
+    pearl: tuple[tuple[int, int], ...]
+    """Claim 2: (branching, deepest depth) pairs; every depth from 1 is searched."""
+    pearl_trees: int
+    """Claim 2: trees per branching."""
+    sweep_branching: int
+    """Claims 5-8: branching of the ordering sweep's trees."""
+    sweep_depth: int
+    """Claims 5-8: depth of the sweep's trees (searched to it)."""
+    sweep_trees: int
+    """Claims 5-8: trees per ordering level and value model."""
+    chess_positions: int
+    """Chess claims: the first N positions of the suite."""
+    chess_depth: int
+    """Chess claims: depth of the iterative-deepening searches."""
+    tt_size: int
+    """Chess claims: entries of the transposition table where one is on."""
+
+
+QUICK = Scale(km_max_leaves=40_000, km_branchings=(2, 3, 4, 5, 8), km_trees=2,
+              pearl=((3, 10), (5, 8)), pearl_trees=12, sweep_branching=6, sweep_depth=6,
+              sweep_trees=8, chess_positions=8, chess_depth=3, tt_size=1 << 20)
+"""The quick scale: a few minutes on two cores (CI)."""
+
+FULL = Scale(km_max_leaves=2_000_000, km_branchings=(2, 3, 4, 5, 6, 8, 10), km_trees=5,
+             pearl=((3, 13), (5, 9)), pearl_trees=40, sweep_branching=8, sweep_depth=6,
+             sweep_trees=40, chess_positions=30, chess_depth=4, tt_size=1 << 20)
+"""The full scale: about 20 minutes on two cores (the project's README has its table).
+Chess stops at depth 4: at depth 5 the chess part alone ran 11 of 30 positions in 35
+minutes. The unordered configuration of claim 4 is most of it (91% of the chess search
+time at depth 4)."""
+
+
+@dataclass(frozen=True)
+class ChessConfig:
+    """A set of chess switches the chess claims are measured with."""
+
+    name: str
+    """Its short name in tables and charts."""
+    switches: Switches
+    """The switches (iterative deepening is on in every configuration)."""
+    description: str
+    """What is on."""
+
+
+def chess_configs(tt_size: int) -> tuple[ChessConfig, ...]:
+    """The move-ordering ladder of claim 4, each step adding one enhancement."""
+    base = Switches(iterative_deepening=True)
+    return (
+        ChessConfig("none", replace(base, mvv_lva=False), "no ordering (generation order)"),
+        ChessConfig("mvv-lva", base, "MVV-LVA captures first"),
+        ChessConfig("+killers", replace(base, killers=True), "MVV-LVA, killers"),
+        ChessConfig("+history", replace(base, killers=True, history=True),
+                    "MVV-LVA, killers, history"),
+        ChessConfig("+hash move", replace(base, killers=True, history=True, tt_size=tt_size),
+                    f"MVV-LVA, killers, history, a {tt_size:,}-entry table with its move first"),
+    )
+
+
+BEST = "+hash move"
+"""The configuration with every ordering enhancement (claims 3, 4 and 7 use it)."""
+
+
+def ladder(*variants: str) -> tuple[tuple[str, str], ...]:
+    """(configuration, variant) pairs: each variant on every step of the ordering ladder."""
+    return tuple((c.name, v) for c in chess_configs(1) for v in variants)
+
+
+ORDERING_LEVELS = (*(f"{k / 10:.1f}" for k in range(11)), "random")
+"""The synthetic sweep's orderings: probabilities 0.0 to 1.0 that the best child is first,
+and ``random``."""
+
+GOOD_ORDERING = "0.9"
+"""Claims 7 and 8: the synthetic ordering level standing for good (not perfect) ordering."""
+
+VALUE_MODELS = {
+    "distinct": "values=uniform,range=1000000000",
+    "tied": "values=incremental,range=50",
+}
+"""The sweep's two value models: independent values from a wide range (ties are rare) and
+incremental values with small edges (many ties, as chess evaluations have)."""
+
+ALL_VARIANTS = (*(v.name for v in VARIANTS), "zwp:improve=0")
+"""Every registered variant and the note's search without its improvement: the sweep
+searches those its claims ask for, in this order."""
+
+
+# ---------------------------------------------------------------------------------------
+# One job per problem
+
+
+@dataclass(frozen=True)
+class Run:
+    """One search of a problem."""
+
+    config: str
+    """The switches' name (``default`` on synthetic trees)."""
+    variant: str
+    """The variant's label."""
+    depth: int
+    """The depth searched to."""
+    switches: Switches = Switches()
+    """The switches."""
+
+
+def measure(tags: tuple[tuple[str, str], ...], problem: Problem,
+            runs: tuple[Run, ...]) -> list[dict[str, Any]]:
+    """Every run on one problem, with one tree (its position cache shared by all runs):
+    one row per run with ``tags``, the problem, the run and every counter."""
+    tree = problem.make_tree()
+    rows: list[dict[str, Any]] = []
+    try:
+        with collector_paused():
+            for run in runs:
+                spec = parse_variants(run.variant)[0]
+                result = run_search(tree, spec, run.depth, run.switches)
+                report_step()
+                rows.append({**dict(tags), "suite": problem.suite, "problem_id": problem.problem_id,
+                             "config": run.config, "variant": run.variant, "depth": run.depth,
+                             "score": result.score, "bound": result.bound, "status": result.status,
+                             **result.counters, "time_s": round(result.time_s, 6)})
+    finally:
+        cache = getattr(tree, "cache", None)
+        if cache is not None:
+            cache.clear()
+    return rows
+
+
+Job = tuple[tuple[tuple[str, str], ...], Problem, tuple[Run, ...]]
+"""The tags of every row (``dataset`` first), the problem, and its runs."""
+
+
+def chess_suite() -> Path | None:
+    """The chess positions: ``wac.epd`` wherever :func:`find_suite` finds it (the project's
+    ``harness/positions/``, ``HARNESS_SUITES``, the download folder), else the project's own
+    ``bench.epd``; ``None`` when neither is there."""
+    for name in ("wac.epd", "bench.epd"):
+        try:
+            return find_suite(name)
+        except HarnessError:
+            continue
+    return None
+
+
+def _chess_problems(path: Path, count: int) -> list[Problem]:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        suite = load_suite(path, skip_invalid=True)
+    return suite_problems(suite, True)[:count]
+
+
+def _chess_jobs(pairs: Iterable[tuple[str, str]], scale: Scale, suite: Path | None) -> list[Job]:
+    """Every position with each (configuration, variant) pair, ladder order first."""
+    order = [c.name for c in chess_configs(1)]
+    chess_runs = sorted(set(pairs), key=lambda p: (order.index(p[0]), p[1]))
+    if not chess_runs or suite is None:
+        return []
+    configs = {c.name: c for c in chess_configs(scale.tt_size)}
+    runs = tuple(Run(name, variant, scale.chess_depth, configs[name].switches)
+                 for name, variant in chess_runs)
+    return [((("dataset", "chess"),), p, runs) for p in _chess_problems(suite, scale.chess_positions)]
+
+
+def _sweep_jobs(variants: Sequence[str], scale: Scale) -> list[Job]:
+    """The same trees at every ordering level and value model, each searched by ``variants``."""
+    if not variants:
+        return []
+    jobs: list[Job] = []
+    d = scale.sweep_depth
+    for model, values in VALUE_MODELS.items():
+        for level in ORDERING_LEVELS:
+            spec = (f"random:b={scale.sweep_branching},d={d},n={scale.sweep_trees},seed=3,"
+                    f"ordering={level},{values}")
+            runs = tuple(Run("default", v, d) for v in variants)
+            jobs += [((("dataset", "sweep"), ("model", model), ("ordering", level)), p, runs)
+                     for p in synthetic_problems(spec)]
+    return jobs
+
+
+DATASET_ORDER = ("chess", "pearl", "sweep", "knuth-moore")
+"""The order datasets are measured in. A job's place in the list is its number in the log
+of finished jobs, and the list's fingerprint decides whether a folder can be resumed, so
+this order is kept as the first version had it; a dataset not named here comes after."""
+
+
+def plan(chess: Iterable[tuple[str, str]], sweep: Iterable[str],
+         own: Mapping[str, Callable[[Scale], list[Job]]], scale: Scale,
+         suite: Path | None) -> list[Job]:
+    """The jobs of a reproduction: the chess ``(configuration, variant)`` pairs on
+    ``suite``'s positions, the ``sweep`` variants on the ordering sweep (in the order of
+    :data:`ALL_VARIANTS`), and each dataset of ``own`` (named by its claim) as its
+    function makes it."""
+    wanted = set(sweep)
+    parts = {"chess": _chess_jobs(chess, scale, suite),
+             "sweep": _sweep_jobs([v for v in ALL_VARIANTS if v in wanted], scale),
+             **{name: make(scale) for name, make in own.items()}}
+    names = sorted(parts, key=lambda n: DATASET_ORDER.index(n) if n in DATASET_ORDER
+                   else len(DATASET_ORDER))
+    return [job for name in names for job in parts[name]]
+
+
+# ---------------------------------------------------------------------------------------
+# Collecting every job's rows, with a log a resume reads back
+
+
+MEASURING_FILE = "measuring.json"
+"""What a reproduction measures (mode, claims, a fingerprint of its jobs), written first."""
+MEASURED_FILE = "measured.jsonl"
+"""The finished jobs of a reproduction (:class:`harness.checkpoint.JobLog`), kept for a
+resume until the report is written."""
+
+
+def measuring(path: Path, resume: bool) -> dict[str, Any]:
+    """The recorded settings of a reproduction to resume; for a new one, ``{}`` (and a
+    refusal to write over another)."""
+    folder = path.parent
+    if not resume:
+        if path.exists() or (folder / "claims.json").exists():
+            raise HarnessError(f"{folder}: already holds a reproduction; choose another --out, "
+                               f"or finish it with: harness reproduce --resume {folder}")
+        return {}
+    try:
+        settings = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise HarnessError(f"{folder}: no reproduction to resume (no {MEASURING_FILE})") from None
+    except ValueError as exc:
+        raise HarnessError(f"{path}: not readable: {exc}") from None
+    if not isinstance(settings, dict) or not {"quick", "claims", "fingerprint"} <= set(settings):
+        raise HarnessError(f"{path}: not a reproduction's settings")
+    if settings.get("finished"):
+        raise HarnessError(f"{folder}: this reproduction is finished (see report.md)")
+    return settings
+
+
+def collect(jobs: Sequence[Job], execution: Execution, progress: Listener,
+            log: JobLog, finished: dict[int, list[dict[str, Any]]]) -> dict[str, pd.DataFrame]:
+    """Every job's rows by dataset: those in ``finished``, then the others measured and
+    each appended to ``log`` as it finishes."""
+    rows: list[list[dict[str, Any]]] = [finished.get(i, []) for i in range(len(jobs))]
+    todo = [i for i in range(len(jobs)) if i not in finished]
+    searches = [len(job[2]) for job in jobs]
+    progress.phase("reproduce", len(jobs), sum(searches), len(finished),
+                   sum(searches[i] for i in finished))
+    try:
+        for index, result in run_jobs(measure, [jobs[i] for i in todo], execution,
+                                      on_step=progress.searched):
+            log.append(todo[index], result)
+            rows[todo[index]] = result
+            progress.problem_done()
+    finally:
+        progress.phase_done()
+    flat = [row for job_rows in rows for row in job_rows]
+    frames: dict[str, pd.DataFrame] = {}
+    if flat:
+        every = pd.DataFrame(flat)
+        for name, part in every.groupby("dataset", sort=False):
+            frames[str(name)] = part.dropna(axis=1, how="all").reset_index(drop=True)
+    return frames
