@@ -366,3 +366,34 @@ def test_every_claim_runs_at_a_tiny_scale(tmp_path: Path, monkeypatch: pytest.Mo
     assert "Trends." in claim8.measured and "Verdict:" in claim8.measured
     html = out.report_html.read_text(encoding="utf-8")
     assert html.count("data:image/png;base64,") == len(out.claims)
+
+
+def test_a_claim_is_one_record_in_the_list(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A claim with a dataset of its own needs only its record (as its module would hold it)
+    and its place in the list: measured after the built-in datasets, numbered, judged and
+    written up with its rule."""
+    from harness.problems import synthetic_problems
+    from harness.reproduce import claims as registry
+    from harness.reproduce.analysis import ClaimInfo, Context, Section
+    from harness.reproduce.measure import Job, Run
+
+    def jobs(scale: Scale) -> list[Job]:
+        return [((("dataset", "extra"),), p, (Run("default", "alphabeta", 2),))
+                for p in synthetic_problems("random:b=2,d=2,n=2,seed=1")]
+
+    def analyse(ctx: Context, info: ClaimInfo) -> Section:
+        leaves = int(ctx.frames["extra"]["leaves"].sum())
+        return Section(info, "two tiny trees", f"{leaves} leaves", {"leaves": leaves},
+                       [Check("some leaves", leaves > 0, str(leaves))])
+
+    extra = ClaimInfo("extra", "An extra claim", "a test", "trees have leaves", analyse,
+                      jobs=jobs, rule=("Extra", ": more than none."))
+    monkeypatch.setattr(registry, "CLAIMS", (*registry.CLAIMS, extra))
+    out = reproduce(tmp_path / "out", quick=True, only=["9", "knuth-moore"])
+    assert [(c.key, c.verdict) for c in out.claims] == [("knuth-moore", HOLDS), ("extra", HOLDS)]
+    md = out.report_md.read_text(encoding="utf-8")
+    assert "## 9. An extra claim" in md and "- Extra (9): more than none." in md
+    assert {p.name for p in out.data} == {"knuth-moore.csv", "extra.csv"}
+    assert rp.summary_lines(out)[1].startswith("9. extra: holds. ")
+    datasets = [tags[0][1] for tags, _, _ in rp.jobs_of(registry.select(["9", "1"]), rp.QUICK, None)]
+    assert datasets[-1] == "extra" and datasets[0] == "knuth-moore"     # the new one last
