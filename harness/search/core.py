@@ -5,7 +5,9 @@ to "return". Everything else a node does is the same for every variant and lives
 once: counting the node, the horizon and terminal test, the transposition-table probe and
 store, the hash move first, and classifying the node by its outcome (PV, Cut, All,
 fail-high, first-move fail-high, cutoff). Loops recurse through :meth:`Search.child`,
-naming the loop the child is searched with, just as the pseudocode names the function.
+naming the loop the child is searched with, just as the pseudocode names the function;
+:meth:`Search.test` and :meth:`Search.research` are the same call for a zero-window test
+and for the search again of a test that failed high, counted by the frame.
 
 This module, the loops, the counters, the table and the drivers are compiled with mypyc
 at install (``harness/search/compiled.py``), which trusts their types as ``mypy
@@ -140,6 +142,26 @@ class Search:
         value = self.node(loop, depth, alpha, beta)
         tree.pop()
         return value
+
+    def test(self, loop: Loop, move: Move, depth: int, alpha: int, beta: int, wide: bool) -> int:
+        """:meth:`child`, as a zero-window test (the note's ``Z``), counted in
+        ``zw_searches`` when ``wide``: the only place that counter moves.
+
+        The window is the test's, as the pseudocode writes it: ``(-alpha - 1, -alpha)`` in
+        PVS, the note's closed ``[a, a]`` as the open ``(a - 1, a + 1)``. VARIANTS.md counts
+        a test only from a node called with a window wider than a zero window, so ``wide``
+        is that fact about the node making the test, read by its loop once on entry, before
+        alpha rises (``wide = beta > alpha + 1``). It is an argument rather than something
+        the frame works out because the frame does not keep the window of the node whose
+        loop is running (it would save and restore it at every expanded node), and because
+        two loops count every test they make: Scout, which searches with the full window
+        whatever it is given, and the note's search (see ``zwp.py``). A test that is not
+        ``wide`` is a plain :meth:`child` search, and an observer (``harness.trace``) draws
+        it as one.
+        """
+        if wide:
+            self.counters.zw_searches += 1
+        return self.child(loop, move, depth, alpha, beta)
 
     def research(self, loop: Loop, move: Move, depth: int, alpha: int, beta: int) -> int:
         """:meth:`child`, counted as a re-search after a failed zero-window test."""

@@ -17,14 +17,14 @@ def negascout(research_min_depth: int = 1) -> Loop:
 
     def loop(s: Search, moves: Sequence[Move], depth: int, alpha: int,
              beta: int) -> tuple[int, int, Move | None]:
-        c = s.counters
-        wide = beta > alpha + 1
+        wide = beta > alpha + 1         # called with more than a zero window: tests count
         best_move: Move | None = None
         b = beta
         for i, m in enumerate(moves):
-            if i > 0 and wide:
-                c.zw_searches += 1
-            t = -s.child(loop, m, depth - 1, -b, -alpha)
+            if i == 0:
+                t = -s.child(loop, m, depth - 1, -b, -alpha)
+            else:
+                t = -s.test(loop, m, depth - 1, -b, -alpha, wide)          # b = alpha + 1: a test
             if alpha < t < beta and i > 0 and depth >= research_min_depth:
                 t = -s.research(loop, m, depth - 1, -beta, -t)            # re-search (t, beta)
             if t > alpha:
@@ -50,15 +50,14 @@ def scout() -> Loop:
 
     def loop(s: Search, moves: Sequence[Move], depth: int, alpha: int,
              beta: int) -> tuple[int, int, Move | None]:
-        c = s.counters
         best_move: Move | None = None
         v = -INF
         for i, m in enumerate(moves):
             if i == 0:
                 v, best_move = -s.child(loop, m, depth - 1, -INF, INF), m
                 continue
-            c.zw_searches += 1
-            if -s.child(test, m, depth - 1, -v - 1, -v) > v:              # TEST: can m beat v?
+            # Every TEST counts: a Scout node searches with the full window, whatever it is given.
+            if -s.test(test, m, depth - 1, -v - 1, -v, True) > v:         # TEST: can m beat v?
                 v, best_move = -s.research(loop, m, depth - 1, -INF, INF), m
         return v, len(moves) - 1, best_move
 

@@ -28,8 +28,7 @@ def pvs(soft: bool = False, moreland: bool = False, zw_min_depth: int = 1,
 
     def loop(s: Search, moves: Sequence[Move], depth: int, alpha: int,
              beta: int) -> tuple[int, int, Move | None]:
-        c = s.counters
-        wide = beta > alpha + 1
+        wide = beta > alpha + 1         # called with more than a zero window: tests count
         best_move: Move | None = None
         best = -INF
         found_pv = False
@@ -37,9 +36,7 @@ def pvs(soft: bool = False, moreland: bool = False, zw_min_depth: int = 1,
             if not found_pv or depth < zw_min_depth:
                 v = -s.child(loop, m, depth - 1, -beta, -alpha)
             else:
-                if wide:
-                    c.zw_searches += 1
-                v = -s.child(loop, m, depth - 1, -alpha - 1, -alpha)      # zero-window test
+                v = -s.test(loop, m, depth - 1, -alpha - 1, -alpha, wide)  # zero-window test
                 if alpha < v < beta and depth >= research_min_depth:
                     v = -s.research(loop, m, depth - 1, -beta, -alpha)    # re-search
             if v > best:
@@ -69,8 +66,7 @@ def belle(below: Loop) -> Loop:
 
     def loop(s: Search, moves: Sequence[Move], depth: int, alpha: int,
              beta: int) -> tuple[int, int, Move | None]:
-        c = s.counters
-        wide = beta > alpha + 1
+        wide = beta > alpha + 1         # called with more than a zero window: tests count
         best_move: Move | None = None
         pending: Move | None = None
         pending_value = alpha
@@ -82,9 +78,7 @@ def belle(below: Loop) -> Loop:
                 if v > alpha:
                     alpha, best_move = v, m
                 continue
-            if wide:
-                c.zw_searches += 1
-            v = -s.child(below, m, depth - 1, -alpha - 1, -alpha)          # zero-window test
+            v = -s.test(below, m, depth - 1, -alpha - 1, -alpha, wide)     # zero-window test
             while v > alpha:
                 if pending is None:
                     pending, pending_value = m, v                         # best, score unknown
@@ -95,9 +89,7 @@ def belle(below: Loop) -> Loop:
                 if v > alpha:
                     alpha, best_move = v, pending
                 pending = None
-                if wide:
-                    c.zw_searches += 1
-                v = -s.child(below, m, depth - 1, -alpha - 1, -alpha)      # test m again
+                v = -s.test(below, m, depth - 1, -alpha - 1, -alpha, wide)  # test m again
         if pending is not None:
             s.root_lower_bound = True
             return pending_value, len(moves) - 1, pending

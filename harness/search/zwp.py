@@ -33,16 +33,26 @@ from harness.search.core import Loop, Search
 from harness.trees.base import Move
 
 PV, CUT, ALL = "pv", "cut", "all"
+F, Z, ZF = "F", "Z", "Z+F"
 
 
 def zwp(improve: bool = True, all_first: bool = False, pv_full: bool = False) -> Loop:
     """The note's merged search with the strict cutoff criterion (a root loop)."""
 
-    def closed(s: Search, loop: Loop, m: Move, depth: int, lo: int, hi: int,
-               research: bool = False) -> int:
-        """Search child ``m`` with the closed window ``[lo, hi]``; its value negated."""
-        search = s.research if research else s.child
-        return -search(loop, m, depth, lo - 1, hi + 1)
+    def closed(s: Search, loop: Loop, m: Move, depth: int, lo: int, hi: int, how: str = F) -> int:
+        """Search child ``m`` with the closed window ``[lo, hi]`` as ``how`` says: ``F``,
+        ``Z`` (a test) or the ``F`` of ``Z+F`` (a re-search); its value negated.
+
+        Every ``Z`` counts as a test (``wide`` is ``True``), also one made by a node called
+        with a closed window of no width (the ``F`` of a ``Z+F`` made once ``a`` reached
+        ``b``; a null move's child), which VARIANTS.md's "by a node whose own window was
+        wider" would not count: zwp's counts stay as they were measured.
+        """
+        if how == Z:
+            return -s.test(loop, m, depth, lo - 1, hi + 1, True)
+        if how == ZF:
+            return -s.research(loop, m, depth, lo - 1, hi + 1)
+        return -s.child(loop, m, depth, lo - 1, hi + 1)
 
     def zero_window(s: Search, moves: Sequence[Move], depth: int, alpha: int,
                     beta: int) -> tuple[int, int, Move | None]:
@@ -64,7 +74,6 @@ def zwp(improve: bool = True, all_first: bool = False, pv_full: bool = False) ->
     def full(expected: str) -> Loop:
         def loop(s: Search, moves: Sequence[Move], depth: int, alpha: int,
                  beta: int) -> tuple[int, int, Move | None]:
-            c = s.counters
             a, b = alpha + 1, max(beta - 1, alpha + 1)
             best: int | None = None
             best_move: Move | None = None
@@ -81,14 +90,13 @@ def zwp(improve: bool = True, all_first: bool = False, pv_full: bool = False) ->
                     child = loops[ALL if expected == CUT else CUT]
                     test = n > 0 or (all_first and expected == ALL)
                 if test:
-                    c.zw_searches += 1
-                    r = closed(s, zero_window, m, depth - 1, -a, -a)          # Z
+                    r = closed(s, zero_window, m, depth - 1, -a, -a, Z)       # Z
                     if r < a:
                         if best is None or r > best:
                             best = r                  # an upper bound on the skipped one
                         continue
                     if r > a or not improve:
-                        r = closed(s, child, m, depth - 1, -b, -a, research=True)  # Z+F
+                        r = closed(s, child, m, depth - 1, -b, -a, ZF)    # Z+F
                 else:
                     r = closed(s, child, m, depth - 1, -b, -a)                # F
                 met = met or r >= a
