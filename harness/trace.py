@@ -63,25 +63,30 @@ class TraceNode:
 class TracingSearch(Search):
     """:class:`Search` that records a :class:`TraceNode` tree for every pass."""
 
-    __slots__ = ("_next_how", "_stack", "_zw_seen", "passes")
+    __slots__ = ("_next_how", "_stack", "passes")
 
     def __init__(self, *args: object, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
         self.passes: list[TraceNode] = []
         """The root of each pass, in order."""
         self._stack: list[TraceNode] = []
-        self._zw_seen = 0
         self._next_how = ""
+        """How the next child is searched, set just before the frame searches it (``F``
+        when empty)."""
 
     def root(self, loop: Loop, depth: int, alpha: int, beta: int) -> tuple[int, Move | None]:
         node = TraceNode("", depth, alpha, beta, how="root")
         self.passes.append(node)
         self._stack = [node]
-        self._zw_seen = self.counters.zw_searches
         leaves = self.counters.leaves
         value, move = super().root(loop, depth, alpha, beta)
         self._finish(node, value, leaves, self.counters.tt_cutoffs, self.counters.null_cutoffs)
         return value, move
+
+    def test(self, loop: Loop, move: Move, depth: int, alpha: int, beta: int, wide: bool) -> int:
+        if wide:                # what the frame counts as a test; otherwise a plain search
+            self._next_how = "Z"
+        return super().test(loop, move, depth, alpha, beta, wide)
 
     def research(self, loop: Loop, move: Move, depth: int, alpha: int, beta: int) -> int:
         self._next_how = "R"
@@ -90,10 +95,8 @@ class TracingSearch(Search):
     def child(self, loop: Loop, move: Move, depth: int, alpha: int, beta: int) -> int:
         parent = self._stack[-1]
         c = self.counters
-        # Every loop counts a zero-window test just before it starts it.
-        how = self._next_how or ("Z" if c.zw_searches > self._zw_seen else "F")
+        how = self._next_how or "F"
         self._next_how = ""
-        self._zw_seen = c.zw_searches
         name = "null" if move is None else self.tree.move_name(move)
         node = TraceNode(name, depth, alpha, beta, how=how)
         parent.children.append(node)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -10,10 +11,13 @@ from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import harness.search
 from harness.cli import cli
 from harness.search import VARIANTS, Switches, make_spec, run_search
-from harness.trace import render_text, totals
-from harness.trees import parse_tree
+from harness.search.core import Search
+from harness.trace import TracingSearch, render_text, totals
+from harness.trees import INF, parse_tree
+from harness.trees.base import Move
 from harness.trees.positions import ChessTree
 
 nested = st.recursive(st.integers(-6, 6), lambda kids: st.lists(kids, min_size=1, max_size=4),
@@ -46,6 +50,45 @@ def test_trace_totals_on_chess_with_null_moves_and_table() -> None:
         result = run_search(ChessTree(board), make_spec(name), 3, sw, trace=True)
         check(result)
         assert result.counters["null_searches"] > 0
+
+
+def test_only_the_frame_counts_zero_window_tests() -> None:
+    # Loops call Search.test; a loop that counted for itself would be invisible to the trace.
+    folder = Path(harness.search.__file__).parent
+    for name in ("alphabeta", "pvs", "negascout", "zwp", "drivers"):
+        assert "zw_searches" not in (folder / f"{name}.py").read_text(), name
+
+
+def test_the_trace_marks_what_the_frame_counts_as_a_test() -> None:
+    """A test is drawn ``Z`` exactly when it is counted; one from a zero-wide node is ``F``."""
+    made: list[bool] = []                       # each call of Search.test: was it wide?
+
+    def loop(s: Search, moves: Sequence[Move], depth: int, alpha: int,
+             beta: int) -> tuple[int, int, Move | None]:
+        wide = beta > alpha + 1
+        for i, m in enumerate(moves):
+            if i == 0:
+                v = -s.child(loop, m, depth - 1, -beta, -alpha)
+            else:
+                made.append(wide)
+                v = -s.test(loop, m, depth - 1, -alpha - 1, -alpha, wide)
+            if v >= beta:
+                return beta, i, m
+            alpha = max(alpha, v)
+        return alpha, len(moves) - 1, None
+
+    # Full window: three tests, one by the root's second child, itself searched with a zero
+    # window (not counted). A zero window at the root: its tests are not counted either.
+    for frame in (Search, TracingSearch):
+        for alpha, beta, tests, calls in ((-INF, INF, 2, 3), (5, 6, 0, 1)):
+            made.clear()
+            search = frame(parse_tree([[1, 2], [3, 4]]))
+            search.root(loop, 2, alpha, beta)
+            assert (search.counters.zw_searches, len(made)) == (tests, calls)
+            if isinstance(search, TracingSearch):
+                assert totals(search.passes)["zw_searches"] == tests
+                hows = [n.how for n in search.passes[0].walk()]
+                assert hows.count("Z") == tests and hows.count("F") == len(hows) - 1 - tests
 
 
 def test_text_uses_the_notes_notation() -> None:
