@@ -4,10 +4,11 @@ costs when it is off, and, for information, when it is on.
 Three sides search the same problems with the ``alphabeta`` variant (no table):
 
 - ``off``: ``run_search(tree, make_spec("alphabeta"), depth, Switches())``, the normal path;
-- ``bare``: :func:`plain_search`, written here: ``run_search`` without the tracing
-  machinery at all. It builds a plain :class:`harness.search.core.Search` and calls the
-  variant's driver directly, with the same setup (move ordering, reset, table, quiescence,
-  deepening) and the same result (best move, principal variation), minus the trace branch;
+- ``bare``: ``search_with(Search, tree, make_spec("alphabeta"), depth, Switches())``: the
+  function ``run_search`` hands its work to, given a plain
+  :class:`harness.search.core.Search` without asking whether to trace. The same code as
+  ``off`` in everything else (setup, driver, deepening, best move, principal variation),
+  so the baseline cannot drift from the real thing;
 - ``on``: ``run_search(..., trace=True)``.
 
 Figures: ``off / bare`` (target: within the noise, <= 1.05; the same schedule timing
@@ -34,13 +35,12 @@ from typing import Any
 import chess
 
 from benchmarks.common import Figure, Outcome, Target, median, spread, timed, wac_path
-from harness.search.core import NodeLimitReached, Quiescence, Search
-from harness.search.registry import VariantSpec, make_spec
-from harness.search.run import SearchResult, Switches, check_depth, run_search
-from harness.search.table import DEFAULT_SIZE, TranspositionTable
+from harness.search.core import Search
+from harness.search.registry import make_spec
+from harness.search.run import SearchResult, Switches, run_search, search_with
 from harness.trees import generate_tree, parse_spec
 from harness.trees.base import Tree
-from harness.trees.positions import ChessTree, Ordering, PositionCache
+from harness.trees.positions import ChessTree, PositionCache
 
 SPEC = "random:b=8,d=6,n=6"
 POSITIONS = 5
@@ -54,48 +54,6 @@ pair in both orders within every repeat."""
 OFF_TARGET = Target("<=", 1.05)
 REPEATS = {"full": 5, "quick": 3}
 SIDES = ("bare", "off", "on")
-
-
-# -- the baseline: run_search without the trace -------------------------------------------------
-
-def plain_search(tree: Tree, spec: VariantSpec, depth: int, switches: Switches = Switches(),
-                 quiescence: Quiescence | None = None,
-                 max_nodes: int | None = None) -> SearchResult:
-    """``harness.search.run.run_search`` with no tracing machinery: a plain ``Search``,
-    the variant's driver called directly, nothing asked of the search afterwards but its
-    counters and principal variation."""
-    check_depth(depth)
-    if isinstance(tree, ChessTree):
-        tree.set_ordering(Ordering(switches.mvv_lva, switches.killers, switches.history))
-    tree.reset()
-    tt_size = switches.tt_size or (DEFAULT_SIZE if spec.variant.uses_table else 0)
-    table = TranspositionTable(tt_size) if tt_size else None
-    if quiescence is None and switches.quiescence:
-        quiescence = getattr(tree, "quiesce", None)
-    chess_tree = isinstance(tree, ChessTree)
-    search = Search(tree, table, quiescence, hash_move=switches.hash_move,
-                    null_reduction=switches.null_move if chess_tree else 0,
-                    null_rule=switches.null_rule,
-                    extend_checks=switches.check_extension and chess_tree)
-    if max_nodes is not None:
-        search.node_limit = max_nodes
-    drive = spec.driver()
-    iterative = switches.iterative_deepening or spec.variant.iterative
-    start = time.perf_counter()
-    guess: int | None = None
-    try:
-        for d in range(1, depth + 1) if iterative else (depth,):
-            outcome = drive(search, d, guess)
-            guess = outcome.score
-    except NodeLimitReached:
-        tree.reset()
-        return SearchResult(None, "none", "", [], "max-nodes", search.counters.as_dict(), tt_size,
-                            time.perf_counter() - start)
-    elapsed = time.perf_counter() - start
-    move = "" if outcome.best_move is None else tree.move_name(outcome.best_move)
-    pv = [tree.move_name(m) for m in search.principal_variation(outcome.best_move, depth)]
-    return SearchResult(outcome.score, outcome.bound, move, pv, outcome.status,
-                        search.counters.as_dict(), tt_size, elapsed)
 
 
 # -- the three sides ----------------------------------------------------------------------------
@@ -120,7 +78,7 @@ def _counts(result: SearchResult) -> Counts:
 
 
 def bare_side(tree: Tree, depth: int) -> Counts:
-    return _counts(plain_search(tree, make_spec("alphabeta"), depth, Switches()))
+    return _counts(search_with(Search, tree, make_spec("alphabeta"), depth, Switches()))
 
 
 def off_side(tree: Tree, depth: int) -> Counts:
@@ -264,8 +222,8 @@ def measure(mode: str, repeats: int | None = None, spec_text: str = SPEC,
         chess_text = (f"the first {len(boards)} WAC positions to depth {chess_depth} (quiescence, "
                       "MVV-LVA; a fresh tree and position cache per search, built untimed)")
     method = ("alphabeta (no table) three ways: run_search with the trace off (off), "
-              "plain_search in benchmarks/observer.py, run_search minus the trace branch: a "
-              "plain Search and the driver called directly (bare), and run_search(trace=True) "
+              "search_with(Search, ...), the function run_search hands its work to, with a "
+              "plain Search: run_search minus choosing the frame (bare), and run_search(trace=True) "
               f"(on); on the {spec.count} trees of {spec} to depth {spec.depth} (generation "
               f"untimed) and on {chess_text}; per problem and repeat, bare and off search "
               f"{TREE_ROUNDS} (trees) or {CHESS_ROUNDS} (chess) times, on once. Each timing sums "

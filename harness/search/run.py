@@ -85,6 +85,16 @@ def run_search(tree: Tree, spec: VariantSpec, depth: int, switches: Switches = S
                trace: bool = False) -> SearchResult:
     """Search ``tree`` from its root with ``spec`` to ``depth``; stop after ``max_nodes``;
     with ``trace``, record every node (see :mod:`harness.trace`)."""
+    return search_with(TracingSearch if trace else Search, tree, spec, depth, switches,
+                       quiescence, max_nodes)
+
+
+def search_with(frame: type[Search], tree: Tree, spec: VariantSpec, depth: int,
+                switches: Switches = Switches(), quiescence: Quiescence | None = None,
+                max_nodes: int | None = None) -> SearchResult:
+    """:func:`run_search` in the frame ``frame``: :class:`Search`, or a subclass that
+    observes it (a :class:`TracingSearch` leaves its trace in the result). Everything but
+    the choice of frame is here, so a benchmark of a plain ``Search`` runs this same code."""
     check_depth(depth)
     if isinstance(tree, ChessTree):
         tree.set_ordering(Ordering(switches.mvv_lva, switches.killers, switches.history))
@@ -94,9 +104,8 @@ def run_search(tree: Tree, spec: VariantSpec, depth: int, switches: Switches = S
     if quiescence is None and switches.quiescence:
         quiescence = getattr(tree, "quiesce", None)
     chess_tree = isinstance(tree, ChessTree)
-    frame = TracingSearch if trace else Search
     search = frame(tree, table, quiescence, hash_move=switches.hash_move,
-                    null_reduction=switches.null_move if chess_tree else 0,
+                   null_reduction=switches.null_move if chess_tree else 0,
                    null_rule=switches.null_rule,
                    extend_checks=switches.check_extension and chess_tree)
     if max_nodes is not None:
