@@ -37,12 +37,12 @@ from harness.results import (
     rewrite_results,
     write_run_info,
 )
+from harness.search.minimal import knuth_moore, minimal_leaves
 from harness.search.registry import VariantSpec, parse_variants
 from harness.search.run import SearchResult, Switches, check_depth, run_search
 from harness.suites import find_suite
 from harness.trace import render_image, render_text
 from harness.trees.arrays import ArrayTree
-from harness.trees.minimal import knuth_moore, minimal_leaves
 
 DEFAULT_TREES = (
     "random:b=8,d=6,n=20,seed=1,ordering=0.9,values=incremental,range=100",

@@ -7,8 +7,8 @@ import math
 import pytest
 
 from harness.search import VARIANTS, make_spec, run_search
+from harness.search.minimal import knuth_moore, minimal_leaves
 from harness.trees import generate_tree, parse_spec, parse_tree
-from harness.trees.minimal import knuth_moore, minimal_leaves
 
 from .conftest import TEXTBOOK
 

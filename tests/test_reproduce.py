@@ -37,7 +37,7 @@ from harness.reproduce import (
     verdict_of,
 )
 from harness.reproduce.claims.ordering import level_runs
-from harness.trees.minimal import knuth_moore
+from harness.search.minimal import knuth_moore
 
 VERDICTS = {HOLDS, FAILS, PARTLY}
 

@@ -14,7 +14,7 @@ from harness.problems import synthetic_problems
 from harness.reproduce.analysis import ClaimInfo, Context, Section
 from harness.reproduce.measure import Job, Run, Scale
 from harness.reproduce.verdicts import Check, knuth_moore_formula
-from harness.trees.minimal import knuth_moore
+from harness.search.minimal import knuth_moore
 
 VARIANTS = ("alphabeta", "pvs", "negascout")
 """The variants that evaluate the minimal tree."""

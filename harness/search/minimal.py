@@ -4,13 +4,16 @@ For a uniform tree of branching ``b`` searched to depth ``d`` with the best chil
 first, alpha-beta evaluates exactly ``b^ceil(d/2) + b^floor(d/2) - 1`` leaves. For any
 other tree, :func:`minimal_leaves` measures the same thing directly: it reorders every
 node's children best-first (by their exact minimax value at the remaining depth) and
-counts the leaves fail-hard alpha-beta evaluates on that reordered tree.
+counts the leaves fail-hard alpha-beta evaluates on that reordered tree. It runs a search,
+so it is the search layer's (interpreted Python: ``setup.py`` does not compile it).
 """
 
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
 
+from harness.search.registry import make_spec
+from harness.search.run import run_search
 from harness.trees.base import Move, Tree
 
 
@@ -92,7 +95,4 @@ class PerfectlyOrdered:
 
 def minimal_leaves(tree: Tree, depth: int) -> int:
     """Leaves fail-hard alpha-beta evaluates on ``tree`` with children perfectly reordered."""
-    from harness.search.registry import make_spec
-    from harness.search.run import run_search
-
     return run_search(PerfectlyOrdered(tree, depth), make_spec("alphabeta"), depth).counters["leaves"]
