@@ -31,7 +31,7 @@ import json, sys
 from harness.epd import load_suite
 from harness.search import VARIANTS, Switches, make_spec, run_search
 from harness.search.compiled import compiled_in_use
-from harness.trace import totals
+from harness.search.trace import totals
 from harness.trees import generate_tree, parse_spec
 from harness.trees.positions import ChessTree
 

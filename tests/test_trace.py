@@ -15,7 +15,8 @@ import harness.search
 from harness.cli import cli
 from harness.search import VARIANTS, Switches, make_spec, run_search
 from harness.search.core import Search
-from harness.trace import TracingSearch, render_text, totals
+from harness.search.trace import TracingSearch, totals
+from harness.trace import render_text
 from harness.trees import INF, parse_tree
 from harness.trees.base import Move
 from harness.trees.positions import ChessTree

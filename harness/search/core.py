@@ -48,7 +48,7 @@ class NodeLimitReached(Exception):
     """A search used up its node budget (``Search.node_limit``)."""
 
 
-@mypyc_attr(allow_interpreted_subclasses=True)   # harness.trace.TracingSearch
+@mypyc_attr(allow_interpreted_subclasses=True)   # harness.search.trace.TracingSearch
 class Search:
     """One search of one tree: the tree's cursor, the counters, the table if any."""
 
@@ -77,7 +77,8 @@ class Search:
         self.enhanced: EnhancedTree | None = None
         if null_reduction or extend_checks:
             if not hasattr(tree, "push_null"):
-                raise ValueError("null move and check extension need a chess tree")
+                raise ValueError("null move and check extension need a tree that can pass and knows checks "
+                                 "(harness.trees.base.EnhancedTree)")
             self.enhanced = tree  # type: ignore[assignment]
         self.pv_moves: dict[object, Move] = {}
         """Best move of each position whose value was last found exact (for the PV)."""
@@ -156,7 +157,7 @@ class Search:
         loop is running (it would save and restore it at every expanded node), and because
         two loops count every test they make: Scout, which searches with the full window
         whatever it is given, and the note's search (see ``zwp.py``). A test that is not
-        ``wide`` is a plain :meth:`child` search, and an observer (``harness.trace``) draws
+        ``wide`` is a plain :meth:`child` search, and an observer (``harness.search.trace``) draws
         it as one.
         """
         if wide:

@@ -9,12 +9,9 @@ from harness.errors import HarnessError
 from harness.search.core import NodeLimitReached, Quiescence, Search
 from harness.search.registry import VariantSpec
 from harness.search.table import DEFAULT_SIZE, TranspositionTable
-from harness.trace import TraceNode, TracingSearch
-from harness.trees.base import Tree
-from harness.trees.positions import ChessTree, Ordering
-
-MAX_DEPTH = 100
-"""Deepest search accepted (Python's recursion limit bounds it)."""
+from harness.search.trace import TraceNode, TracingSearch
+from harness.trees.base import MAX_DEPTH as MAX_DEPTH  # re-exported: the search's limit
+from harness.trees.base import Tree, has_enhancements
 
 
 @dataclass(frozen=True)
@@ -84,7 +81,7 @@ def run_search(tree: Tree, spec: VariantSpec, depth: int, switches: Switches = S
                quiescence: Quiescence | None = None, max_nodes: int | None = None,
                trace: bool = False) -> SearchResult:
     """Search ``tree`` from its root with ``spec`` to ``depth``; stop after ``max_nodes``;
-    with ``trace``, record every node (see :mod:`harness.trace`)."""
+    with ``trace``, record every node (see :mod:`harness.search.trace`)."""
     return search_with(TracingSearch if trace else Search, tree, spec, depth, switches,
                        quiescence, max_nodes)
 
@@ -96,18 +93,20 @@ def search_with(frame: type[Search], tree: Tree, spec: VariantSpec, depth: int,
     observes it (a :class:`TracingSearch` leaves its trace in the result). Everything but
     the choice of frame is here, so a benchmark of a plain ``Search`` runs this same code."""
     check_depth(depth)
-    if isinstance(tree, ChessTree):
-        tree.set_ordering(Ordering(switches.mvv_lva, switches.killers, switches.history))
+    # The tree's optional abilities (harness.trees.base.Tree), by what it has, not its class.
+    order_moves = getattr(tree, "order_moves", None)
+    if order_moves is not None:
+        order_moves(switches.mvv_lva, switches.killers, switches.history)
     tree.reset()
     tt_size = switches.tt_size or (DEFAULT_SIZE if spec.variant.uses_table else 0)
     table = TranspositionTable(tt_size) if tt_size else None
     if quiescence is None and switches.quiescence:
         quiescence = getattr(tree, "quiesce", None)
-    chess_tree = isinstance(tree, ChessTree)
+    enhanced = has_enhancements(tree)
     search = frame(tree, table, quiescence, hash_move=switches.hash_move,
-                   null_reduction=switches.null_move if chess_tree else 0,
+                   null_reduction=switches.null_move if enhanced else 0,
                    null_rule=switches.null_rule,
-                   extend_checks=switches.check_extension and chess_tree)
+                   extend_checks=switches.check_extension and enhanced)
     if max_nodes is not None:
         search.node_limit = max_nodes
     drive = spec.driver()

@@ -7,6 +7,9 @@ trees implement it with a stack of node ids, so a variant is written once for bo
 
 Values follow negamax: ``value()`` is from the point of view of the side to move, an
 integer strictly between ``-INF`` and ``INF``.
+
+This module is the bottom layer: the search (``harness.search``) and every tree import it,
+and it imports neither.
 """
 
 from __future__ import annotations
@@ -20,9 +23,26 @@ INF = 1_000_000_000
 Move = Hashable
 """What leads from a node to one of its children: a child id, a chess move."""
 
+MAX_DEPTH = 100
+"""Deepest search accepted (Python's recursion limit bounds it); a tree loaded from a file
+may not be taller."""
+
 
 class Tree(Protocol):
-    """A game tree seen through a cursor positioned at one node."""
+    """A game tree seen through a cursor positioned at one node.
+
+    Optional abilities: the search uses each when the tree has it (by the method's
+    presence, never by the tree's class), and runs without it otherwise.
+
+    - ``order_moves(mvv_lva: bool, killers: bool, history: bool) -> None``: switch the
+      tree's move ordering before a search (:class:`OrderedTree`; chess).
+    - ``quiesce(alpha, beta, counters) -> int``: a horizon evaluation that looks at the
+      window, counting its nodes in ``counters.qnodes`` (:class:`QuiescenceCounters`);
+      with ``child_quiesce(move, alpha, beta, counters) -> int``, the same at the child
+      reached by ``move`` without moving the cursor (chess).
+    - ``in_check``, ``null_allowed``, ``push_null``: null move and check extension
+      (:class:`EnhancedTree`, :func:`has_enhancements`; chess).
+    """
 
     def moves(self) -> Sequence[Move]:
         """The children of the current node in search order; empty at a terminal node."""
@@ -81,3 +101,25 @@ class EnhancedTree(Tree, Protocol):
     def push_null(self) -> None:
         """Pass the move to the opponent (``pop`` takes it back)."""
         ...
+
+
+class OrderedTree(Tree, Protocol):
+    """A tree whose move ordering the search switches (see :class:`Tree`)."""
+
+    def order_moves(self, mvv_lva: bool, killers: bool, history: bool) -> None:
+        """Use these ordering switches from now on: captures by MVV-LVA, killer moves,
+        the history heuristic."""
+        ...
+
+
+class QuiescenceCounters(Protocol):
+    """What a tree's quiescence search counts into: the search's counters
+    (``harness.search.counters.Counters``), of which it touches only ``qnodes``."""
+
+    qnodes: int
+
+
+def has_enhancements(tree: object) -> bool:
+    """Whether ``tree`` is an :class:`EnhancedTree`: it can pass a move and knows checks
+    (what null move and check extension need)."""
+    return all(callable(getattr(tree, name, None)) for name in ("in_check", "null_allowed", "push_null"))

@@ -20,7 +20,7 @@ from typing import Any
 
 from harness.errors import HarnessError, decode_utf8
 from harness.trees.arrays import ArrayTree, TreeShape
-from harness.trees.base import INF
+from harness.trees.base import INF, MAX_DEPTH
 
 PERSPECTIVES = ("root", "negamax")
 
@@ -48,9 +48,6 @@ def load_tree_file(path: str | Path) -> ArrayTree:
     except RecursionError:
         # json's decoder recurses once per level, so a tree nested about 1,000 deep (Python's
         # recursion limit) cannot even be read; no search goes that deep anyway.
-        # Imported here: harness.search.run imports harness.trees, which imports this module.
-        from harness.search.run import MAX_DEPTH
-
         raise HarnessError(f"{path}: nested {json_nesting(text):,} deep, too deep to read; the "
                            f"harness searches trees up to height {MAX_DEPTH}") from None
     tree = parse_tree(decoded, source=str(path))

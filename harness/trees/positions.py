@@ -21,8 +21,7 @@ from typing import Any, cast
 
 import chess
 
-from harness.search.counters import Counters
-from harness.trees.base import Move
+from harness.trees.base import Move, QuiescenceCounters
 from harness.trees.evaluation import MATE, material_sum, move_delta, score
 from harness.trees.movegen import move_code, mvv_lva, ordered_moves, ordered_tactical_moves
 from harness.trees.play import Undo, play, prepare, take_back
@@ -180,7 +179,7 @@ def position_key(board: chess.Board) -> Hashable:
             occupied_co[chess.WHITE], occupied_co[chess.BLACK], board.turn, castling, ep)
 
 
-def _settled(info: PositionInfo, alpha: int, beta: int, counters: Counters) -> int | None:
+def _settled(info: PositionInfo, alpha: int, beta: int, counters: QuiescenceCounters) -> int | None:
     """The quiescence value of a position whose evaluation is known, when it needs no
     search: standing pat fails high, there are no captures, or the window's result is
     remembered (its qnodes are added); else ``None``."""
@@ -309,7 +308,7 @@ class ChessTree:
         self.pop()
         return value
 
-    def child_quiesce(self, move: Move, alpha: int, beta: int, counters: Counters) -> int:
+    def child_quiesce(self, move: Move, alpha: int, beta: int, counters: QuiescenceCounters) -> int:
         """:meth:`quiesce` at the child reached by ``move``, leaving the cursor here (the
         search's shortcut for a leaf at the horizon). A known child that needs no search
         (:func:`_settled`) is answered without moving the cursor."""
@@ -374,6 +373,11 @@ class ChessTree:
         self.ordering = ordering
         self._dynamic = ordering.killers or ordering.history
 
+    def order_moves(self, mvv_lva: bool, killers: bool, history: bool) -> None:
+        """:meth:`set_ordering` by its switches (the optional ability of
+        :class:`harness.trees.base.OrderedTree` a search calls before it starts)."""
+        self.set_ordering(Ordering(mvv_lva, killers, history))
+
     # -- enhancements used by the search frame ---------------------------------------
     def in_check(self) -> bool:
         info = self._infos[-1]
@@ -396,7 +400,7 @@ class ChessTree:
     def push_null(self) -> None:
         self.push(None)
 
-    def quiesce(self, alpha: int, beta: int, counters: Counters) -> int:
+    def quiesce(self, alpha: int, beta: int, counters: QuiescenceCounters) -> int:
         """Fail-soft quiescence: stand pat, then captures and promotions in MVV-LVA order.
         The node it starts from is the horizon leaf; each node below it is a qnode.
 
@@ -416,7 +420,7 @@ class ChessTree:
             self._remember(alpha, beta, value, counters.qnodes - start)
         return value
 
-    def _captures(self, best: int, alpha: int, beta: int, counters: Counters) -> int:
+    def _captures(self, best: int, alpha: int, beta: int, counters: QuiescenceCounters) -> int:
         """Quiescence after standing pat with ``best`` below ``beta``: the captures."""
         if best > alpha:
             alpha = best
