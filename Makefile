@@ -13,7 +13,10 @@ export HARNESS_SUITES ?= $(if $(wildcard $(SHARED_SUITES)),$(SHARED_SUITES))
 # changed source of either is a new install (harness/search/compiled.py runs a stale
 # core from source until then). The distribution was once named harness, a name PyPI gives
 # an unrelated project: an environment with that record (ours or theirs) drops it first.
-COMPILED_SOURCES := harness/trees/_movegen.c $(foreach m,$(shell sed -n 's/^SEARCH_CORE = (\(.*\))/\1/p' setup.py | tr -d '",'),harness/search/$(m).py)
+# The compiled search modules: every harness/search/*.py but setup.py's SEARCH_PYTHON.
+SEARCH_PYTHON := $(shell sed -n 's/^SEARCH_PYTHON = (\(.*\))/\1/p' setup.py | tr -d '",')
+COMPILED_SOURCES := harness/trees/_movegen.c \
+    $(filter-out $(SEARCH_PYTHON:%=harness/search/%.py),$(wildcard harness/search/*.py))
 $(STAMP): pyproject.toml setup.py $(COMPILED_SOURCES)
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
