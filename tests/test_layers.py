@@ -1,0 +1,79 @@
+"""The layers import only downwards: the search knows no game, the trees know no search.
+
+Read from the source with ``ast`` (every import, at module level or inside a function), so
+an import is caught whether or not a test happens to run it.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+HARNESS = Path(__file__).resolve().parents[1] / "harness"
+ROOT = HARNESS.parent
+
+
+def imported(path: Path, source: str | None = None) -> set[str]:
+    """Every module ``path`` (a file of the package) imports: ``from a import b`` gives
+    ``a`` and ``a.b``, relative imports resolved."""
+    package = ".".join(path.relative_to(ROOT).with_suffix("").parts[:-1])
+    text = path.read_text() if source is None else source
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(text, str(path))):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parent = package.rsplit(".", node.level - 1)[0] if node.level > 1 else package
+                base = f"{parent}.{base}" if base else parent
+            names.add(base)
+            names.update(f"{base}.{alias.name}" for alias in node.names)
+    return names
+
+
+def modules(package: str) -> list[Path]:
+    return sorted((HARNESS / package).rglob("*.py"))
+
+
+def within(name: str, prefix: str) -> bool:
+    return name == prefix or name.startswith(prefix + ".")
+
+
+@pytest.mark.parametrize("path", modules("search"), ids=lambda p: p.name)
+def test_the_search_imports_no_game_and_nothing_above_it(path: Path) -> None:
+    """``harness.search`` imports itself, ``harness.trees.base`` (the tree interface) and
+    ``harness.errors``; no chess, no other tree, no drawing."""
+    allowed = ("harness.search", "harness.trees.base", "harness.errors")
+    bad = sorted(name for name in imported(path)
+                 if (within(name, "harness") and not any(within(name, a) for a in allowed))
+                 or within(name, "chess"))
+    assert not bad, f"{path.relative_to(ROOT)} imports {bad}"
+
+
+@pytest.mark.parametrize("path", modules("trees"), ids=lambda p: p.name)
+def test_the_trees_import_no_search(path: Path) -> None:
+    bad = sorted(name for name in imported(path)
+                 if within(name, "harness") and not within(name, "harness.trees")
+                 and not within(name, "harness.errors"))
+    assert not bad, f"{path.relative_to(ROOT)} imports {bad}"
+
+
+def test_the_checks_see_imports_inside_functions() -> None:
+    code = "def f():\n    from ..search.run import MAX_DEPTH\n    import chess\n"
+    found = imported(HARNESS / "trees" / "probe.py", code)
+    assert {"harness.search.run", "harness.search.run.MAX_DEPTH", "chess"} <= found
+
+
+def test_setup_names_only_search_modules_that_exist() -> None:
+    """setup.py compiles every module of harness/search but those it keeps Python: each of
+    those must exist (a renamed one would otherwise be compiled silently)."""
+    tree = ast.parse((ROOT / "setup.py").read_text())
+    kept = next(ast.literal_eval(node.value) for node in tree.body
+                if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "SEARCH_PYTHON"
+                                                       for t in node.targets))
+    present = {path.stem for path in (HARNESS / "search").glob("*.py")}
+    assert set(kept) <= present
+    assert {"core", "alphabeta", "trace"} <= present and "core" not in kept and "trace" in kept
