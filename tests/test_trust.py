@@ -117,6 +117,16 @@ def alive(pid: int) -> bool:
     return state != "Z"
 
 
+def assert_workers_die_with(process: subprocess.Popen[str], workers: list[int]) -> None:
+    """Kill ``process`` outright; its ``workers`` must be gone within 10 seconds."""
+    process.kill()
+    process.wait()
+    deadline = time.monotonic() + 10
+    while any(alive(w) for w in workers) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not any(alive(w) for w in workers)
+
+
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc")
 def test_workers_exit_when_their_parent_is_killed(tmp_path: Path) -> None:
     process = start_run(tmp_path / "run", "--jobs", "2")
@@ -125,12 +135,7 @@ def test_workers_exit_when_their_parent_is_killed(tmp_path: Path) -> None:
         while len(workers := children(process.pid)) < 2:
             assert time.monotonic() < deadline and process.poll() is None
             time.sleep(0.05)
-        process.kill()
-        process.wait()
-        deadline = time.monotonic() + 10
-        while any(alive(w) for w in workers) and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert not any(alive(w) for w in workers)
+        assert_workers_die_with(process, workers)
     finally:
         stop(process)
 
@@ -326,11 +331,6 @@ def test_workers_of_a_fork_server_exit_when_the_parent_is_killed(tmp_path: Path)
         while len(workers := [w for c in children(process.pid) for w in children(c)]) < 2:
             assert time.monotonic() < deadline
             time.sleep(0.05)
-        process.kill()
-        process.wait()
-        deadline = time.monotonic() + 10
-        while any(alive(w) for w in workers) and time.monotonic() < deadline:
-            time.sleep(0.1)
-        assert not any(alive(w) for w in workers)       # the watcher thread, within seconds
+        assert_workers_die_with(process, workers)       # the watcher thread, within seconds
     finally:
         stop(process)
