@@ -14,7 +14,7 @@ from typing import Any, NoReturn, TextIO, TypeVar
 
 import click
 
-from harness.compare import render_comparison, worse_than
+from harness.compare import render_comparison, worse_rows
 from harness.errors import HarnessError, check_writable, os_error_text
 from harness.executors import EXECUTORS, Execution
 from harness.experiment import (
@@ -365,10 +365,14 @@ def compare(ctx: click.Context, /, baseline: str, others: tuple[str, ...], run_d
     shown = parse_depths(options["depth_text"]) if options["depth_text"] else None
     click.echo(render_comparison(files.comparison, shown))
     click.echo(f"\nwrote {files.table} and {', '.join(str(p) for p in files.charts)}")
-    if fail_if_worse is not None and worse_than(files.comparison, fail_if_worse):
-        click.echo(f"FAIL: a variant needs more than {fail_if_worse:g}% more nodes than "
-                   f"{files.comparison.baseline}", err=True)
-        sys.exit(1)
+    if fail_if_worse is not None:
+        beyond = worse_rows(files.comparison, fail_if_worse)
+        for row in beyond.to_dict("records"):
+            click.echo(f"FAIL: {row['variant']} needs {(row['ratio'] - 1) * 100:.1f}% more nodes "
+                       f"than {files.comparison.baseline} on {row['suite']} at depth "
+                       f"{row['depth']} (limit {fail_if_worse:g}%)", err=True)
+        if not beyond.empty:
+            sys.exit(1)
 
 
 @cli.command()

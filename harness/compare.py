@@ -294,11 +294,18 @@ def worse_than(comparison: Comparison, pct: float) -> bool:
     """True when some variant's geometric-mean nodes exceed the baseline's by more than
     ``pct`` percent at some depth of some problem set (a CI gate: a loss on one set is not
     averaged away by a gain on another unless the comparison was pooled; rows without
-    problems are ignored)."""
+    problems are ignored). :func:`worse_rows` says which."""
+    return not worse_rows(comparison, pct).empty
+
+
+def worse_rows(comparison: Comparison, pct: float) -> pd.DataFrame:
+    """The rows of :attr:`Comparison.table` (variant, problem set, depth) whose ratio
+    exceeds 1 + ``pct`` / 100."""
     if not math.isfinite(pct) or pct < 0:
         raise HarnessError(f"tolerance {pct} must be a percentage of at least 0")
     ratios = comparison.table["ratio"].to_numpy(dtype=np.float64)
-    return bool(np.any(ratios[~np.isnan(ratios)] > 1 + pct / 100))
+    beyond: pd.DataFrame = comparison.table[~np.isnan(ratios) & (ratios > 1 + pct / 100)]
+    return beyond
 
 
 def render_comparison(comparison: Comparison, depths: Sequence[int] | None = None) -> str:

@@ -248,7 +248,10 @@ def test_compare_runs_and_gates(tmp_path: Path) -> None:
     assert set(table["variant"]) == {"pvs", "minimax"} and (table["n"] == 12).all()
     assert (out / "compare_scatter.png").stat().st_size > 0
     gated = invoke("compare", "alphabeta", "minimax", "--run", str(out), "--fail-if-worse", "10")
-    assert gated.exit_code == 1 and "FAIL" in gated.output
+    assert gated.exit_code == 1
+    fail = gated.stderr.splitlines()         # which variant, set and depth broke the gate
+    assert fail and all(line.startswith("FAIL: minimax needs ") for line in fail)
+    assert f"more nodes than alphabeta on {table['suite'][0]} at depth 4 (limit 10%)" in fail[-1]
     relaxed = invoke("compare", "alphabeta", "pvs", "--run", str(out), "--fail-if-worse", "1000")
     assert relaxed.exit_code == 0, relaxed.output
     missing = invoke("compare", "alphabeta", "negascout", "--run", str(out))
