@@ -34,7 +34,7 @@ run: $(STAMP)
 test: lint typecheck pytest
 
 lint: $(STAMP)
-	$(BIN)/ruff check harness tests benchmarks
+	$(BIN)/ruff check harness tests benchmarks examples
 
 typecheck: $(STAMP)
 	$(BIN)/mypy

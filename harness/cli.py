@@ -30,7 +30,7 @@ from harness.problems import parse_depths
 from harness.progress import Progress
 from harness.report import rebuild_reports, where_to_read
 from harness.results import find_runs, load_results, load_run_info
-from harness.search.registry import CORE, VARIANTS
+from harness.search.registry import BUILT_IN, CORE, PLUGIN_PROBLEMS, VARIANTS
 from harness.search.run import Switches
 from harness.suites import KNOWN_SUITES, download_dir, download_suite, list_suites
 from harness.summary import brief_summary, format_summary, summarize
@@ -226,6 +226,8 @@ def cli() -> None:
     # Warnings (a skipped EPD line, a damaged results.csv) as one plain line each.
     click.get_current_context().with_resource(warnings.catch_warnings())
     warnings.showwarning = warning_line
+    for problem in PLUGIN_PROBLEMS:
+        click.echo(f"warning: {problem}", err=True)
 
 
 def warning_line(message: Warning | str, category: type[Warning], filename: str, lineno: int,
@@ -235,12 +237,15 @@ def warning_line(message: Warning | str, category: type[Warning], filename: str,
 
 @cli.command()
 def variants() -> None:
-    """List the registered search variants, their options and sources."""
+    """List the registered search variants (built in and added by installed plug-ins),
+    their options and sources."""
     width = max(len(v.name) for v in VARIANTS)
     for v in VARIANTS:
         click.echo(f"{v.name:<{width}}  {v.description}")
         pad = " " * (width + 2)
         click.echo(f"{pad}source: {v.source}")
+        if v.origin != BUILT_IN:
+            click.echo(f"{pad}added by: {v.origin} (plug-in)")
         for key, option in v.options.items():
             default = int(option.default) if isinstance(option.default, bool) else option.default
             click.echo(f"{pad}option {key}={default}: {option.help}")

@@ -24,7 +24,7 @@ from harness.errors import HarnessError
 from harness.executors import Execution, collector_paused, report_step, run_jobs
 from harness.problems import Problem, suite_problems, synthetic_problems
 from harness.progress import Listener
-from harness.search.registry import VARIANTS, parse_variants
+from harness.search.registry import BUILT_IN, VARIANTS, parse_variants
 from harness.search.run import Switches, run_search
 from harness.suites import find_suite
 
@@ -120,7 +120,7 @@ VALUE_MODELS = {
 """The sweep's two value models: independent values from a wide range (ties are rare) and
 incremental values with small edges (many ties, as chess evaluations have)."""
 
-ALL_VARIANTS = (*(v.name for v in VARIANTS), "zwp:improve=0")
+ALL_VARIANTS = (*(v.name for v in VARIANTS if v.origin == BUILT_IN), "zwp:improve=0")
 """Every registered variant and the note's search without its improvement: the sweep
 searches those its claims ask for, in this order."""
 

@@ -8,7 +8,8 @@ no ``:`` continues the options of the item before it), plus ``all`` and ``core``
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from importlib import metadata
 
 from harness.errors import HarnessError
 from harness.search import drivers
@@ -58,6 +59,9 @@ class Variant:
     """Whether it brings a transposition table when none is switched on."""
     iterative: bool = False
     """Whether it always deepens iteratively (its driver needs the previous score)."""
+    origin: str = "built in"
+    """Where it was registered: ``built in``, or the installed package that added it
+    (entry-point group :data:`PLUGIN_GROUP`)."""
 
     def make_driver(self, options: Options) -> drivers.Driver:
         """The driver for one search with these (complete) options."""
@@ -171,6 +175,46 @@ VARIANTS: list[Variant] = [
             "successor meets alpha (the note's second untried idea)",
             "pvs-zero-window-pruning-note.txt", loop=_zwp, options=_zwp_options(pv_full=True)),
 ]
+
+BUILT_IN = "built in"
+"""The :attr:`Variant.origin` of the harness's own variants."""
+PLUGIN_GROUP = "harness.variants"
+"""The entry-point group through which an installed package adds variants: each entry
+point names a :class:`Variant` or a sequence of them."""
+PLUGIN_PROBLEMS: list[str] = []
+"""One line per plug-in that could not be added (a broken import, a name already taken,
+not a Variant), naming its package; the command line prints them as warnings."""
+
+
+def load_plugins(group: str = PLUGIN_GROUP) -> tuple[list[Variant], list[str]]:
+    """The variants installed packages add through ``group``, marked with their package,
+    and one line per entry point that could not be loaded. A name already taken (by a
+    built-in variant or an earlier plug-in) is refused, so no plug-in can change what a
+    built-in name means."""
+    added: list[Variant] = []
+    problems: list[str] = []
+    taken = {v.name for v in VARIANTS}
+    for entry in metadata.entry_points(group=group):
+        package = f"{entry.dist.name} {entry.dist.version}" if entry.dist else entry.value
+        try:
+            loaded = entry.load()
+        except Exception as exc:                # whatever a plug-in's import raises is its own
+            problems.append(f"plug-in {entry.name!r} of {package}: cannot be loaded "
+                            f"({type(exc).__name__}: {exc}); the harness runs without it")
+            continue
+        found = list(loaded) if isinstance(loaded, list | tuple) else [loaded]
+        for variant in found:
+            if not isinstance(variant, Variant):
+                problems.append(f"plug-in {entry.name!r} of {package}: {variant!r} is not a "
+                                "harness.search.registry.Variant; left out")
+            elif variant.name in taken:
+                problems.append(f"plug-in {entry.name!r} of {package}: the name "
+                                f"{variant.name!r} is taken; left out")
+            else:
+                taken.add(variant.name)
+                added.append(replace(variant, origin=package))
+    return added, problems
+
 
 CORE = ("alphabeta", "alphabeta-fs", "pvs", "pvs-fs", "negascout", "moreland", "belle",
         "scout", "aspiration", "mtdf")
@@ -288,3 +332,9 @@ def parse_variants(text: str) -> list[VariantSpec]:
         if spec not in specs:
             specs.append(spec)
     return specs
+
+
+# Last, so that a plug-in may import anything above from this module while it loads.
+_plugins, _problems = load_plugins()
+VARIANTS += _plugins
+PLUGIN_PROBLEMS += _problems
