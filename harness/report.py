@@ -217,14 +217,12 @@ def rebuild_reports(folder: str | Path, baseline: str | None = None, seed: int =
     ``folder`` and then an ``index.html`` that links them (a CI artifact's front page).
     With ``index_only``, the runs' reports are taken as they are and only the index is
     written."""
-    from harness.results import RUN_FILE
+    from harness.results import find_runs
 
     folder = Path(folder)
-    if (folder / RUN_FILE).exists():
+    runs = find_runs(folder)
+    if runs == [folder]:
         return [rebuild_report(folder, baseline, seed)]
-    runs = sorted(p for p in folder.iterdir() if (p / RUN_FILE).exists())
-    if not runs:
-        raise HarnessError(f"{folder}: neither a run folder nor a folder of runs (no {RUN_FILE})")
     built = [report_files(run) if index_only else rebuild_report(run, baseline, seed) for run in runs]
     write_index(folder, [(run, files) for run, files in zip(runs, built, strict=True)])
     return built
