@@ -171,12 +171,14 @@ tree_options = with_options([*{
 """:data:`PROBLEM_OPTIONS` as ``harness tree`` takes them."""
 
 
-def options_given(ctx: click.Context, besides: set[str]) -> list[str]:
-    """The options typed on the command line, as typed (``--depth``), but those named in
-    ``besides`` (by parameter name)."""
-    return [param.opts[0] for param in ctx.command.params
-            if param.name not in besides and param.name is not None
-            and ctx.get_parameter_source(param.name) == click.core.ParameterSource.COMMANDLINE]
+def refuse_besides_resume(ctx: click.Context, keep: set[str], source: str) -> None:
+    """``--resume`` takes everything else from ``source``: refuse an option typed beside it
+    (named as typed, ``--depth``) unless its parameter name is in ``keep``."""
+    given = [param.opts[0] for param in ctx.command.params
+             if param.name not in keep | {"resume_dir"} and param.name is not None
+             and ctx.get_parameter_source(param.name) == click.core.ParameterSource.COMMANDLINE]
+    if given:
+        raise HarnessError(f"--resume takes {source}; drop {given[0]}")
 
 
 def make_execution(options: dict[str, Any]) -> Execution:
@@ -275,11 +277,8 @@ def run(ctx: click.Context, /, variant_list: str, epd_out: str | None, out_dir: 
     """
     execution, progress = make_execution(options), progress_for(options)
     if resume_dir is not None:
-        given = options_given(ctx, besides={"resume_dir", "jobs", "executor", "scheduler",
-                                            "no_progress"})
-        if given:
-            raise HarnessError(f"--resume takes its configuration from {resume_dir}/run.json; "
-                               f"drop {given[0]}")
+        refuse_besides_resume(ctx, {"jobs", "executor", "scheduler", "no_progress"},
+                              f"its configuration from {resume_dir}/run.json")
         try:
             if is_default_folder(resume_dir):
                 outputs, _ = run_default(resume_dir, ["harness", *sys.argv[1:]], progress,
@@ -347,12 +346,9 @@ def compare(ctx: click.Context, /, baseline: str, others: tuple[str, ...], run_d
                                  pooled=pooled)
     else:
         if resume_dir is not None:
-            given = options_given(ctx, besides={"baseline", "others", "resume_dir", "seed",
-                                                "fail_if_worse", "pooled", "jobs", "executor",
-                                                "scheduler", "no_progress"})
-            if given:
-                raise HarnessError(f"--resume takes the comparison's configuration from "
-                                   f"{resume_dir}/run.json; drop {given[0]}")
+            refuse_besides_resume(ctx, {"baseline", "others", "seed", "fail_if_worse", "pooled",
+                                        "jobs", "executor", "scheduler", "no_progress"},
+                                  f"the comparison's configuration from {resume_dir}/run.json")
             out_dir, config = resume_dir, None
         else:
             out_dir, config = out_dir or default_out("compare"), make_config(baseline, options)
@@ -463,10 +459,8 @@ def reproduce(ctx: click.Context, /, quick: bool, only: str | None, jobs: int, o
     from harness.reproduce import reproduce as run_claims
 
     if resume_dir is not None:
-        given = options_given(ctx, besides={"resume_dir", "jobs", "no_progress"})
-        if given:
-            raise HarnessError(f"--resume takes the reproduction's settings from {resume_dir}; "
-                               f"drop {given[0]}")
+        refuse_besides_resume(ctx, {"jobs", "no_progress"},
+                              f"the reproduction's settings from {resume_dir}")
     keys = [k.strip() for k in only.split(",") if k.strip()] if only else None
     folder = Path(resume_dir or out or default_out("reproduce"))
     try:
