@@ -21,7 +21,7 @@ from harness.problems import (
     synthetic_problems,
     tree_file_problems,
 )
-from harness.progress import Listener
+from harness.progress import Listener, in_phase
 from harness.report import ComparisonFiles, report_files, write_comparison, write_index, write_report
 from harness.results import (
     RESULTS_FILE,
@@ -119,10 +119,11 @@ def run_default(out_dir: str | Path, command: Sequence[str] = (),
     outputs = []
     for name, config in DEFAULT_RUNS:
         run_dir = out_dir / name
-        if not resume or not (run_dir / RUN_FILE).exists():
+        info = load_run_info(run_dir) if resume and (run_dir / RUN_FILE).exists() else None
+        if info is None:
             outputs.append(run_experiment(config, run_dir, command, progress, execution=execution))
-        elif load_run_info(run_dir).get("finished"):
-            outputs.append(RunOutput(run_dir, load_results(run_dir), load_run_info(run_dir)))
+        elif info.get("finished"):
+            outputs.append(RunOutput(run_dir, load_results(run_dir), info))
         else:
             outputs.append(resume_experiment(run_dir, execution, progress))
     index = write_index(out_dir, [(o.run_dir, report_files(o.run_dir)) for o in outputs])
@@ -310,19 +311,13 @@ def _execute(plan: Plan, config: ExperimentConfig, run_dir: Path, info: dict[str
              config.max_nodes) for i in todo]
     listener = progress or Listener()
     searches = [len(labels) * len(p.depths(config.depths)) for p in plan.problems]
-    listener.phase(run_dir.name, len(plan.problems), sum(searches), len(done),
-                   sum(searches[i] for i in done))
-    writer = ResultsWriter(run_dir / RESULTS_FILE)
-    try:
-        found = workers.map(search_problem, jobs, cost=lambda job: jobs[job][0].work_estimate(),
-                            on_step=listener.searched)
-        with closing(found) as results:
-            for _, rows in results:
-                writer.write(rows)
-                listener.problem_done()
-    finally:
-        writer.close()
-        listener.phase_done()
+    found = workers.map(search_problem, jobs, cost=lambda job: jobs[job][0].work_estimate(),
+                        on_step=listener.searched)
+    with (in_phase(listener, run_dir.name, searches, done),
+          closing(ResultsWriter(run_dir / RESULTS_FILE)) as writer, closing(found) as results):
+        for _, rows in results:
+            writer.write(rows)
+            listener.problem_done()
     order = {(p.suite, p.problem_id): i for i, p in enumerate(plan.problems)}
     rows = read_rows(run_dir / RESULTS_FILE)
     rows.sort(key=lambda row: order[(row["suite"], row["problem_id"])])   # stable within a job

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Collection, Iterator, Sequence
+from contextlib import contextmanager
 from typing import TextIO
 
 
@@ -32,6 +34,18 @@ class Listener:
 
     def phase_done(self) -> None:
         """The phase ended (finished or interrupted)."""
+
+
+@contextmanager
+def in_phase(listener: Listener, name: str, searches: Sequence[int],
+             done: Collection[int] = ()) -> Iterator[None]:
+    """A phase of ``len(searches)`` problems, problem ``i`` being ``searches[i]`` searches,
+    those in ``done`` kept from before; it ends however the block does."""
+    listener.phase(name, len(searches), sum(searches), len(done), sum(searches[i] for i in done))
+    try:
+        yield
+    finally:
+        listener.phase_done()
 
 
 class Progress(Listener):

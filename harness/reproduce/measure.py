@@ -23,7 +23,7 @@ from harness.epd import load_suite
 from harness.errors import HarnessError
 from harness.executors import Execution, collector_paused, report_step, run_jobs
 from harness.problems import Problem, suite_problems, synthetic_problems
-from harness.progress import Listener
+from harness.progress import Listener, in_phase
 from harness.search.registry import BUILT_IN, VARIANTS, parse_variants
 from harness.search.run import Switches, run_search
 from harness.suites import find_suite
@@ -278,17 +278,12 @@ def collect(jobs: Sequence[Job], execution: Execution, progress: Listener,
     each appended to ``log`` as it finishes."""
     rows: list[list[dict[str, Any]]] = [finished.get(i, []) for i in range(len(jobs))]
     todo = [i for i in range(len(jobs)) if i not in finished]
-    searches = [len(job[2]) for job in jobs]
-    progress.phase("reproduce", len(jobs), sum(searches), len(finished),
-                   sum(searches[i] for i in finished))
-    try:
+    with in_phase(progress, "reproduce", [len(job[2]) for job in jobs], finished):
         for index, result in run_jobs(measure, [jobs[i] for i in todo], execution,
                                       on_step=progress.searched):
             log.append(todo[index], result)
             rows[todo[index]] = result
             progress.problem_done()
-    finally:
-        progress.phase_done()
     flat = [row for job_rows in rows for row in job_rows]
     frames: dict[str, pd.DataFrame] = {}
     if flat:
