@@ -102,7 +102,7 @@ def report_step() -> None:
 
 
 class Workers:
-    """Started workers: :meth:`run` sends them jobs. Made by :func:`start_workers`."""
+    """Started workers: :meth:`map` sends them jobs. Made by :func:`start_workers`."""
 
     parallel = False
     """Whether jobs run side by side (then a start order is worth estimating)."""
@@ -229,7 +229,8 @@ def running(pid: int) -> bool:
 class _Dask(Workers):
     parallel = True
 
-    def __init__(self, execution: Execution, jobs: int) -> None:
+    def __init__(self, execution: Execution, count: int) -> None:
+        """``count`` local workers when there is no scheduler to connect to."""
         from distributed import Client, LocalCluster
 
         self.cluster = None
@@ -240,7 +241,7 @@ class _Dask(Workers):
                 # cancelled tasks and lost heartbeats of a shutdown (a job's own error
                 # still reaches the parent through its future).
                 with _ctrl_c_ignored():
-                    self.cluster = LocalCluster(n_workers=min(execution.jobs, jobs),
+                    self.cluster = LocalCluster(n_workers=count,
                                                 threads_per_worker=1, processes=True,
                                                 dashboard_address=None,
                                                 silence_logs=logging.CRITICAL)
@@ -293,10 +294,11 @@ def start_workers(execution: Execution, jobs: int) -> Iterator[Workers]:
     scheduler that cannot be reached is a :class:`HarnessError` here, before any job."""
     execution.check()
     workers: Workers
+    count = min(execution.jobs, jobs)
     if execution.executor == "dask":
-        workers = _Dask(execution, jobs)
-    elif min(execution.jobs, jobs) > 1:
-        workers = _Processes(min(execution.jobs, jobs))
+        workers = _Dask(execution, count)
+    elif count > 1:
+        workers = _Processes(count)
     else:
         workers = Workers()
     interrupted = True
