@@ -191,10 +191,10 @@ def _compare_depth(part: pd.DataFrame, baseline: str, other: str, depth: int, se
         "median_ratio": stats.median_ratio(a, b) if len(part) else math.nan,
         "wins": wins, "ties": ties, "losses": losses, "sign_p": p, "significant": significant,
         "nodes_a": int(a.sum()), "nodes_b": int(b.sum()),
-        "research_rate_a": _rate(part, "researches_a", "zw_searches_a"),
-        "research_rate_b": _rate(part, "researches_b", "zw_searches_b"),
-        "fh_first_rate_a": _rate(part, "fail_highs_first_a", "fail_highs_a"),
-        "fh_first_rate_b": _rate(part, "fail_highs_first_b", "fail_highs_b"),
+        "research_rate_a": column_rate(part, "researches_a", "zw_searches_a"),
+        "research_rate_b": column_rate(part, "researches_b", "zw_searches_b"),
+        "fh_first_rate_a": column_rate(part, "fail_highs_first_a", "fail_highs_a"),
+        "fh_first_rate_b": column_rate(part, "fail_highs_first_b", "fail_highs_b"),
         "largest": _largest_text(top, several_suites=part["suite"].nunique() > 1),
     }
     row["verdict"] = verdict(other, baseline, len(part), ratio, (low, high), wins, ties, losses,
@@ -202,7 +202,8 @@ def _compare_depth(part: pd.DataFrame, baseline: str, other: str, depth: int, se
     return row, top
 
 
-def _rate(part: pd.DataFrame, numerator: str, denominator: str) -> float:
+def column_rate(part: pd.DataFrame, numerator: str, denominator: str) -> float:
+    """:func:`harness.stats.rate` of two columns' totals; NaN when either is missing."""
     if numerator not in part.columns or denominator not in part.columns:
         return math.nan
     return stats.rate(part[numerator].to_numpy(), part[denominator].to_numpy())

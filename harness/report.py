@@ -20,6 +20,7 @@ from harness import charts, stats
 from harness.compare import (
     Comparison,
     brief_verdict,
+    column_rate,
     compare,
     default_baseline,
     format_p,
@@ -113,8 +114,8 @@ def summary_table(results: pd.DataFrame, baseline: str | None = None, seed: int 
             "leaves": int(part["leaves"].sum()) if "leaves" in part.columns else math.nan,
             "solved": int(known.sum()) if len(known) else math.nan,
             "solve_rate": float(known.mean()) if len(known) else math.nan,
-            "research_rate": _rate(part, "researches", "zw_searches"),
-            "fh_first_rate": _rate(part, "fail_highs_first", "fail_highs"),
+            "research_rate": column_rate(part, "researches", "zw_searches"),
+            "fh_first_rate": column_rate(part, "fail_highs_first", "fail_highs"),
             "time_s": float(part["time_s"].sum()) if "time_s" in part.columns else math.nan,
         }
         if variant == baseline:
@@ -128,12 +129,6 @@ def summary_table(results: pd.DataFrame, baseline: str | None = None, seed: int 
                        ratio_high=high)
         rows.append(row)
     return pd.DataFrame(rows, columns=list(SUMMARY_COLUMNS))
-
-
-def _rate(part: pd.DataFrame, numerator: str, denominator: str) -> float:
-    if numerator not in part.columns or denominator not in part.columns:
-        return math.nan
-    return stats.rate(part[numerator].to_numpy(), part[denominator].to_numpy())
 
 
 def write_report(run_dir: Path, results: pd.DataFrame, info: Mapping[str, Any],
