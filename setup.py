@@ -1,6 +1,6 @@
 """Builds of the optional compiled modules; everything else is in pyproject.toml.
 
-- The move generator (``harness/trees/_movegen.c``).
+- The move generator (``harness/games/chess/_movegen.c``).
 - The search core, compiled from its Python source with mypyc (see
   ``harness/search/compiled.py``), with a record of the sources it was compiled from.
 
@@ -53,7 +53,7 @@ def compiled_extensions() -> list[Extension]:
     if os.environ.get("HARNESS_BUILD_PURE") == "1":
         print("harness: HARNESS_BUILD_PURE=1: nothing compiled; it runs as Python", file=sys.stderr)
         return []
-    extensions = [Extension("harness.trees._movegen", ["harness/trees/_movegen.c"],
+    extensions = [Extension("harness.games.chess._movegen", ["harness/games/chess/_movegen.c"],
                             extra_compile_args=["-O2"], optional=True)]
     try:
         from mypyc.build import mypycify

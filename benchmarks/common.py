@@ -301,10 +301,11 @@ def write_record(outcomes: Sequence[Outcome], env: dict[str, Any], path: Path | 
 # -- problems ------------------------------------------------------------------------------
 
 def wac_path() -> Path:
-    """``wac.epd``: looked up as the harness does (``harness/positions/``, ``$HARNESS_SUITES``), then
-    in ``../shared/positions`` beside the repository (where the Makefile points)."""
+    """``wac.epd``: looked up as the harness does (the package's own suites,
+    ``$HARNESS_SUITES``), then in ``../shared/positions`` beside the repository (where the
+    Makefile points)."""
     from harness.errors import HarnessError
-    from harness.suites import find_suite
+    from harness.games.chess.suites import find_suite
 
     try:
         return find_suite("wac.epd").resolve()
@@ -319,7 +320,7 @@ def wac_path() -> Path:
 def first_positions_epd(source: Path, count: int, folder: Path) -> Path:
     """A copy of the first ``count`` positions of the EPD file ``source`` (their lines, as
     written), as ``folder/<stem>-first<count>.epd``."""
-    from harness.epd import load_suite
+    from harness.games.chess.epd import load_suite
 
     suite = load_suite(source)
     if count > len(suite.positions):
@@ -345,9 +346,9 @@ def range_text(values: Sequence[int]) -> str:
 # -- adapters to the harness API (others change it while these benchmarks are written) --------
 
 def search_problem_variants(labels: Sequence[str]) -> Sequence[Any]:
-    """What ``harness.experiment.search_problem`` takes as ``variants``: labels (new API)
+    """What ``harness.run.experiment.search_problem`` takes as ``variants``: labels (new API)
     or parsed ``VariantSpec`` objects (the API of issue 2)."""
-    from harness.experiment import search_problem
+    from harness.run.experiment import search_problem
     from harness.search.registry import parse_variants
 
     annotation = str(inspect.signature(search_problem).parameters["variants"].annotation)
@@ -359,16 +360,16 @@ def search_problem_variants(labels: Sequence[str]) -> Sequence[Any]:
 def parallel_keyword(jobs: int) -> tuple[dict[str, Any] | None, str]:
     """The keyword arguments that make ``run_experiment`` use ``jobs`` worker processes,
     and how it was found; ``None`` when the harness has no such parameter yet."""
-    from harness.experiment import run_experiment
+    from harness.run.experiment import run_experiment
 
     parameters = inspect.signature(run_experiment).parameters
     if "jobs" in parameters:
         return {"jobs": jobs}, "run_experiment(..., jobs=N)"
     if "execution" in parameters:
         try:
-            from harness.executors import Execution
+            from harness.run.executors import Execution
         except ImportError:
-            return None, "run_experiment has 'execution' but harness.executors is missing"
+            return None, "run_experiment has 'execution' but harness.run.executors is missing"
         fields = inspect.signature(Execution).parameters
         if "jobs" in fields:
             return {"execution": Execution(jobs=jobs)}, \

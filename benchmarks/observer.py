@@ -35,12 +35,12 @@ from typing import Any
 import chess
 
 from benchmarks.common import Figure, Outcome, Target, median, spread, timed, wac_path
+from harness.games.base import Tree
+from harness.games.chess.tree import ChessTree, PositionCache
+from harness.games.trees import generate_tree, parse_spec
 from harness.search.core import Search
 from harness.search.registry import make_spec
 from harness.search.run import SearchResult, Switches, run_search, search_with
-from harness.trees import generate_tree, parse_spec
-from harness.trees.base import Tree
-from harness.trees.positions import ChessTree, PositionCache
 
 SPEC = "random:b=8,d=6,n=6"
 POSITIONS = 5
@@ -210,7 +210,7 @@ def measure(mode: str, repeats: int | None = None, spec_text: str = SPEC,
                     Figure("time on/off, chess (info)", None, "x", None, "not available")]
         chess_text = "chess skipped (wac.epd not found)"
     else:
-        from harness.epd import load_suite
+        from harness.games.chess.epd import load_suite
 
         boards = [(p.id, p.board()) for p in load_suite(suite_path).positions[:positions]]
         chess = Timings(repeats, CHESS_ROUNDS)

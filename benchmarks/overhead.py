@@ -1,7 +1,7 @@
 """``overhead``: the harness's ``alphabeta`` on chess positions against a bare alpha-beta
 written directly on python-chess, here, doing exactly the same search.
 
-The bare search has the harness's evaluation (``harness.trees.evaluation.evaluate``, and
+The bare search has the harness's evaluation (``harness.games.chess.evaluation.evaluate``, and
 its mate score), the same move ordering (captures and promotions first by MVV-LVA,
 ``10 * (victim + promotion) - attacker`` with middle-game material, ties broken by
 ``(from, to, promotion)``; quiet moves in python-chess generation order), the same
@@ -32,11 +32,11 @@ from typing import Any
 import chess
 
 from benchmarks.common import Figure, Outcome, Target, median, spread, timed, wac_path
-from harness.epd import load_suite
+from harness.games.chess.epd import load_suite
+from harness.games.chess.evaluation import MATE, MATERIAL, evaluate
+from harness.games.chess.tree import ChessTree, PositionCache
 from harness.search.registry import make_spec
 from harness.search.run import Switches, run_search
-from harness.trees.evaluation import MATE, MATERIAL, evaluate
-from harness.trees.positions import ChessTree, PositionCache
 
 INF = 1_000_000_000
 TARGET = Target("<=", 1.10)

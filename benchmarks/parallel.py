@@ -36,9 +36,9 @@ from benchmarks.common import (
     wac_path,
 )
 from benchmarks.sharing import SETTINGS
-from harness.epd import load_suite
-from harness.executors import start_order
-from harness.problems import suite_problems
+from harness.games.chess.epd import load_suite
+from harness.run.executors import start_order
+from harness.run.problems import suite_problems
 
 TARGET = Target(">=", 1.8)
 REPEATS = {"full": 3, "quick": 3}
@@ -47,7 +47,7 @@ WORKERS = 2
 
 
 def worker(suite_path: str, depths: tuple[int, ...], jobs: int) -> dict[str, Any]:
-    from harness.experiment import ExperimentConfig, run_experiment
+    from harness.run.experiment import ExperimentConfig, run_experiment
 
     keyword, _ = parallel_keyword(jobs)
     if keyword is None:

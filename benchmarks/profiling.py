@@ -18,10 +18,10 @@ import sys
 import time
 
 from benchmarks.common import OUT_DIR, ROOT, wac_path
-from harness.epd import load_suite
+from harness.games.chess.epd import load_suite
+from harness.games.chess.tree import ChessTree
 from harness.search.registry import make_spec
 from harness.search.run import Switches, run_search
-from harness.trees.positions import ChessTree
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -45,9 +45,9 @@ REPEATS = {"full": 3, "quick": 3}
 def worker(suite_path: str, positions: int, depths: tuple[int, ...], variants: str) -> dict[str, Any]:
     """Search the first ``positions`` problems with ``variants`` at ``depths``, each problem
     one ``search_problem`` call; time the calls only."""
-    from harness.epd import load_suite
-    from harness.experiment import search_problem
-    from harness.problems import suite_problems
+    from harness.games.chess.epd import load_suite
+    from harness.run.experiment import search_problem
+    from harness.run.problems import suite_problems
     from harness.search.registry import parse_variants
     from harness.search.run import Switches
 

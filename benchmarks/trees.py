@@ -2,7 +2,7 @@
 time against a bare recursive alpha-beta over the same flat arrays, written here.
 
 The bare loop is the textbook fail-hard alpha-beta on the tree's ``first``, ``kids`` and
-``values`` arrays (see ``harness/trees/arrays.py``), counting each call as a node as the
+``values`` arrays (see ``harness/games/trees/arrays.py``), counting each call as a node as the
 harness does; node counts and root scores must be equal. Only the searches are timed,
 never the tree generation.
 
@@ -23,10 +23,10 @@ from functools import partial
 from typing import Any
 
 from benchmarks.common import Figure, Outcome, Target, median, run_worker, spread, timed
+from harness.games.trees import ArrayTree, generate_tree, parse_spec
 from harness.search import compiled
 from harness.search.registry import make_spec
 from harness.search.run import Switches, run_search
-from harness.trees import ArrayTree, generate_tree, parse_spec
 
 SPEC = "random:b=8,d=7,n=20"
 RATE_TARGET = Target(">=", 500_000)

@@ -4,8 +4,8 @@ The library comes first; the ``harness`` command is a thin layer over these func
 """
 
 from harness.errors import HarnessError
-from harness.experiment import ExperimentConfig, run_experiment
 from harness.results import load_results
+from harness.run.experiment import ExperimentConfig, run_experiment
 from harness.search import VARIANTS, find_variant, parse_variants, run_search
 
 __all__ = [

@@ -14,10 +14,14 @@ from typing import Any, NoReturn, TextIO, TypeVar
 
 import click
 
-from harness.compare import render_comparison, worse_rows
 from harness.errors import HarnessError, check_writable, os_error_text
-from harness.executors import EXECUTORS, Execution
-from harness.experiment import (
+from harness.games.chess.suites import KNOWN_SUITES, download_dir, download_suite, list_suites
+from harness.report.compare import render_comparison, worse_rows
+from harness.report.page import rebuild_reports, where_to_read
+from harness.report.summary import brief_summary, format_summary, summarize
+from harness.results import find_runs, load_results, load_run_info
+from harness.run.executors import EXECUTORS, Execution
+from harness.run.experiment import (
     ExperimentConfig,
     compare_variants,
     draw_search,
@@ -26,14 +30,10 @@ from harness.experiment import (
     run_default,
     run_experiment,
 )
-from harness.problems import parse_depths
-from harness.progress import Progress
-from harness.report import rebuild_reports, where_to_read
-from harness.results import find_runs, load_results, load_run_info
+from harness.run.problems import parse_depths
+from harness.run.progress import Progress
 from harness.search.registry import BUILT_IN, CORE, PLUGIN_PROBLEMS, VARIANTS
 from harness.search.run import Switches
-from harness.suites import KNOWN_SUITES, download_dir, download_suite, list_suites
-from harness.summary import brief_summary, format_summary, summarize
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -104,7 +104,7 @@ PROBLEM_OPTIONS: dict[str, Callable[[F], F]] = {
                  help="Synthetic trees, e.g. random:b=8,d=6,n=100,seed=1,ordering=0.9,"
                       "values=incremental. Repeatable."),
     "suites": click.option("--suite", "suites", multiple=True, metavar="EPD",
-                 help="Chess positions: an EPD file, or a name looked up in harness/positions/, "
+                 help="Chess positions: an EPD file, or a name looked up in harness/games/chess/positions/, "
                       "$HARNESS_SUITES and the download folder. Repeatable."),
     "skip_invalid": click.option("--skip-invalid", is_flag=True,
                  help="Skip malformed EPD lines with a warning (recorded in run.json)."),
@@ -481,7 +481,8 @@ def reproduce(ctx: click.Context, /, quick: bool, only: str | None, jobs: int, o
 @click.pass_context
 @reports_errors
 def suites(ctx: click.Context) -> None:
-    """List the EPD suites it can find (harness/positions/, $HARNESS_SUITES, downloads), with counts."""
+    """List the EPD suites it can find (the package's own, $HARNESS_SUITES, downloads), with
+    counts."""
     if ctx.invoked_subcommand is not None:
         return
     found = list_suites()
@@ -512,7 +513,7 @@ def suites_get(name: str, dest: str | None, base_url: str | None) -> None:
 @click.option("--count", type=int, default=40, show_default=True, help="Positions to make.")
 @click.option("--seed", type=int, default=1, show_default=True, help="Seed of the games.")
 @click.option("--out", "out", type=click.Path(dir_okay=False), required=True, metavar="FILE",
-              help="The EPD file to write (harness/positions/bench.epd is the project's own).")
+              help="The EPD file to write (harness/games/chess/positions/bench.epd is the project's own).")
 @click.option("--jobs", "-j", type=int, default=None, metavar="N",
               help="Worker processes for the games [default: the machine's cores].")
 @reports_errors
@@ -520,7 +521,7 @@ def suites_generate(count: int, seed: int, out: str, jobs: int | None) -> None:
     """Make a benchmark suite by seeded play of the harness's own search from randomised
     openings: middle-game and endgame positions, legal and varied, the same bytes for
     the same count and seed."""
-    from harness.generate import write_generated_suite
+    from harness.games.chess.generate import write_generated_suite
 
     if count < 1:
         raise HarnessError(f"--count {count}: needs at least 1")

@@ -21,9 +21,9 @@ from typing import Any
 import pandas as pd
 
 from harness.errors import HarnessError
+from harness.games.chess import movegen
 from harness.search import compiled
 from harness.search.counters import COUNTER_NAMES
-from harness.trees import movegen
 
 SCHEMA_VERSION = 1
 """Version of the layout of ``results.csv`` and ``run.json``; loading checks it."""

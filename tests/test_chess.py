@@ -10,13 +10,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from harness.epd import load_suite
+from harness.games.chess import movegen
+from harness.games.chess.epd import load_suite
+from harness.games.chess.evaluation import MATE, evaluate, material_sum, move_delta, score
+from harness.games.chess.suites import project_positions
+from harness.games.chess.tree import ChessTree, Ordering, PositionCache, position_key
 from harness.search import CORE, VARIANTS, Switches, make_spec, run_search
 from harness.search.counters import Counters
-from harness.suites import project_positions
-from harness.trees import movegen
-from harness.trees.evaluation import MATE, evaluate, material_sum, move_delta, score
-from harness.trees.positions import ChessTree, Ordering, PositionCache, position_key
 
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "positions"
 EXACT = [v.name for v in VARIANTS if v.exact and v.name != "minimax"]

@@ -67,7 +67,7 @@ def test_run_synthetic_with_options_depth_range_table_and_id(tmp_path: Path) -> 
 def test_run_default_shows_the_comparison(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from dataclasses import replace
 
-    from harness import experiment
+    from harness.run import experiment
 
     # The real default (trees and the project's chess suite), shrunk to test size.
     small = tuple((name, replace(config, limit=2, depths=(1, 2))) for name, config

@@ -9,7 +9,7 @@ import pandas as pd
 from click.testing import CliRunner, Result
 
 from harness.cli import cli
-from harness.compare import POOLED
+from harness.report.compare import POOLED
 
 SETS = ("random:b=3,d=3,n=6,seed=2,ordering=0.9", "random:b=3,d=3,n=6,seed=2,ordering=random")
 

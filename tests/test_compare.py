@@ -8,7 +8,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from harness.compare import (
+from harness.errors import HarnessError
+from harness.report.compare import (
     POOLED,
     TABLE_COLUMNS,
     compare,
@@ -17,8 +18,7 @@ from harness.compare import (
     render_comparison,
     worse_than,
 )
-from harness.errors import HarnessError
-from harness.experiment import ExperimentConfig, run_experiment
+from harness.run.experiment import ExperimentConfig, run_experiment
 
 
 def frame(nodes: dict[str, list[int]], depth: int = 3, suite: str = "s",

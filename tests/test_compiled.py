@@ -19,8 +19,8 @@ from pathlib import Path
 
 import pytest
 
+from harness.games.chess.suites import project_positions
 from harness.search import VARIANTS, compiled
-from harness.suites import project_positions
 
 from .conftest import can_compile
 
@@ -28,12 +28,12 @@ ROOT = Path(__file__).resolve().parents[1]
 
 SCRIPT = """
 import json, sys
-from harness.epd import load_suite
+from harness.games.chess.epd import load_suite
 from harness.search import VARIANTS, Switches, make_spec, run_search
 from harness.search.compiled import compiled_in_use
 from harness.search.trace import totals
-from harness.trees import generate_tree, parse_spec
-from harness.trees.positions import ChessTree
+from harness.games.trees import generate_tree, parse_spec
+from harness.games.chess.tree import ChessTree
 
 out = {"compiled": compiled_in_use(), "runs": []}
 def record(tree, name, depth, switches, trace=False):

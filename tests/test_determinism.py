@@ -29,7 +29,7 @@ def test_results_are_identical_across_processes(tmp_path: Path) -> None:
 
 def test_chess_table_slots_are_the_same_in_every_process() -> None:
     # A position key must hash alike everywhere, or a table search's counts would not.
-    code = ("import chess; from harness.trees.positions import ChessTree; "
+    code = ("import chess; from harness.games.chess.tree import ChessTree; "
             "t = ChessTree(chess.Board('2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1')); "
             "print(hash(t.key()), [hash(t.key()) for m in list(t.moves())[:5] "
             "if t.push(m) is None and (t.pop() or True)])")

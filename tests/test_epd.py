@@ -11,8 +11,16 @@ from pathlib import Path
 import chess
 import pytest
 
-from harness.epd import EpdOperand, EpdPosition, SkippedLineWarning, load_suite, parse_epd, solved, write_epd
 from harness.errors import HarnessError
+from harness.games.chess.epd import (
+    EpdOperand,
+    EpdPosition,
+    SkippedLineWarning,
+    load_suite,
+    parse_epd,
+    solved,
+    write_epd,
+)
 
 START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -"
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq -"

@@ -1,6 +1,6 @@
-"""The generated benchmark suite: the committed ``harness/positions/bench.epd`` is what the generator
-makes (checked on its first positions, in fresh processes with different hash seeds), every
-position passes the filters, the phase mix holds, and bad settings are refused."""
+"""The generated benchmark suite: the committed ``harness/games/chess/positions/bench.epd``
+is what the generator makes (checked on its first positions, in fresh processes with different
+hash seeds), every position passes the filters, the phase mix holds, and bad settings are refused."""
 
 from __future__ import annotations
 
@@ -14,9 +14,9 @@ from pathlib import Path
 import chess
 import pytest
 
-from harness.epd import load_suite
 from harness.errors import HarnessError
-from harness.generate import (
+from harness.games.chess.epd import load_suite
+from harness.games.chess.generate import (
     BENCH_PATH,
     DEFAULT_SETTINGS,
     ENDGAME,
@@ -30,7 +30,7 @@ from harness.generate import (
     phase_name,
     write_generated_suite,
 )
-from harness.suites import find_suite, project_positions, project_root
+from harness.games.chess.suites import find_suite, project_positions, project_root
 
 BENCH = project_positions() / "bench.epd"
 ROOT = project_root()
@@ -39,11 +39,12 @@ PREFIX = 3
 C0 = re.compile(r"seed 1 game (\d+) ply (\d+) phase (middlegame|endgame)")
 
 # Writes the header and the first PREFIX positions of the default suite (with argv[2] worker
-# processes) as write_generated_suite writes the whole file: a prefix of harness/positions/bench.epd.
+# processes) as write_generated_suite writes the whole file: a prefix of
+# harness/games/chess/positions/bench.epd.
 PREFIX_SCRIPT = f"""
 import sys
-from harness.epd import write_epd
-from harness.generate import generate_suite, generated_header
+from harness.games.chess.epd import write_epd
+from harness.games.chess.generate import generate_suite, generated_header
 suite = generate_suite(limit={PREFIX}, workers=int(sys.argv[2]))
 write_epd(sys.argv[1], suite, header=generated_header(40, 1))
 """
@@ -64,7 +65,7 @@ def test_bench_header_says_how_to_regenerate_it() -> None:
     header = [line[2:] for line in bench_lines() if line.startswith("#")]
     assert header == generated_header(40, 1)
     assert ("Regenerate it byte for byte with: harness suites generate --count 40 --seed 1 "
-            "--out harness/positions/bench.epd") in header
+            "--out harness/games/chess/positions/bench.epd") in header
 
 
 def test_bench_prefix_is_regenerated_byte_for_byte_in_fresh_processes(tmp_path: Path) -> None:

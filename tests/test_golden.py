@@ -6,9 +6,9 @@ import math
 
 import pytest
 
+from harness.games.trees import generate_tree, parse_spec, parse_tree
 from harness.search import VARIANTS, make_spec, run_search
 from harness.search.minimal import knuth_moore, minimal_leaves
-from harness.trees import generate_tree, parse_spec, parse_tree
 
 from .conftest import TEXTBOOK
 

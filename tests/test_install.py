@@ -21,8 +21,8 @@ import pytest
 from click.testing import CliRunner
 
 from harness.cli import cli
+from harness.games.chess.suites import PROJECT_POSITIONS, project_positions
 from harness.results import environment
-from harness.suites import PROJECT_POSITIONS, project_positions
 
 ROOT = Path(__file__).resolve().parents[1]
 DISTRIBUTION = "gametree-harness"
@@ -33,7 +33,7 @@ DISTRIBUTION = "gametree-harness"
 FIND_SCRIPT = """
 import json
 import harness
-from harness.suites import find_suite, list_suites
+from harness.games.chess.suites import find_suite, list_suites
 print(json.dumps({"package": harness.__file__, "bench": str(find_suite("bench.epd")),
                   "suites": {s.name: [str(s.path), s.positions] for s in list_suites()}}))
 """

@@ -1,4 +1,5 @@
-"""The layers import only downwards: the search knows no game, the trees know no search.
+"""The layers import only downwards: the search knows no game, the trees know no search,
+a report knows no run, a run no reproduction.
 
 Read from the source with ``ast`` (every import, at module level or inside a function), so
 an import is caught whether or not a test happens to run it.
@@ -44,26 +45,53 @@ def within(name: str, prefix: str) -> bool:
 
 @pytest.mark.parametrize("path", modules("search"), ids=lambda p: p.name)
 def test_the_search_imports_no_game_and_nothing_above_it(path: Path) -> None:
-    """``harness.search`` imports itself, ``harness.trees.base`` (the tree interface) and
+    """``harness.search`` imports itself, ``harness.games.base`` (the tree interface) and
     ``harness.errors``; no chess, no other tree, no drawing."""
-    allowed = ("harness.search", "harness.trees.base", "harness.errors")
+    allowed = ("harness.search", "harness.games.base", "harness.errors")
     bad = sorted(name for name in imported(path)
                  if (within(name, "harness") and not any(within(name, a) for a in allowed))
                  or within(name, "chess"))
     assert not bad, f"{path.relative_to(ROOT)} imports {bad}"
 
 
-@pytest.mark.parametrize("path", modules("trees"), ids=lambda p: p.name)
-def test_the_trees_import_no_search(path: Path) -> None:
+FOUNDATION = ("harness.results", "harness.lock", "harness.search", "harness.games", "harness.errors")
+"""What every layer above the games may import: the run folder's files, the search, the games."""
+LAYERS = (
+    ("harness.games.base", ("harness.errors",)),
+    ("harness.games.trees", ("harness.games.base", "harness.games.trees", "harness.errors")),
+    ("harness.games", ("harness.games", "harness.search", "harness.errors")),
+    ("harness.report", ("harness.report", *FOUNDATION)),
+    ("harness.run", ("harness.run", "harness.report", *FOUNDATION)),
+    ("harness.reproduce", ("harness.reproduce", "harness.run", "harness.report", *FOUNDATION)),
+)
+"""Each package (the first that matches a module) and what it may import of the harness:
+the game interface nothing but errors; the synthetic and explicit trees only it; a game the
+search (chess plays games with it) and other games; reports no run; runs no reproduction;
+nothing but the command imports the command."""
+
+
+def package_modules() -> list[Path]:
+    return sorted(path for path in HARNESS.rglob("*.py")
+                  if any(within(dotted(path), name) for name, _ in LAYERS))
+
+
+def dotted(path: Path) -> str:
+    parts = path.relative_to(ROOT).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+@pytest.mark.parametrize("path", package_modules(), ids=lambda p: str(p.relative_to(HARNESS)))
+def test_each_package_imports_only_downwards(path: Path) -> None:
+    allowed = next(allowed for name, allowed in LAYERS if within(dotted(path), name))
     bad = sorted(name for name in imported(path)
-                 if within(name, "harness") and not within(name, "harness.trees")
-                 and not within(name, "harness.errors"))
+                 if within(name, "harness") and name != "harness"
+                 and not any(within(name, a) for a in allowed))
     assert not bad, f"{path.relative_to(ROOT)} imports {bad}"
 
 
 def test_the_checks_see_imports_inside_functions() -> None:
-    code = "def f():\n    from ..search.run import MAX_DEPTH\n    import chess\n"
-    found = imported(HARNESS / "trees" / "probe.py", code)
+    code = "def f():\n    from ...search.run import MAX_DEPTH\n    import chess\n"
+    found = imported(HARNESS / "games" / "trees" / "probe.py", code)
     assert {"harness.search.run", "harness.search.run.MAX_DEPTH", "chess"} <= found
 
 

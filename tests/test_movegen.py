@@ -7,10 +7,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from harness.epd import load_suite
-from harness.suites import project_positions
-from harness.trees import movegen
-from harness.trees.movegen import (
+from harness.games.chess import movegen
+from harness.games.chess.epd import load_suite
+from harness.games.chess.movegen import (
     MOVES,
     interned,
     legal_moves,
@@ -20,6 +19,7 @@ from harness.trees.movegen import (
     perft,
     tactical_moves,
 )
+from harness.games.chess.suites import project_positions
 
 from .conftest import can_compile
 

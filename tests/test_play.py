@@ -7,9 +7,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from harness.epd import load_suite
-from harness.suites import project_positions
-from harness.trees.play import play, prepare, take_back
+from harness.games.chess.epd import load_suite
+from harness.games.chess.play import play, prepare, take_back
+from harness.games.chess.suites import project_positions
 
 STARTS = [
     chess.STARTING_FEN,
@@ -76,8 +76,8 @@ def test_games_from_the_projects_suite() -> None:
 def test_chess960_trees_search_with_python_chess_moves() -> None:
     """Chess960 boards write castling as king-takes-rook: the tree plays their moves with
     python-chess's own push and pop, and searches end where they began."""
+    from harness.games.chess.tree import ChessTree
     from harness.search import Switches, make_spec, run_search
-    from harness.trees.positions import ChessTree
 
     board = chess.Board("bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9", chess960=True)
     tree = ChessTree(board)

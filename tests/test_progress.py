@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from harness.executors import Execution
-from harness.experiment import ExperimentConfig, run_experiment
-from harness.progress import Listener, Progress
+from harness.run.executors import Execution
+from harness.run.experiment import ExperimentConfig, run_experiment
+from harness.run.progress import Listener, Progress
 
 
 class Terminal(io.StringIO):

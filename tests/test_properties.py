@@ -7,9 +7,9 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from harness.games.trees import INF, ArrayTree, generate_tree, parse_spec, parse_tree
 from harness.search import VARIANTS, Switches, make_spec, run_search
 from harness.search.core import Search
-from harness.trees import INF, ArrayTree, generate_tree, parse_spec, parse_tree
 
 EXACT = [v.name for v in VARIANTS if v.exact]
 LOOPS = [v.name for v in VARIANTS if v.loop is not None]

@@ -12,16 +12,16 @@ import pandas as pd
 import pytest
 from matplotlib.collections import PathCollection
 
-from harness import charts
-from harness.compare import compare
 from harness.errors import HarnessError
-from harness.experiment import ExperimentConfig, RunOutput, run_experiment
-from harness.report import (
+from harness.report import charts
+from harness.report.compare import compare
+from harness.report.page import (
     SUMMARY_COLUMNS,
     solved_flags,
     summary_table,
     write_report,
 )
+from harness.run.experiment import ExperimentConfig, RunOutput, run_experiment
 from tests.test_compare import BASE, frame
 
 

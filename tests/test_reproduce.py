@@ -372,10 +372,10 @@ def test_a_claim_is_one_record_in_the_list(tmp_path: Path, monkeypatch: pytest.M
     """A claim with a dataset of its own needs only its record (as its module would hold it)
     and its place in the list: measured after the built-in datasets, numbered, judged and
     written up with its rule."""
-    from harness.problems import synthetic_problems
     from harness.reproduce import claims as registry
     from harness.reproduce.analysis import ClaimInfo, Context, Section
     from harness.reproduce.measure import Job, Run
+    from harness.run.problems import synthetic_problems
 
     def jobs(scale: Scale) -> list[Job]:
         return [((("dataset", "extra"),), p, (Run("default", "alphabeta", 2),))

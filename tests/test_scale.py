@@ -16,13 +16,13 @@ import pytest
 from click.testing import CliRunner
 
 from harness.cli import cli
-from harness.epd import load_suite
-from harness.executors import Execution, collector_paused, run_jobs
-from harness.experiment import ExperimentConfig, resume_experiment, run_experiment
-from harness.problems import suite_problems, synthetic_problems, tree_file_problems
-from harness.progress import Listener, Progress
+from harness.games.chess.epd import load_suite
+from harness.games.chess.suites import project_positions
 from harness.results import RESULTS_FILE
-from harness.suites import project_positions
+from harness.run.executors import Execution, collector_paused, run_jobs
+from harness.run.experiment import ExperimentConfig, resume_experiment, run_experiment
+from harness.run.problems import suite_problems, synthetic_problems, tree_file_problems
+from harness.run.progress import Listener, Progress
 
 ROOT = Path(__file__).resolve().parents[1]
 SPEC = "random:b=5,d=5,n=12,seed=8,ordering=0.7,values=incremental,range=30"

@@ -8,8 +8,8 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from harness import stats
 from harness.errors import HarnessError
+from harness.report import stats
 
 
 def test_sign_test_exact_values() -> None:

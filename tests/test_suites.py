@@ -18,9 +18,9 @@ from typing import Any
 import chess
 import pytest
 
-from harness.epd import load_suite
 from harness.errors import HarnessError
-from harness.suites import (
+from harness.games.chess.epd import load_suite
+from harness.games.chess.suites import (
     KNOWN_SUITES,
     KnownSuite,
     SuiteInfo,

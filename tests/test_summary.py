@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from harness.summary import brief_summary, set_names
+from harness.report.summary import brief_summary, set_names
 from tests.test_compare import BASE, frame
 
 DEFAULT_SETS = ("random:b=8,d=6,n=20,seed=1,ordering=0.9,values=incremental,range=100",

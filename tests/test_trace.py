@@ -13,13 +13,13 @@ from hypothesis import strategies as st
 
 import harness.search
 from harness.cli import cli
+from harness.games.base import Move
+from harness.games.chess.tree import ChessTree
+from harness.games.trees import INF, parse_tree
+from harness.report.trace import render_text
 from harness.search import VARIANTS, Switches, make_spec, run_search
 from harness.search.core import Search
 from harness.search.trace import TracingSearch, totals
-from harness.trace import render_text
-from harness.trees import INF, parse_tree
-from harness.trees.base import Move
-from harness.trees.positions import ChessTree
 
 nested = st.recursive(st.integers(-6, 6), lambda kids: st.lists(kids, min_size=1, max_size=4),
                       max_leaves=30)

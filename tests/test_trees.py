@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from harness.errors import HarnessError
+from harness.games.trees import generate_tree, load_tree_file, parse_spec, parse_tree
+from harness.games.trees.explicit import json_nesting
 from harness.search import make_spec, run_search
-from harness.trees import generate_tree, load_tree_file, parse_spec, parse_tree
-from harness.trees.explicit import json_nesting
 
 
 def children(tree, node: int) -> list[int]:  # type: ignore[no-untyped-def]

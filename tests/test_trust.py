@@ -17,14 +17,14 @@ import pytest
 from click.testing import CliRunner
 
 from harness import cli as cli_module
-from harness import experiment
 from harness.cli import cli
 from harness.errors import HarnessError
-from harness.executors import Execution, run_jobs, start_workers
-from harness.experiment import ExperimentConfig, run_default, run_experiment
 from harness.lock import hold_folder
-from harness.progress import Listener
 from harness.results import RESULTS_FILE, RUN_FILE, load_results
+from harness.run import experiment
+from harness.run.executors import Execution, run_jobs, start_workers
+from harness.run.experiment import ExperimentConfig, run_default, run_experiment
+from harness.run.progress import Listener
 
 SLOW_TREES = "random:b=6,d=7,n=60,seed=3,ordering=0.8"
 """Trees that take a while (tens of seconds with every core variant), to act mid-run."""
@@ -307,7 +307,7 @@ def test_an_interrupted_default_run_resumes_from_its_folder(tmp_path: Path,
 FORK_SERVER_PARENT = """
 import sys, time
 from multiprocessing import get_context
-from harness import executors
+from harness.run import executors
 executors.get_context = lambda: get_context("forkserver")   # Python 3.14's default on Linux
 
 def nap(i):

@@ -1,1 +1,1 @@
-"""Games from outside the harness, each seen as a search tree (harness.trees.base.Tree)."""
+"""Games from outside the harness, each seen as a search tree (harness.games.base.Tree)."""

@@ -2,7 +2,7 @@
 
 :func:`openspiel_tree` takes a game as :func:`pyspiel.load_game` spells it,
 ``"tic_tac_toe"`` or ``"breakthrough(rows=5,columns=5)"``, and returns an
-:class:`OpenSpielTree`: a :class:`harness.trees.base.Tree` over the game's states.
+:class:`OpenSpielTree`: a :class:`harness.games.base.Tree` over the game's states.
 
 - **Moves** are the legal actions (integers) in OpenSpiel's order; ``push`` keeps a stack
   of states, each the ``State.child(action)`` of the one below. (Measured on the full
@@ -35,7 +35,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from harness.errors import HarnessError
-from harness.trees.base import INF, Move
+from harness.games.base import INF, Move
 
 Evaluation = Callable[[Any], int]
 """A static evaluation of a non-terminal ``pyspiel.State`` for its player to move."""
@@ -108,7 +108,7 @@ def stable_key(player: int, text: str) -> int:
 
 class OpenSpielTree:
     """An OpenSpiel game from a position, walked through a cursor (see
-    :class:`harness.trees.base.Tree`).
+    :class:`harness.games.base.Tree`).
 
     ``game`` is a ``pyspiel.Game`` or its name (``params`` then adds parameters);
     ``actions`` are played from the initial state to reach the root; ``evaluate`` values a

@@ -1,7 +1,7 @@
 """``harness reproduce``: claims from the reference texts and the literature, measured again.
 
 Each claim is measured with the harness's own searches (:func:`run_search`, one job per
-problem, run by :func:`harness.executors.run_jobs`), judged by fixed checks, and written
+problem, run by :func:`harness.run.executors.run_jobs`), judged by fixed checks, and written
 up in ``report.md`` and a self-contained ``report.html`` (charts embedded), with the charts
 as PNG and SVG in ``charts/``, every count in ``data/*.csv`` and every number and verdict
 in ``claims.json``.
@@ -29,11 +29,8 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from harness.checkpoint import JobLog
 from harness.errors import HarnessError
-from harness.executors import Execution
 from harness.lock import hold_folder
-from harness.progress import Listener
 from harness.reproduce.analysis import Claim, ClaimInfo, ratio_summary
 from harness.reproduce.claims import CLAIMS, claim_keys, select
 from harness.reproduce.claims.breuker import judge_same_tree
@@ -70,6 +67,9 @@ from harness.reproduce.verdicts import (
     verdict_of,
 )
 from harness.results import now
+from harness.run.checkpoint import JobLog
+from harness.run.executors import Execution
+from harness.run.progress import Listener
 
 __all__ = [
     "ALL_VARIANTS", "CLAIMS", "FAILS", "FULL", "HOLDS", "MEASURED_FILE", "MEASURING_FILE",

@@ -15,7 +15,7 @@ import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
-from harness import stats
+from harness.report import stats
 from harness.reproduce.measure import ORDERING_LEVELS, VALUE_MODELS, Job, Scale
 from harness.reproduce.verdicts import LEVEL, NO_WAC, RESAMPLES, SEED, Check
 
@@ -121,7 +121,8 @@ class Context:
 
 def no_chess(ctx: Context, info: ClaimInfo) -> Section:
     """A chess-only claim when no suite was found."""
-    setup = "Chess positions: none (no wac.epd in the suite folders, no harness/positions/bench.epd)."
+    setup = ("Chess positions: none (no wac.epd in the suite folders, no "
+             "harness/games/chess/positions/bench.epd).")
     return Section(info, setup, "Not measured: no chess suite was found.", {"measured": False}, [],
                    verdict=NO_WAC)
 
@@ -147,7 +148,7 @@ def paired(frame: pd.DataFrame, a: str, b: str, counter: str = "effort",
 
 def ratio_summary(a: Sequence[float] | np.ndarray, b: Sequence[float] | np.ndarray) -> dict[str, float]:
     """Geometric mean of per-problem ratios ``b / a``, its bootstrap interval, wins / ties /
-    losses for B and the exact sign test (see :mod:`harness.stats`)."""
+    losses for B and the exact sign test (see :mod:`harness.report.stats`)."""
     first = np.asarray(a, dtype=np.float64)
     second = np.asarray(b, dtype=np.float64)
     ratios = stats.ratios(first, second)

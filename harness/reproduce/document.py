@@ -17,8 +17,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from harness import charts
-from harness.report import PAGE_CSS
+from harness.report import charts
+from harness.report.page import PAGE_CSS
 from harness.reproduce import claims as registry
 from harness.reproduce.analysis import Claim, ClaimInfo, Context, Section
 from harness.reproduce.measure import Scale

@@ -18,15 +18,15 @@ from typing import Any
 
 import pandas as pd
 
-from harness.checkpoint import JobLog
-from harness.epd import load_suite
 from harness.errors import HarnessError
-from harness.executors import Execution, collector_paused, report_step, run_jobs
-from harness.problems import Problem, suite_problems, synthetic_problems
-from harness.progress import Listener, in_phase
+from harness.games.chess.epd import load_suite
+from harness.games.chess.suites import find_suite
+from harness.run.checkpoint import JobLog
+from harness.run.executors import Execution, collector_paused, report_step, run_jobs
+from harness.run.problems import Problem, suite_problems, synthetic_problems
+from harness.run.progress import Listener, in_phase
 from harness.search.registry import BUILT_IN, VARIANTS, parse_variants
 from harness.search.run import Switches, run_search
-from harness.suites import find_suite
 
 
 @dataclass(frozen=True)
@@ -172,7 +172,7 @@ Job = tuple[tuple[tuple[str, str], ...], Problem, tuple[Run, ...]]
 
 def chess_suite() -> Path | None:
     """The chess positions: ``wac.epd`` wherever :func:`find_suite` finds it (the project's
-    ``harness/positions/``, ``HARNESS_SUITES``, the download folder), else the project's own
+    ``harness/games/chess/positions/``, ``HARNESS_SUITES``, the download folder), else the project's own
     ``bench.epd``; ``None`` when neither is there."""
     for name in ("wac.epd", "bench.epd"):
         try:
@@ -246,7 +246,7 @@ def plan(chess: Iterable[tuple[str, str]], sweep: Iterable[str],
 MEASURING_FILE = "measuring.json"
 """What a reproduction measures (mode, claims, a fingerprint of its jobs), written first."""
 MEASURED_FILE = "measured.jsonl"
-"""The finished jobs of a reproduction (:class:`harness.checkpoint.JobLog`), kept for a
+"""The finished jobs of a reproduction (:class:`harness.run.checkpoint.JobLog`), kept for a
 resume until the report is written."""
 
 

@@ -98,6 +98,6 @@ GENERAL_RULES = (
 STATISTICS_RULE = (
     f"Ratios are geometric means of per-problem ratios B/A with a paired percentile "
     f"bootstrap {LEVEL:.0%} interval ({RESAMPLES:,} resamples, numpy PCG64 seed {SEED}); "
-    "the sign test is exact and two-sided (harness.stats). On chess, nodes are total "
+    "the sign test is exact and two-sided (harness.report.stats). On chess, nodes are total "
     "nodes: search nodes plus quiescence nodes.")
 """The report's last rule: how every ratio and interval is computed."""

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from harness.games.base import INF, Move
 from harness.search.core import Loop, Search
-from harness.trees.base import INF, Move
 
 
 def minimax(s: Search, moves: Sequence[Move], depth: int, alpha: int,

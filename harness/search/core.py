@@ -21,9 +21,9 @@ from typing import Protocol
 
 from mypy_extensions import mypyc_attr
 
+from harness.games.base import INF, EnhancedTree, Move, Tree
 from harness.search.counters import Counters
 from harness.search.table import TranspositionTable
-from harness.trees.base import INF, EnhancedTree, Move, Tree
 
 
 class Loop(Protocol):
@@ -78,7 +78,7 @@ class Search:
         if null_reduction or extend_checks:
             if not hasattr(tree, "push_null"):
                 raise ValueError("null move and check extension need a tree that can pass and knows checks "
-                                 "(harness.trees.base.EnhancedTree)")
+                                 "(harness.games.base.EnhancedTree)")
             self.enhanced = tree  # type: ignore[assignment]
         self.pv_moves: dict[object, Move] = {}
         """Best move of each position whose value was last found exact (for the PV)."""

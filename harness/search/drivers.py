@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from harness.games.base import INF, Move
 from harness.search.core import Loop, Search
-from harness.trees.base import INF, Move
 
 EXACT, LOWER, UPPER = "exact", "lower", "upper"
 

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
 
+from harness.games.base import Move, Tree
 from harness.search.registry import make_spec
 from harness.search.run import run_search
-from harness.trees.base import Move, Tree
 
 
 def knuth_moore(branching: int, depth: int) -> int:

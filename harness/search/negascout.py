@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from harness.games.base import INF, Move
 from harness.search.alphabeta import alphabeta
 from harness.search.core import Loop, Search
-from harness.trees.base import INF, Move
 
 
 def negascout(research_min_depth: int = 1) -> Loop:

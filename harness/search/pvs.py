@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from harness.games.base import INF, Move
 from harness.search.core import Loop, Search
-from harness.trees.base import INF, Move
 
 
 def pvs(soft: bool = False, moreland: bool = False, zw_min_depth: int = 1,

@@ -6,12 +6,12 @@ import time
 from dataclasses import dataclass
 
 from harness.errors import HarnessError
+from harness.games.base import MAX_DEPTH as MAX_DEPTH  # re-exported: the search's limit
+from harness.games.base import Tree, has_enhancements
 from harness.search.core import NodeLimitReached, Quiescence, Search
 from harness.search.registry import VariantSpec
 from harness.search.table import DEFAULT_SIZE, TranspositionTable
 from harness.search.trace import TraceNode, TracingSearch
-from harness.trees.base import MAX_DEPTH as MAX_DEPTH  # re-exported: the search's limit
-from harness.trees.base import Tree, has_enhancements
 
 
 @dataclass(frozen=True)
@@ -93,7 +93,7 @@ def search_with(frame: type[Search], tree: Tree, spec: VariantSpec, depth: int,
     observes it (a :class:`TracingSearch` leaves its trace in the result). Everything but
     the choice of frame is here, so a benchmark of a plain ``Search`` runs this same code."""
     check_depth(depth)
-    # The tree's optional abilities (harness.trees.base.Tree), by what it has, not its class.
+    # The tree's optional abilities (harness.games.base.Tree), by what it has, not its class.
     order_moves = getattr(tree, "order_moves", None)
     if order_moves is not None:
         order_moves(switches.mvv_lva, switches.killers, switches.history)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 
-from harness.trees.base import INF, Move
+from harness.games.base import INF, Move
 
 Entry = tuple[Hashable, int, int, int, Move | None]
 """(key, depth, lower bound, upper bound, best move)."""

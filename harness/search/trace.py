@@ -12,7 +12,7 @@ How a child was searched, in the notation of the zero-window-pruning note:
 failed high and was searched again (the second search is the re-search), ``Skp`` a
 successor whose full search was skipped after its test. Moves a node never searched
 (cut off) are listed the way the GNUchess study prints "Nodes cutoff: ...". The drawings
-of a trace are in :mod:`harness.trace`.
+of a trace are in :mod:`harness.report.trace`.
 """
 
 from __future__ import annotations
@@ -20,8 +20,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
+from harness.games.base import Move
 from harness.search.core import Loop, Search
-from harness.trees.base import Move
 
 
 @dataclass

@@ -29,8 +29,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from harness.games.base import Move
 from harness.search.core import Loop, Search
-from harness.trees.base import Move
 
 PV, CUT, ALL = "pv", "cut", "all"
 F, Z, ZF = "F", "Z", "Z+F"

@@ -4,16 +4,16 @@ Worst-first shows what move ordering is worth next to ``alphabeta`` (on trees wh
 move tends to come first). The loop is the textbook one over the frame (``s.child``
 counts and searches each child); only the order differs. The registry loads this module at the
 end of its own import: import from ``harness.search.registry``, ``harness.search.core``
-and ``harness.trees.base``, not from ``harness`` or ``harness.search`` (not ready yet).
+and ``harness.games.base``, not from ``harness`` or ``harness.search`` (not ready yet).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+from harness.games.base import Move
 from harness.search.core import Loop, Search
 from harness.search.registry import Options, Variant
-from harness.trees.base import Move
 
 
 def reverse_alphabeta(s: Search, moves: Sequence[Move], depth: int, alpha: int,

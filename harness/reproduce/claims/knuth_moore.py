@@ -9,11 +9,11 @@ from typing import Any
 import pandas as pd
 from matplotlib.figure import Figure
 
-from harness import charts
-from harness.problems import synthetic_problems
+from harness.report import charts
 from harness.reproduce.analysis import ClaimInfo, Context, Section
 from harness.reproduce.measure import Job, Run, Scale
 from harness.reproduce.verdicts import Check, knuth_moore_formula
+from harness.run.problems import synthetic_problems
 from harness.search.minimal import knuth_moore
 
 VARIANTS = ("alphabeta", "pvs", "negascout")

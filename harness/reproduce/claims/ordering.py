@@ -10,7 +10,7 @@ from typing import Any
 import pandas as pd
 from matplotlib.figure import Figure
 
-from harness import charts, stats
+from harness.report import charts, stats
 from harness.reproduce.analysis import ClaimInfo, Context, Section, fmt, pair_ratio, ratio_summary
 from harness.reproduce.measure import ALL_VARIANTS, GOOD_ORDERING, ORDERING_LEVELS, VALUE_MODELS
 from harness.reproduce.verdicts import LEVEL, Check, above_one, below_one, knuth_moore_formula, ratio_text
@@ -362,7 +362,7 @@ CLAIM = ClaimInfo(
                       f"above 1; \"more re-search\" = per-tree re-search nodes, {POOR_ORDERING} / "
                       f"p = {GOOD_ORDERING}, interval above 1 (a tree with none at one or both "
                       "levels is compared as (b + 1) / (a + 1), the zero-count rule of "
-                      "harness.stats); \"can lose\" = more nodes than alpha-beta on at least one "
+                      "harness.report.stats); \"can lose\" = more nodes than alpha-beta on at least one "
                       f"tree with {POOR_ORDERING} ordering. Alpha-beta \"falls monotonically\" = no "
                       "step from one level of p to the next with its per-tree interval above 1, "
                       f"and p = 1.0 against 0.0 below 1. Minimal tree: at p = {PERFECT_ORDERING} "

@@ -8,12 +8,12 @@ from typing import Any
 
 from matplotlib.figure import Figure
 
-from harness import charts
 from harness.errors import HarnessError
-from harness.problems import synthetic_problems
+from harness.report import charts
 from harness.reproduce.analysis import ClaimInfo, Context, Section, fmt
 from harness.reproduce.measure import Job, Run, Scale
 from harness.reproduce.verdicts import Check
+from harness.run.problems import synthetic_problems
 
 PEARL_TOLERANCE = 0.10
 """The estimate at the deepest depth must lie within 10% of x/(1-x)."""

@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 from matplotlib.figure import Figure
 
-from harness import charts, stats
+from harness.report import charts, stats
 from harness.reproduce.analysis import ClaimInfo, Context, Section, fmt, interval, no_chess, pair_ratio, wtl
 from harness.reproduce.measure import BEST, chess_configs, ladder
 from harness.reproduce.verdicts import LEVEL, Check, below_one, in_band, pct, ratio_text

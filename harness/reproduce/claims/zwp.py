@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from harness import charts
+from harness.report import charts
 from harness.reproduce.analysis import (
     ClaimInfo,
     Context,

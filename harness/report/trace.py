@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
+from harness.games.base import INF
 from harness.search.trace import TraceNode, TracingSearch, totals
-from harness.trees.base import INF
 
 __all__ = ["TraceNode", "TracingSearch", "merge_researches", "render_image", "render_text", "totals"]
 
@@ -118,7 +118,7 @@ def render_image(columns: Sequence[tuple[str, Sequence[TraceNode]]], path_withou
     from matplotlib.figure import Figure
     from matplotlib.lines import Line2D
 
-    from harness import charts
+    from harness.report import charts
 
     layouts = [(title, _layout(passes[-1], max_nodes)) for title, passes in columns]
     widest = max(max(x for x, _, _, _ in layout[0]) + 1 for _, layout in layouts)

@@ -29,12 +29,12 @@ from types import ModuleType
 import chess
 from chess import BB_PAWN_ATTACKS, BB_SQUARES, scan_reversed
 
-from harness.trees.evaluation import piece_value
+from harness.games.chess.evaluation import piece_value
 
 
 def _built() -> ModuleType | None:
     try:
-        return importlib.import_module("harness.trees._movegen")
+        return importlib.import_module("harness.games.chess._movegen")
     except ImportError:           # installed without a C compiler: the Python generator
         return None               # gives the same moves in the same order
 

@@ -21,10 +21,10 @@ from typing import Any, cast
 
 import chess
 
-from harness.trees.base import Move, QuiescenceCounters
-from harness.trees.evaluation import MATE, material_sum, move_delta, score
-from harness.trees.movegen import move_code, mvv_lva, ordered_moves, ordered_tactical_moves
-from harness.trees.play import Undo, play, prepare, take_back
+from harness.games.base import Move, QuiescenceCounters
+from harness.games.chess.evaluation import MATE, material_sum, move_delta, score
+from harness.games.chess.movegen import move_code, mvv_lva, ordered_moves, ordered_tactical_moves
+from harness.games.chess.play import Undo, play, prepare, take_back
 
 DEFAULT_CACHE_ENTRIES = 1_500_000
 """Records a cache keeps (later ones are transient): about 800 MB at the most, so two
@@ -77,7 +77,7 @@ class PositionInfo:
         self.evaluation: int | None = None
         """Static evaluation for the side to move."""
         self.packed: int | None = None
-        """Material and piece-square sum (:func:`harness.trees.evaluation.material_sum`),
+        """Material and piece-square sum (:func:`harness.games.chess.evaluation.material_sum`),
         carried from the parent by the move's delta, so the evaluation needs no board."""
         self.phase = 0
         """Game phase, with ``packed``."""
@@ -204,7 +204,7 @@ def _pop(board: chess.Board, undo: Undo | None) -> None:
 
 
 class ChessTree:
-    """A chess position behind the :class:`harness.trees.base.Tree` cursor.
+    """A chess position behind the :class:`harness.games.base.Tree` cursor.
 
     The cursor is lazy: ``push`` follows the cache's record of where a move leads, and the
     board is brought up to the current node (by pushing the moves it has not played yet)
@@ -216,7 +216,7 @@ class ChessTree:
                  cache: PositionCache | None = None) -> None:
         self.board = board.copy(stack=False)
         """The board: the root plus the first ``synced`` moves of the current path."""
-        # Moves are played with harness.trees.play (python-chess's push without its stacks)
+        # Moves are played with harness.games.chess.play (python-chess's push without its stacks)
         # except on chess960 boards, whose castling moves python-chess writes differently.
         self._play: Callable[[chess.Board, chess.Move | None], Undo | None] = play
         self._take_back: Callable[[chess.Board, Any], None] = take_back
@@ -375,7 +375,7 @@ class ChessTree:
 
     def order_moves(self, mvv_lva: bool, killers: bool, history: bool) -> None:
         """:meth:`set_ordering` by its switches (the optional ability of
-        :class:`harness.trees.base.OrderedTree` a search calls before it starts)."""
+        :class:`harness.games.base.OrderedTree` a search calls before it starts)."""
         self.set_ordering(Ordering(mvv_lva, killers, history))
 
     # -- enhancements used by the search frame ---------------------------------------

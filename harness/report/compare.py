@@ -2,7 +2,7 @@
 
 Rows of ``results.csv`` are paired on (suite, problem_id, depth): a problem counts for a
 depth only when both variants searched it to that depth. Ratios are B/A, so below 1 means
-B searched fewer nodes; see :mod:`harness.stats` for the zero-count rule and the
+B searched fewer nodes; see :mod:`harness.report.stats` for the zero-count rule and the
 bootstrap.
 
 Every comparison is made per problem set (suite): a run with several sets usually holds
@@ -21,8 +21,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from harness import stats
 from harness.errors import HarnessError
+from harness.report import stats
 
 KEYS = ("suite", "problem_id", "depth")
 """The columns that identify a problem searched to a depth."""
@@ -203,7 +203,7 @@ def _compare_depth(part: pd.DataFrame, baseline: str, other: str, depth: int, se
 
 
 def column_rate(part: pd.DataFrame, numerator: str, denominator: str) -> float:
-    """:func:`harness.stats.rate` of two columns' totals; NaN when either is missing."""
+    """:func:`harness.report.stats.rate` of two columns' totals; NaN when either is missing."""
     if numerator not in part.columns or denominator not in part.columns:
         return math.nan
     return stats.rate(part[numerator].to_numpy(), part[denominator].to_numpy())

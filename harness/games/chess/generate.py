@@ -2,7 +2,7 @@
 
 Each game starts with ``k`` random legal plies (``k`` drawn per game). Then both sides play
 the harness's own search (:func:`harness.search.run.run_search` on a
-:class:`harness.trees.positions.ChessTree`; by default alpha-beta to depth 1 with
+:class:`harness.games.chess.tree.ChessTree`; by default alpha-beta to depth 1 with
 quiescence, a few hundred nodes a move), except that now and then a random *reasonable*
 move is played instead (one that one ply and quiescence score within
 :attr:`GenerateSettings.random_margin` of the best), that after the middle-game window a
@@ -13,7 +13,7 @@ game) and, while the suite still needs endgames, one endgame position (the first
 a drawn number of plies after the game enters the endgame). A game is abandoned when it
 is lopsided at a quiet position or reaches no endgame in time.
 
-The phase is the one the evaluation tapers by (:data:`harness.trees.evaluation.PHASE_WEIGHT`:
+The phase is the one the evaluation tapers by (:data:`harness.games.chess.evaluation.PHASE_WEIGHT`:
 knight and bishop 1, rook 2, queen 4, counted for both sides; 24 is every piece):
 
 - middle game: phase at least :attr:`GenerateSettings.middlegame_min_phase` (12: half the
@@ -35,7 +35,7 @@ The suite is a pure function of ``(count, seed, settings)``: every random number
 and positions are chosen from the games in game order. So the first ``n`` positions do
 not depend on how many more are asked for, and worker processes (which play games ahead)
 change nothing but the time. A change to the search, its move ordering or the evaluation
-may change the moves played and so the suite (``harness/positions/bench.epd`` is tested for that).
+may change the moves played and so the suite (``harness/games/chess/positions/bench.epd`` is tested for that).
 """
 
 from __future__ import annotations
@@ -53,14 +53,14 @@ from pathlib import Path
 
 import chess
 
-from harness.epd import EpdOperand, write_epd
 from harness.errors import HarnessError
+from harness.games.chess.epd import EpdOperand, write_epd
+from harness.games.chess.evaluation import FULL_PHASE, PHASE_WEIGHT
+from harness.games.chess.suites import PROJECT_POSITIONS, project_root
+from harness.games.chess.tree import ChessTree, PositionCache
 from harness.search.counters import Counters
 from harness.search.registry import VariantSpec, find_variant, make_spec
 from harness.search.run import SearchResult, Switches, check_depth, run_search
-from harness.suites import PROJECT_POSITIONS, project_root
-from harness.trees.evaluation import FULL_PHASE, PHASE_WEIGHT
-from harness.trees.positions import ChessTree, PositionCache
 
 MIDDLEGAME = "middlegame"
 """The phase name of a middle-game position (in ``c0``)."""
@@ -71,16 +71,16 @@ PAWN_UNITS = (0, 1, 3, 3, 5, 9, 0)
 """Material in pawns by piece type (index 1..6), for the balance filter."""
 
 DEFAULT_COUNT = 40
-"""Positions in ``harness/positions/bench.epd``."""
+"""Positions in ``harness/games/chess/positions/bench.epd``."""
 DEFAULT_SEED = 1
-"""Seed of ``harness/positions/bench.epd``."""
+"""Seed of ``harness/games/chess/positions/bench.epd``."""
 BENCH_PATH = f"{PROJECT_POSITIONS}/bench.epd"
 """Where the project's generated suite is committed, relative to the project root."""
 
 
 @dataclass(frozen=True)
 class GenerateSettings:
-    """How a suite is generated (the defaults make ``harness/positions/bench.epd``)."""
+    """How a suite is generated (the defaults make ``harness/games/chess/positions/bench.epd``)."""
 
     variant: str = "alphabeta"
     """The harness's search variant that plays the games."""
@@ -162,7 +162,7 @@ class GenerateSettings:
 
 
 DEFAULT_SETTINGS = GenerateSettings()
-"""The settings of ``harness/positions/bench.epd``."""
+"""The settings of ``harness/games/chess/positions/bench.epd``."""
 
 
 def phase(board: chess.Board) -> int:
@@ -248,12 +248,12 @@ def generated_header(count: int, seed: int, settings: GenerateSettings = DEFAULT
     if settings == DEFAULT_SETTINGS:
         remake = f"harness suites generate --count {count} --seed {seed} --out {out}"
     else:
-        remake = (f"harness.generate.write_generated_suite({out!r}, count={count}, seed={seed}, "
+        remake = (f"harness.games.chess.generate.write_generated_suite({out!r}, count={count}, seed={seed}, "
                   "settings=GenerateSettings(<the settings below>))")
     s = settings
     return [
         f"A generated benchmark suite: {count} positions ({count - endgames} middle game, {endgames} "
-        f"endgame), seed {seed}. Written by this project (harness.generate).",
+        f"endgame), seed {seed}. Written by this project (harness.games.chess.generate).",
         f"Regenerate it byte for byte with: {remake}",
         *textwrap.wrap(f"Settings: {s.describe()}", width=110, subsequent_indent="  ",
                        break_on_hyphens=False),
@@ -277,7 +277,7 @@ def write_generated_suite(path: str | Path, count: int = DEFAULT_COUNT, seed: in
                           settings: GenerateSettings = DEFAULT_SETTINGS, workers: int | None = None) -> Path:
     """Generate a suite (:func:`generate_suite`) and write it to ``path`` as EPD with a header
     saying how to make it again; returns the path. The header names the file relative to
-    the project root when it is inside the project (``harness/positions/bench.epd``), so the bytes
+    the project root when it is inside the project (``harness/games/chess/positions/bench.epd``), so the bytes
     do not depend on the current folder."""
     path = Path(path)
     suite = generate_suite(count, seed, settings, workers=workers)
@@ -305,7 +305,7 @@ def _play(seed: int, game: int, settings: GenerateSettings, endgames: bool) -> I
     on how far the caller reads), so its candidates are a prefix of the full game's."""
     s = settings
     spec, switches = make_spec(s.variant), Switches()
-    rng = random.Random(f"harness.generate seed={seed} game={game}")
+    rng = random.Random(f"harness.generate seed={seed} game={game}")  # its first home: the salt stays
     board = chess.Board()
     for _ in range(rng.randint(s.opening_min, s.opening_max)):
         moves = list(board.legal_moves)

@@ -31,7 +31,7 @@ import numpy as np
 import numpy.typing as npt
 
 from harness.errors import HarnessError
-from harness.trees.arrays import ArrayTree, TreeShape
+from harness.games.trees.arrays import ArrayTree, TreeShape
 
 MAX_NODES = 30_000_000
 """Largest tree generated, to fail fast instead of exhausting memory."""

@@ -9,14 +9,14 @@ from pathlib import Path
 
 import chess
 
-from harness.epd import EpdPosition, Suite, load_suite, solved
 from harness.errors import HarnessError
+from harness.games.base import Tree
+from harness.games.chess.epd import EpdPosition, Suite, load_suite, solved
+from harness.games.chess.movegen import perft
+from harness.games.chess.tree import ChessTree, Ordering
+from harness.games.trees.explicit import load_tree_file
+from harness.games.trees.synthetic import SyntheticSpec, generate_tree, parse_spec
 from harness.search.run import MAX_DEPTH, Switches
-from harness.trees.base import Tree
-from harness.trees.explicit import load_tree_file
-from harness.trees.movegen import perft
-from harness.trees.positions import ChessTree, Ordering
-from harness.trees.synthetic import SyntheticSpec, generate_tree, parse_spec
 
 DEFAULT_CHESS_DEPTH = 3
 """Depth searched on chess positions when none is given."""

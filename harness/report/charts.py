@@ -26,10 +26,10 @@ from matplotlib.patches import Patch
 from matplotlib.ticker import FuncFormatter, LogLocator, MaxNLocator, NullLocator
 from matplotlib.typing import RcKeyType
 
-from harness import stats
-from harness.compare import Comparison, pair, variants_in
 from harness.errors import HarnessError
-from harness.summary import set_names
+from harness.report import stats
+from harness.report.compare import Comparison, pair, variants_in
+from harness.report.summary import set_names
 
 STYLE: dict[RcKeyType, Any] = {
     "font.family": "DejaVu Sans",

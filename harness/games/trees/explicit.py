@@ -19,8 +19,8 @@ from pathlib import Path
 from typing import Any
 
 from harness.errors import HarnessError, decode_utf8
-from harness.trees.arrays import ArrayTree, TreeShape
-from harness.trees.base import INF, MAX_DEPTH
+from harness.games.base import INF, MAX_DEPTH
+from harness.games.trees.arrays import ArrayTree, TreeShape
 
 PERSPECTIVES = ("root", "negamax")
 

@@ -16,8 +16,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from harness import charts, stats
-from harness.compare import (
+from harness.errors import HarnessError
+from harness.lock import hold_folder
+from harness.report import charts, stats
+from harness.report.compare import (
     Comparison,
     brief_verdict,
     column_rate,
@@ -27,9 +29,7 @@ from harness.compare import (
     pair,
     variants_in,
 )
-from harness.errors import HarnessError
-from harness.lock import hold_folder
-from harness.summary import SetNames, set_names
+from harness.report.summary import SetNames, set_names
 
 SUMMARY_FILE = "summary.csv"
 COMPARISON_FILE = "comparison.csv"
@@ -52,7 +52,7 @@ class ReportFiles:
     summary: Path
     """``summary.csv``: :func:`summary_table`."""
     comparison: Path
-    """``comparison.csv``: every variant against the baseline (:func:`harness.compare.compare`)."""
+    """``comparison.csv``: every variant against the baseline (:func:`harness.report.compare.compare`)."""
     charts: tuple[Path, ...]
     """Every chart, PNG and SVG."""
     baseline: str
@@ -263,7 +263,7 @@ def write_comparison(results: pd.DataFrame, baseline: str, others: list[str], ou
                      seed: int = 0, pooled: bool = False) -> ComparisonFiles:
     """Compare ``others`` with ``baseline`` and write ``compare.csv`` and the scatter chart
     (``compare_scatter.png|svg``) into ``out_dir``: per problem set, or with ``pooled``
-    every set in one group (see :func:`harness.compare.compare`)."""
+    every set in one group (see :func:`harness.report.compare.compare`)."""
     comparison = compare(results, baseline, others, seed, pooled=pooled)
     out_dir.mkdir(parents=True, exist_ok=True)
     table = out_dir / "compare.csv"

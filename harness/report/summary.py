@@ -9,8 +9,8 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from harness import stats
-from harness.compare import brief_verdict, compare, default_baseline
+from harness.report import stats
+from harness.report.compare import brief_verdict, compare, default_baseline
 
 
 def summarize(results: pd.DataFrame) -> pd.DataFrame:
@@ -174,7 +174,7 @@ def _brief_set(deepest: pd.DataFrame, baseline: str, seed: int, resamples: int) 
 
 def _brief_solved(deepest: pd.DataFrame) -> list[str]:
     """Solve counts at the deepest depth, when the problems have solutions (EPD bm/am)."""
-    from harness.report import solved_flags  # report imports this module
+    from harness.report.page import solved_flags  # report imports this module
 
     if "solved" not in deepest.columns:
         return []

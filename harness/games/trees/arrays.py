@@ -12,7 +12,7 @@ from array import array
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from harness.trees.base import Move
+from harness.games.base import Move
 
 
 @dataclass(frozen=True)
@@ -32,7 +32,7 @@ class TreeShape:
 
 
 class ArrayTree:
-    """A tree in flat arrays, walked through a cursor (see :class:`harness.trees.base.Tree`)."""
+    """A tree in flat arrays, walked through a cursor (see :class:`harness.games.base.Tree`)."""
 
     __slots__ = ("_cur", "_path", "first", "kids", "shape", "values")
 

@@ -1,6 +1,6 @@
 """Finding EPD suites, listing them, and downloading the public ones.
 
-Suites are looked up by file name in the project's own ``harness/positions/`` folder (suites
+Suites are looked up by file name in the project's own ``harness/games/chess/positions/`` folder (suites
 the project makes itself, e.g. ``perft.epd``; package data, so an installed package has
 them too), then in each folder of the environment variable ``HARNESS_SUITES`` (separated
 by ``os.pathsep``). Public suites are not part of the project: :data:`KNOWN_SUITES` pins
@@ -18,8 +18,8 @@ import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
-from harness.epd import load_suite, write_atomically
 from harness.errors import HarnessError
+from harness.games.chess.epd import load_suite, write_atomically
 
 SUITES_ENV = "HARNESS_SUITES"
 """Environment variable: more folders to look for suites in, separated by ``os.pathsep``."""
@@ -97,7 +97,7 @@ class SuiteInfo:
     """Why the file could not be read at all (then both counts are 0), or None."""
 
 
-PROJECT_POSITIONS = "harness/positions"
+PROJECT_POSITIONS = "harness/games/chess/positions"
 """Where the project's own suites are, relative to :func:`project_root`. Inside the package,
 as package data (pyproject.toml), because only the package is installed: a folder beside it
 exists in a checkout but not after ``pip install``."""
@@ -106,7 +106,7 @@ exists in a checkout but not after ``pip install``."""
 def project_root() -> Path:
     """The folder that holds the ``harness`` package: the project root in a checkout,
     site-packages in an install."""
-    return Path(__file__).resolve().parents[1]
+    return Path(__file__).resolve().parents[3]
 
 
 def project_positions() -> Path:

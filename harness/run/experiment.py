@@ -11,18 +11,13 @@ from typing import Any
 
 import pandas as pd
 
-from harness.epd import SkippedLineWarning, load_suite
 from harness.errors import HarnessError, check_writable
-from harness.executors import Execution, Workers, collector_paused, report_step, start_workers
+from harness.games.chess.epd import SkippedLineWarning, load_suite
+from harness.games.chess.suites import find_suite
+from harness.games.trees.arrays import ArrayTree
 from harness.lock import hold_folder
-from harness.problems import (
-    Problem,
-    suite_problems,
-    synthetic_problems,
-    tree_file_problems,
-)
-from harness.progress import Listener, in_phase
-from harness.report import ComparisonFiles, report_files, write_comparison, write_index, write_report
+from harness.report.page import ComparisonFiles, report_files, write_comparison, write_index, write_report
+from harness.report.trace import render_image, render_text
 from harness.results import (
     RESULTS_FILE,
     RUN_FILE,
@@ -37,12 +32,17 @@ from harness.results import (
     rewrite_results,
     write_run_info,
 )
+from harness.run.executors import Execution, Workers, collector_paused, report_step, start_workers
+from harness.run.problems import (
+    Problem,
+    suite_problems,
+    synthetic_problems,
+    tree_file_problems,
+)
+from harness.run.progress import Listener, in_phase
 from harness.search.minimal import knuth_moore, minimal_leaves
 from harness.search.registry import VariantSpec, parse_variants
 from harness.search.run import SearchResult, Switches, check_depth, run_search
-from harness.suites import find_suite
-from harness.trace import render_image, render_text
-from harness.trees.arrays import ArrayTree
 
 DEFAULT_TREES = (
     "random:b=8,d=6,n=20,seed=1,ordering=0.9,values=incremental,range=100",
@@ -60,7 +60,8 @@ class ExperimentConfig:
     tree_specs: tuple[str, ...] = ()
     """Synthetic tree specs (``random:b=...``)."""
     suites: tuple[str, ...] = ()
-    """EPD suites, by path or by name (looked up in ``harness/positions/`` and ``HARNESS_SUITES``)."""
+    """EPD suites, by path or by name (looked up in the package's own suites and
+    ``HARNESS_SUITES``)."""
     variants: str = "all"
     """Variant list as given (``pvs:zw_min_depth=3,negascout``, ``all``, ``core``)."""
     depths: tuple[int, ...] | None = None
@@ -236,7 +237,7 @@ def run_experiment(config: ExperimentConfig, run_dir: str | Path,
                    execution: Execution = Execution()) -> RunOutput:
     """Search every problem with every variant at every depth; write the run folder.
 
-    Each problem is one job (see :mod:`harness.executors`). Its rows are appended to
+    Each problem is one job (see :mod:`harness.run.executors`). Its rows are appended to
     ``results.csv`` as soon as it finishes, so an interruption loses at most the jobs in
     progress and :func:`resume_experiment` finishes the rest; at the end the file is put
     in the plan's order, so every executor and every resumed run give the same rows.
@@ -390,7 +391,7 @@ def export_epd(results: pd.DataFrame, problems: Sequence[Problem], path: str | P
     number of lines."""
     import chess
 
-    from harness.epd import write_epd
+    from harness.games.chess.epd import write_epd
 
     by_id = {(p.suite, p.problem_id): p for p in problems if p.kind == "epd"}
     lines = []

@@ -1,0 +1,1 @@
+"""Chess: positions from EPD suites searched by python-chess with a compiled move generator."""

@@ -1,0 +1,1 @@
+"""Reports: pages, charts, comparisons, statistics, summaries and search drawings."""

@@ -1,0 +1,1 @@
+"""Running experiments: plans, jobs, workers, the run folder's lifecycle and progress."""
