@@ -346,9 +346,9 @@ def range_text(values: Sequence[int]) -> str:
 # -- adapters to the harness API (others change it while these benchmarks are written) --------
 
 def search_problem_variants(labels: Sequence[str]) -> Sequence[Any]:
-    """What ``harness.run.experiment.search_problem`` takes as ``variants``: labels (new API)
+    """What ``harness.run.job.search_problem`` takes as ``variants``: labels (new API)
     or parsed ``VariantSpec`` objects (the API of issue 2)."""
-    from harness.run.experiment import search_problem
+    from harness.run.job import search_problem
     from harness.search.registry import parse_variants
 
     annotation = str(inspect.signature(search_problem).parameters["variants"].annotation)

@@ -36,9 +36,8 @@ from benchmarks.common import (
     wac_path,
 )
 from benchmarks.sharing import SETTINGS
-from harness.games.chess.epd import load_suite
+from harness.games.registry import find_game, load_problems
 from harness.run.executors import start_order
-from harness.run.problems import suite_problems
 
 TARGET = Target(">=", 1.8)
 REPEATS = {"full": 3, "quick": 3}
@@ -47,12 +46,13 @@ WORKERS = 2
 
 
 def worker(suite_path: str, depths: tuple[int, ...], jobs: int) -> dict[str, Any]:
-    from harness.run.experiment import ExperimentConfig, run_experiment
+    from harness.run.experiment import run_experiment
+    from harness.run.plan import ExperimentConfig
 
     keyword, _ = parallel_keyword(jobs)
     if keyword is None:
         raise SystemExit("run_experiment takes no jobs parameter")
-    config = ExperimentConfig(suites=(suite_path,), variants="core", depths=depths)
+    config = ExperimentConfig(problems=(f"chess:{suite_path}",), variants="core", depths=depths)
     with tempfile.TemporaryDirectory(prefix="bench-parallel-") as folder:
         start, start_cpu = time.perf_counter(), _cpu()
         output = run_experiment(config, Path(folder) / "run", report=False, **keyword)
@@ -102,8 +102,8 @@ def measure(mode: str, repeats: int | None = None) -> Outcome:
     jobs_s: list[float] = []
     with tempfile.TemporaryDirectory(prefix="bench-parallel-") as folder:
         suite = first_positions_epd(wac_path(), positions, Path(folder))
-        problems = suite_problems(load_suite(suite), skip_invalid=False)
-        order = start_order([p.work_estimate() for p in problems])   # the harness's start order
+        problems = load_problems(f"chess:{suite}").problems
+        order = start_order([find_game(p.game).work(p) for p in problems])   # the harness's start order
         for r in range(repeats):
             for jobs in (1, WORKERS) if r % 2 == 0 else (WORKERS, 1):
                 result = run_worker("benchmarks.parallel", ["--worker", "--suite", str(suite),

@@ -45,15 +45,15 @@ REPEATS = {"full": 3, "quick": 3}
 def worker(suite_path: str, positions: int, depths: tuple[int, ...], variants: str) -> dict[str, Any]:
     """Search the first ``positions`` problems with ``variants`` at ``depths``, each problem
     one ``search_problem`` call; time the calls only."""
-    from harness.games.chess.epd import load_suite
-    from harness.run.experiment import search_problem
-    from harness.run.problems import suite_problems
+    from harness.games.chess.game import position_of
+    from harness.games.registry import load_problems
+    from harness.run.job import search_problem
     from harness.search.registry import parse_variants
     from harness.search.run import Switches
 
-    problems = suite_problems(load_suite(suite_path), False)[:positions]
+    problems = load_problems(f"chess:{suite_path}").problems[:positions]
     for problem in problems:
-        problem.position()                 # load the suite into the problems' cache now
+        position_of(problem)               # load the suite into the problems' cache now
     labels = [spec.label for spec in parse_variants(variants)]
     given = search_problem_variants(labels)
     seconds = cpu = 0.0

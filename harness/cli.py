@@ -16,13 +16,15 @@ import click
 
 from harness.errors import HarnessError, check_writable, os_error_text
 from harness.games.chess.suites import KNOWN_SUITES, download_dir, download_suite, list_suites
+from harness.games.registry import GAMES, find_game, with_defaults
+from harness.games.registry import PLUGIN_PROBLEMS as GAME_PLUGIN_PROBLEMS
+from harness.plugins import BUILT_IN
 from harness.report.compare import render_comparison, worse_rows
 from harness.report.page import rebuild_reports, where_to_read
 from harness.report.summary import brief_summary, format_summary, summarize
 from harness.results import find_runs, load_results, load_run_info
 from harness.run.executors import EXECUTORS, Execution
 from harness.run.experiment import (
-    ExperimentConfig,
     compare_variants,
     draw_search,
     is_default_folder,
@@ -30,9 +32,9 @@ from harness.run.experiment import (
     run_default,
     run_experiment,
 )
-from harness.run.problems import parse_depths
+from harness.run.plan import ExperimentConfig, parse_depths
 from harness.run.progress import Progress
-from harness.search.registry import BUILT_IN, CORE, PLUGIN_PROBLEMS, VARIANTS
+from harness.search.registry import CORE, PLUGIN_PROBLEMS, VARIANTS
 from harness.search.run import Switches
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -98,41 +100,48 @@ def reports_errors(command: F) -> F:
 
 
 PROBLEM_OPTIONS: dict[str, Callable[[F], F]] = {
+    "problems": click.option("--problems", "problems", multiple=True, metavar="GAME:SPEC",
+                 help="Problems of any game, options after commas: chess:wac.epd,killers=1, "
+                      "random:b=8,d=6,n=20, tree:fig.json, openspiel:tic_tac_toe (see harness "
+                      "games). Repeatable."),
     "tree_files": click.option("--tree", "tree_files", multiple=True, metavar="FILE.json",
-                 help="An explicit tree (JSON nested list). Repeatable."),
+                 help="An explicit tree (JSON nested list): tree:FILE.json. Repeatable."),
     "tree_specs": click.option("--trees", "tree_specs", multiple=True, metavar="SPEC",
                  help="Synthetic trees, e.g. random:b=8,d=6,n=100,seed=1,ordering=0.9,"
                       "values=incremental. Repeatable."),
     "suites": click.option("--suite", "suites", multiple=True, metavar="EPD",
-                 help="Chess positions: an EPD file, or a name looked up in harness/games/chess/positions/, "
-                      "$HARNESS_SUITES and the download folder. Repeatable."),
+                 help="Chess positions: an EPD file, or a name looked up in the package's suites, "
+                      "$HARNESS_SUITES and the download folder: chess:EPD. Repeatable."),
     "skip_invalid": click.option("--skip-invalid", is_flag=True,
-                 help="Skip malformed EPD lines with a warning (recorded in run.json)."),
+                 help="Skip malformed lines of a problem file (EPD) with a warning (recorded in run.json)."),
     "depth_text": click.option("--depth", "depth_text", metavar="N|A-B",
-                 help="Depth or inclusive range [default: a tree's height; 3 for chess]."),
+                 help="Depth or inclusive range [default: a tree's height; 3 for chess; an OpenSpiel "
+                      "game's end]."),
     "tt_size": click.option("--tt", "tt_size", type=int, default=0, metavar="SIZE",
                  help="Transposition table with SIZE entries for every variant [default: none]."),
     "iterative": click.option("--id", "iterative", is_flag=True,
                            help="Iterative deepening for every variant."),
     "no_hash_move": click.option("--no-hash-move", is_flag=True,
                            help="Do not search the table's move first."),
-    "no_qsearch": click.option("--no-qsearch", is_flag=True, help="Chess: static evaluation at the horizon."),
-    "no_mvv_lva": click.option("--no-mvv-lva", is_flag=True, help="Chess: no capture ordering."),
-    "killers": click.option("--killers", is_flag=True, help="Chess: killer moves."),
-    "history": click.option("--history", is_flag=True, help="Chess: history heuristic."),
+    "no_qsearch": click.option("--no-qsearch", is_flag=True,
+                 help="Static evaluation at the horizon, where a game offers a quiescence search (chess)."),
+    "no_mvv_lva": click.option("--no-mvv-lva", is_flag=True,
+                 help="Chess: no capture ordering (every chess set's mvv_lva=0)."),
+    "killers": click.option("--killers", is_flag=True, help="Chess: killer moves (killers=1)."),
+    "history": click.option("--history", is_flag=True, help="Chess: history heuristic (history=1)."),
     "null_move": click.option("--null-move", type=int, default=0, metavar="R",
-                 help="Chess: null move with reduction R [default: off]."),
+                 help="Null move with reduction R, where a game can pass (chess) [default: off]."),
     "null_rule": click.option("--null-rule", type=click.Choice(["either", "both"]), default="either",
-                 show_default=True, help="Chess: no null move after a null move in either / "
+                 show_default=True, help="No null move after a null move in either / "
                                          "both of the previous two plies (both: Diepeveen's code)."),
     "check_extension": click.option("--check-extension", is_flag=True,
-                           help="Chess: extend checks by one ply."),
+                           help="Extend checks by one ply, where a game knows checks (chess)."),
     "minimal": click.option("--minimal", is_flag=True,
                  help="Measure each tree's minimal alpha-beta tree (children perfectly reordered)."),
     "max_nodes": click.option("--max-nodes", type=int, metavar="N",
                  help="Stop a search after N nodes; it is recorded with status max-nodes."),
     "limit": click.option("--limit", type=int, metavar="N",
-                 help="Only the first N problems of each suite or tree set."),
+                 help="Only the first N problems of each problem set."),
 }
 
 EXECUTION_OPTIONS = [
@@ -190,15 +199,24 @@ def progress_for(options: dict[str, Any]) -> Progress | None:
 
 
 def make_config(variants: str, options: dict[str, Any]) -> ExperimentConfig:
-    """An :class:`ExperimentConfig` from the values of :func:`problem_options`."""
+    """An :class:`ExperimentConfig` from the values of :func:`problem_options`: the
+    shortcuts (``--tree``, ``--trees``, ``--suite``) as ``GAME:SPEC`` names, then
+    ``--problems``; the chess flags as every chess set's options, unless its name sets them."""
     o = options
     switches = Switches(tt_size=o["tt_size"], iterative_deepening=o["iterative"],
                         hash_move=not o["no_hash_move"], quiescence=not o["no_qsearch"],
-                        mvv_lva=not o["no_mvv_lva"], killers=o["killers"], history=o["history"],
                         null_move=o["null_move"], null_rule=o["null_rule"],
                         check_extension=o["check_extension"])
+    for spec in o["tree_specs"]:
+        if not spec.startswith("random:"):
+            raise HarnessError(f"--trees {spec!r}: not random:k=v,... (other games: --problems GAME:SPEC)")
+    chess = {key: value for key, value, on in (("mvv_lva", "0", o["no_mvv_lva"]),
+                                               ("killers", "1", o["killers"]),
+                                               ("history", "1", o["history"])) if on}
+    named = [*(f"tree:{path}" for path in o["tree_files"]), *o["tree_specs"],
+             *(f"chess:{suite}" for suite in o["suites"]), *o["problems"]]
     return ExperimentConfig(
-        tree_files=o["tree_files"], tree_specs=o["tree_specs"], suites=o["suites"],
+        problems=tuple(with_defaults(text, {"chess": chess}) for text in named),
         variants=variants, depths=parse_depths(o["depth_text"]) if o["depth_text"] else None,
         switches=switches, measure_minimal=o["minimal"], skip_invalid=o["skip_invalid"],
         max_nodes=o["max_nodes"], limit=o["limit"])
@@ -228,7 +246,7 @@ def cli() -> None:
     # Warnings (a skipped EPD line, a damaged results.csv) as one plain line each.
     click.get_current_context().with_resource(warnings.catch_warnings())
     warnings.showwarning = warning_line
-    for problem in PLUGIN_PROBLEMS:
+    for problem in [*PLUGIN_PROBLEMS, *GAME_PLUGIN_PROBLEMS]:
         click.echo(f"warning: {problem}", err=True)
 
 
@@ -253,6 +271,27 @@ def variants() -> None:
             click.echo(f"{pad}option {key}={default}: {option.help}")
     click.echo(f"\naliases: all (every variant), core ({', '.join(CORE)})")
     click.echo("options go in the name: pvs:zw_min_depth=3,research_min_depth=2")
+
+
+@cli.command()
+def games() -> None:
+    """List the games problems come from (built in and added by installed plug-ins): how
+    to name their problems, their options, the frame features they offer, their source."""
+    for game in GAMES:
+        click.echo(f"{game.name}:{game.spec}")
+        click.echo(f"    {game.description}")
+        click.echo(f"    source: {game.source}")
+        if game.origin != BUILT_IN:
+            click.echo(f"    added by: {game.origin} (plug-in)")
+        for key, option in game.options.items():
+            default = int(option.default) if isinstance(option.default, bool) else option.default
+            click.echo(f"    option {key}{'' if default == '' else f'={default}'}: {option.help}")
+        if game.features:
+            click.echo(f"    offers: {', '.join(sorted(game.features))}")
+        if game.columns:
+            click.echo(f"    result columns: {', '.join(game.columns)}")
+    click.echo("\nname problems GAME:SPEC with options after commas, e.g. "
+               "--problems chess:wac.epd,killers=1")
 
 
 @cli.command()
@@ -291,7 +330,7 @@ def run(ctx: click.Context, /, variant_list: str, epd_out: str | None, out_dir: 
             click.echo(brief_summary(output.results) + "\n" + where_to_read(output.run_dir))
             click.echo(f"\nfinished {output.run_dir}")
         return
-    if not (options["tree_files"] or options["tree_specs"] or options["suites"]):
+    if not (options["tree_files"] or options["tree_specs"] or options["suites"] or options["problems"]):
         click.echo("No problems given: running the default comparison (synthetic trees, every "
                    "variant; the project's chess suite, core variants).", err=True)
         out_dir = out_dir or default_out("run")
@@ -398,8 +437,9 @@ def tree(variant: str, other: str | None, problem_id: str | None, out: str | Non
     config = make_config(variant, {**options, "minimal": False, "limit": None})
     variants = [variant] if other is None else [variant, other]
     drawing = draw_search(config, variants, None, problem_id, out, max_lines)
-    click.echo(f"{drawing.problem.suite} {drawing.problem.problem_id}"
-               + (f"  {drawing.problem.fen}" if drawing.problem.fen else ""))
+    problem = drawing.problem
+    shown = find_game(problem.game).columns_for(problem, "").values()
+    click.echo("  ".join([f"{problem.suite} {problem.problem_id}", *map(str, shown)]))
     click.echo(drawing.text)
     if drawing.files:
         click.echo(f"\nwrote {', '.join(drawing.files)}")

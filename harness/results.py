@@ -12,7 +12,7 @@ import platform
 import subprocess
 import sys
 import warnings
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from importlib import metadata
 from pathlib import Path
@@ -25,15 +25,19 @@ from harness.games.chess import movegen
 from harness.search import compiled
 from harness.search.counters import COUNTER_NAMES
 
-SCHEMA_VERSION = 1
-"""Version of the layout of ``results.csv`` and ``run.json``; loading checks it."""
+SCHEMA_VERSION = 2
+"""Version of the layout of ``results.csv`` and ``run.json``; loading checks it. Version 2
+added the ``game`` column and made ``fen`` chess's own column; version 1 is still read."""
+READABLE_VERSIONS = (1, SCHEMA_VERSION)
+"""Versions :func:`load_results` reads (a version-1 run's ``game`` comes from its suites)."""
 
 ROW_COLUMNS = (
-    "suite", "problem_id", "variant", "options", "depth", "tt_size", "iterative",
+    "game", "suite", "problem_id", "variant", "options", "depth", "tt_size", "iterative",
     "score", "bound", "best_move", "pv", "solved", "status", *COUNTER_NAMES,
-    "minimal_leaves", "minimal_source", "fen", "time_s",
+    "minimal_leaves", "minimal_source", "time_s",
 )
-"""The columns of ``results.csv``, in order."""
+"""The columns of every ``results.csv``, in order; the games of a run add theirs after
+(:attr:`harness.games.base.Game.columns`, recorded in ``run.json``)."""
 
 RESULTS_FILE = "results.csv"
 RUN_FILE = "run.json"
@@ -43,11 +47,11 @@ class ResultsWriter:
     """Appends rows to ``results.csv`` as they are computed, flushed after each batch, so
     an interrupted run keeps every finished problem."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, columns: Sequence[str] = ROW_COLUMNS) -> None:
         self.path = path
         new = not path.exists()
         self._file = path.open("a", newline="", encoding="utf-8")
-        self._csv = csv.DictWriter(self._file, fieldnames=ROW_COLUMNS)
+        self._csv = csv.DictWriter(self._file, fieldnames=list(columns))
         if new:
             self._csv.writeheader()
             self._flush()
@@ -88,9 +92,10 @@ def scan_rows(path: Path) -> tuple[list[dict[str, str]], str]:
     reader = csv.DictReader(io.StringIO(text))
     if reader.fieldnames is None:
         return [], "; ".join(skipped) if skipped else "an empty file (no header)"
-    if list(reader.fieldnames) != list(ROW_COLUMNS):
+    missing = [c for c in ROW_COLUMNS if c not in reader.fieldnames and c != "game"]
+    if missing:
         raise HarnessError(f"{path}: columns differ from this harness's results (schema "
-                           f"version {SCHEMA_VERSION})")
+                           f"version {SCHEMA_VERSION}; no {', '.join(missing)})")
     rows = []
     malformed = 0
     for row in reader:
@@ -104,11 +109,12 @@ def scan_rows(path: Path) -> tuple[list[dict[str, str]], str]:
     return rows, "; ".join(skipped)
 
 
-def rewrite_results(path: Path, rows: Iterable[Mapping[str, Any]]) -> None:
+def rewrite_results(path: Path, rows: Iterable[Mapping[str, Any]],
+                    columns: Sequence[str] = ROW_COLUMNS) -> None:
     """Replace ``results.csv`` with ``rows`` atomically (header included)."""
     tmp = path.with_suffix(".csv.tmp")
     with tmp.open("w", newline="", encoding="utf-8") as file:
-        writer = csv.DictWriter(file, fieldnames=ROW_COLUMNS)
+        writer = csv.DictWriter(file, fieldnames=list(columns))
         writer.writeheader()
         writer.writerows(rows)
         file.flush()
@@ -116,9 +122,9 @@ def rewrite_results(path: Path, rows: Iterable[Mapping[str, Any]]) -> None:
     os.replace(tmp, path)
 
 
-TEXT_COLUMNS = ("suite", "problem_id", "variant", "options", "bound", "best_move", "pv",
-                "status", "minimal_source", "fen")
-"""Columns of ``results.csv`` read as text; the others are numbers."""
+NUMBER_COLUMNS = ("depth", "tt_size", "iterative", "score", "solved", *COUNTER_NAMES,
+                  "minimal_leaves", "time_s")
+"""Columns of ``results.csv`` read as numbers; the others (a game's columns too) are text."""
 OPTIONAL_NUMBERS = ("minimal_leaves", "solved", "score")
 """Numeric columns that may be empty (NaN)."""
 
@@ -133,15 +139,19 @@ def load_results(run_dir: str | Path) -> pd.DataFrame:
     run_dir = Path(run_dir)
     info = load_run_info(run_dir)
     version = info.get("schema_version")
-    if version != SCHEMA_VERSION:
+    if version not in READABLE_VERSIONS:
         raise HarnessError(f"{run_dir / RUN_FILE}: schema version {version!r} is not "
-                           f"supported (this harness reads version {SCHEMA_VERSION})")
+                           f"supported (this harness reads versions "
+                           f"{', '.join(map(str, READABLE_VERSIONS))})")
     path = run_dir / RESULTS_FILE
     if not path.exists():
         raise HarnessError(f"{path}: no results file")
     rows, skipped = scan_rows(path)
-    frame = pd.DataFrame(rows, columns=list(ROW_COLUMNS))
-    numbers = [c for c in ROW_COLUMNS if c not in TEXT_COLUMNS]
+    if version == 1:
+        _add_games(rows, info)
+    extra = [c for c in (rows[0] if rows else {}) if c not in ROW_COLUMNS]
+    frame = pd.DataFrame(rows, columns=[*ROW_COLUMNS, *extra])
+    numbers = list(NUMBER_COLUMNS)
     for column in numbers:
         frame[column] = pd.to_numeric(frame[column], errors="coerce")    # "" is NaN
     bad = frame[[c for c in numbers if c not in OPTIONAL_NUMBERS]].isna().any(axis=1)
@@ -160,6 +170,17 @@ def load_results(run_dir: str | Path) -> pd.DataFrame:
         warnings.warn(f"{path}: read {len(frame)} complete rows, skipped {skipped}; {repair}",
                       DamagedResultsWarning, stacklevel=2)
     return frame
+
+
+V1_GAMES = {"epd": "chess", "synthetic": "random", "tree": "tree"}
+"""The game of each kind of problem set a version-1 ``run.json`` records."""
+
+
+def _add_games(rows: list[dict[str, str]], info: Mapping[str, Any]) -> None:
+    """A version-1 run's rows with their ``game``, from its record of each suite's kind."""
+    kinds = {name: record.get("kind", "") for name, record in info.get("suites", {}).items()}
+    for row in rows:
+        row["game"] = V1_GAMES.get(kinds.get(row["suite"], ""), "")
 
 
 def find_runs(folder: str | Path) -> list[Path]:

@@ -29,8 +29,10 @@ def shared_suite(name: str) -> Path:
     pytest.skip(f"{name}: the public suites (../shared/positions) are not here")
 
 
-def search(fen: str, name: str, depth: int, **switches: object) -> tuple[int, str, dict[str, int]]:
-    result = run_search(ChessTree(chess.Board(fen)), make_spec(name), depth, Switches(**switches))  # type: ignore[arg-type]
+def search(fen: str, name: str, depth: int, ordering: Ordering = Ordering(),
+           **switches: object) -> tuple[int, str, dict[str, int]]:
+    result = run_search(ChessTree(chess.Board(fen), ordering), make_spec(name), depth,
+                        Switches(**switches))  # type: ignore[arg-type]
     return result.score, result.best_move, result.counters
 
 
@@ -167,13 +169,13 @@ def test_the_compiled_generator_changes_no_count() -> None:
     was = movegen.compiled_in_use()
     try:
         for position in positions[::12]:
-            for switches in (Switches(), Switches(mvv_lva=False, killers=True)):
+            for ordering in (Ordering(), Ordering(mvv_lva=False, killers=True)):
                 found = []
                 for compiled in (True, False):
                     movegen.use_compiled(compiled)
-                    tree = ChessTree(position.board())
+                    tree = ChessTree(position.board(), ordering)
                     found.append([(r.score, r.pv, r.counters) for r in
-                                  (run_search(tree, make_spec(name), 3, switches) for name in CORE)])
+                                  (run_search(tree, make_spec(name), 3) for name in CORE)])
                 assert found[0] == found[1], position.id
     finally:
         movegen.use_compiled(was)
@@ -276,10 +278,10 @@ def test_null_move_and_check_extension_keep_counter_identities() -> None:
 def test_killers_and_history_change_the_tree_not_the_value() -> None:
     fen = "r2q1rk1/ppp2ppp/2n1bn2/2b1p3/3pP3/3P1NPP/PPP1NPB1/R1BQ1RK1 b - - 0 9"
     base = search(fen, "alphabeta", 3)
-    tuned = search(fen, "alphabeta", 3, killers=True, history=True)
+    tuned = search(fen, "alphabeta", 3, Ordering(killers=True, history=True))
     assert tuned[0] == base[0]
     assert tuned[2]["nodes"] != base[2]["nodes"]
-    assert search(fen, "pvs", 3, killers=True, history=True)[0] == base[0]
+    assert search(fen, "pvs", 3, Ordering(killers=True, history=True))[0] == base[0]
 
 
 def test_table_and_iterative_deepening_on_chess() -> None:

@@ -41,7 +41,7 @@ def test_run_tree_file(tmp_path: Path, textbook_file: Path) -> None:
     assert rows.loc["alphabeta", "score"] == 3
     info = json.loads((out / "run.json").read_text())
     assert info["schema_version"] == SCHEMA_VERSION
-    assert info["config"]["tree_files"] == [str(textbook_file)]
+    assert info["config"]["problems"] == [f"tree:{textbook_file}"]
     assert info["finished"] and info["versions"]["pandas"]
     assert len(info["config_hash"]) == 64
 
@@ -73,7 +73,7 @@ def test_run_default_shows_the_comparison(tmp_path: Path, monkeypatch: pytest.Mo
     small = tuple((name, replace(config, limit=2, depths=(1, 2))) for name, config
                   in experiment.DEFAULT_RUNS)
     assert [name for name, _ in small] == ["trees", "chess"]
-    assert small[1][1].suites == ("bench.epd",)
+    assert small[1][1].problems == ("chess:bench.epd",)
     monkeypatch.setattr(experiment, "DEFAULT_RUNS", small)
     out = tmp_path / "default"
     result = invoke("run", "--out", str(out), "--no-progress")
@@ -90,7 +90,7 @@ def test_run_default_shows_the_comparison(tmp_path: Path, monkeypatch: pytest.Mo
     (["--tree", "{leaf}"], "leaf value must be an integer"),
     (["--tree", "{empty}"], "empty child list"),
     (["--tree", "{missing}"], "cannot read"),
-    (["--trees", "random:b=2,d=2,q=1"], "unknown key 'q'"),
+    (["--trees", "random:b=2,d=2,q=1"], "unknown option 'q'"),
     (["--trees", "random:b=2,d=2", "--variants", "pvz"], "unknown variant 'pvz' (valid: minimax"),
     (["--trees", "random:b=2,d=2", "--variants", "pvs:depth=2"], "unknown option 'depth'"),
     (["--trees", "random:b=2,d=2", "--variants", "pvs:zw_min_depth=x"], "is not an integer"),

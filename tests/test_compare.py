@@ -18,7 +18,8 @@ from harness.report.compare import (
     render_comparison,
     worse_than,
 )
-from harness.run.experiment import ExperimentConfig, run_experiment
+from harness.run.experiment import run_experiment
+from harness.run.plan import ExperimentConfig
 
 
 def frame(nodes: dict[str, list[int]], depth: int = 3, suite: str = "s",
@@ -217,7 +218,7 @@ def test_same_inputs_same_comparison() -> None:
 
 
 def test_compare_on_a_real_run(tmp_path: Path) -> None:
-    config = ExperimentConfig(tree_specs=("random:b=3,d=3,n=6,seed=2,ordering=0.7",),
+    config = ExperimentConfig(problems=("random:b=3,d=3,n=6,seed=2,ordering=0.7",),
                               variants="alphabeta,pvs,minimax", depths=(1, 2, 3))
     results = run_experiment(config, tmp_path / "run").results
     comparison = compare(results, default_baseline(results), [])

@@ -33,7 +33,7 @@ from harness.search import VARIANTS, Switches, make_spec, run_search
 from harness.search.compiled import compiled_in_use
 from harness.search.trace import totals
 from harness.games.trees import generate_tree, parse_spec
-from harness.games.chess.tree import ChessTree
+from harness.games.chess.tree import ChessTree, Ordering
 
 out = {"compiled": compiled_in_use(), "runs": []}
 def record(tree, name, depth, switches, trace=False):
@@ -48,12 +48,13 @@ for index in range(spec.count):
             record(tree, variant.name, 4, switches)
     record(tree, "pvs", 3, Switches(), trace=True)
 boards = [p.board() for p in load_suite(sys.argv[1]).positions[:3]]
-chess_switches = (Switches(), Switches(tt_size=4096, killers=True, history=True),
-                  Switches(null_move=2, check_extension=True, iterative_deepening=True))
+chess_switches = ((Ordering(), Switches()),
+                  (Ordering(killers=True, history=True), Switches(tt_size=4096)),
+                  (Ordering(), Switches(null_move=2, check_extension=True, iterative_deepening=True)))
 for board in boards:
     for variant in VARIANTS:
-        for switches in chess_switches:
-            record(ChessTree(board.copy()), variant.name, 2, switches)
+        for ordering, switches in chess_switches:
+            record(ChessTree(board.copy(), ordering), variant.name, 2, switches)
 print(json.dumps(out))
 """
 

@@ -39,6 +39,11 @@ def modules(package: str) -> list[Path]:
     return sorted((HARNESS / package).rglob("*.py"))
 
 
+BOTTOM = ("harness.errors", "harness.options", "harness.plugins")
+"""What any module may import: errors, options in names, plug-in loading (they import
+only errors)."""
+
+
 def within(name: str, prefix: str) -> bool:
     return name == prefix or name.startswith(prefix + ".")
 
@@ -47,19 +52,21 @@ def within(name: str, prefix: str) -> bool:
 def test_the_search_imports_no_game_and_nothing_above_it(path: Path) -> None:
     """``harness.search`` imports itself, ``harness.games.base`` (the tree interface) and
     ``harness.errors``; no chess, no other tree, no drawing."""
-    allowed = ("harness.search", "harness.games.base", "harness.errors")
+    allowed = ("harness.search", "harness.games.base", *BOTTOM)
     bad = sorted(name for name in imported(path)
                  if (within(name, "harness") and not any(within(name, a) for a in allowed))
                  or within(name, "chess"))
     assert not bad, f"{path.relative_to(ROOT)} imports {bad}"
 
 
-FOUNDATION = ("harness.results", "harness.lock", "harness.search", "harness.games", "harness.errors")
+FOUNDATION = ("harness.results", "harness.lock", "harness.search", "harness.games", *BOTTOM)
 """What every layer above the games may import: the run folder's files, the search, the games."""
 LAYERS = (
-    ("harness.games.base", ("harness.errors",)),
-    ("harness.games.trees", ("harness.games.base", "harness.games.trees", "harness.errors")),
-    ("harness.games", ("harness.games", "harness.search", "harness.errors")),
+    ("harness.options", ("harness.errors",)),
+    ("harness.plugins", ("harness.errors",)),
+    ("harness.games.base", BOTTOM),
+    ("harness.games.trees", ("harness.games.base", "harness.games.trees", *BOTTOM)),
+    ("harness.games", ("harness.games", "harness.search", *BOTTOM)),
     ("harness.report", ("harness.report", *FOUNDATION)),
     ("harness.run", ("harness.run", "harness.report", *FOUNDATION)),
     ("harness.reproduce", ("harness.reproduce", "harness.run", "harness.report", *FOUNDATION)),

@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from harness.run.executors import Execution
-from harness.run.experiment import ExperimentConfig, run_experiment
+from harness.run.experiment import run_experiment
+from harness.run.plan import ExperimentConfig
 from harness.run.progress import Listener, Progress
 
 
@@ -41,7 +42,7 @@ class Recorder(Listener):
         self.events.append(("done",))
 
 
-CONFIG = ExperimentConfig(tree_specs=("random:b=3,d=4,n=3,seed=1",), variants="alphabeta,pvs",
+CONFIG = ExperimentConfig(problems=("random:b=3,d=4,n=3,seed=1",), variants="alphabeta,pvs",
                           depths=(2, 3, 4))
 
 

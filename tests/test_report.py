@@ -21,13 +21,14 @@ from harness.report.page import (
     summary_table,
     write_report,
 )
-from harness.run.experiment import ExperimentConfig, RunOutput, run_experiment
+from harness.run.experiment import RunOutput, run_experiment
+from harness.run.plan import ExperimentConfig
 from tests.test_compare import BASE, frame
 
 
 @pytest.fixture(scope="module")
 def run(tmp_path_factory: pytest.TempPathFactory) -> RunOutput:
-    config = ExperimentConfig(tree_specs=("random:b=3,d=3,n=8,seed=4,ordering=0.7",),
+    config = ExperimentConfig(problems=("random:b=3,d=3,n=8,seed=4,ordering=0.7",),
                               variants="alphabeta,pvs,mtdf", depths=(1, 2, 3))
     return run_experiment(config, tmp_path_factory.mktemp("report") / "run")
 

@@ -372,14 +372,14 @@ def test_a_claim_is_one_record_in_the_list(tmp_path: Path, monkeypatch: pytest.M
     """A claim with a dataset of its own needs only its record (as its module would hold it)
     and its place in the list: measured after the built-in datasets, numbered, judged and
     written up with its rule."""
+    from harness.games.registry import load_problems
     from harness.reproduce import claims as registry
     from harness.reproduce.analysis import ClaimInfo, Context, Section
     from harness.reproduce.measure import Job, Run
-    from harness.run.problems import synthetic_problems
 
     def jobs(scale: Scale) -> list[Job]:
         return [((("dataset", "extra"),), p, (Run("default", "alphabeta", 2),))
-                for p in synthetic_problems("random:b=2,d=2,n=2,seed=1")]
+                for p in load_problems("random:b=2,d=2,n=2,seed=1").problems]
 
     def analyse(ctx: Context, info: ClaimInfo) -> Section:
         leaves = int(ctx.frames["extra"]["leaves"].sum())

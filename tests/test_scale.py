@@ -16,17 +16,18 @@ import pytest
 from click.testing import CliRunner
 
 from harness.cli import cli
-from harness.games.chess.epd import load_suite
+from harness.games.base import Problem
 from harness.games.chess.suites import project_positions
+from harness.games.registry import find_game, load_problems
 from harness.results import RESULTS_FILE
 from harness.run.executors import Execution, collector_paused, run_jobs
-from harness.run.experiment import ExperimentConfig, resume_experiment, run_experiment
-from harness.run.problems import suite_problems, synthetic_problems, tree_file_problems
+from harness.run.experiment import resume_experiment, run_experiment
+from harness.run.plan import ExperimentConfig
 from harness.run.progress import Listener, Progress
 
 ROOT = Path(__file__).resolve().parents[1]
 SPEC = "random:b=5,d=5,n=12,seed=8,ordering=0.7,values=incremental,range=30"
-CONFIG = ExperimentConfig(tree_specs=(SPEC,), variants="alphabeta,pvs,negascout,mtdf",
+CONFIG = ExperimentConfig(problems=(SPEC,), variants="alphabeta,pvs,negascout,mtdf",
                           depths=(3, 5))
 
 
@@ -82,20 +83,24 @@ def test_serial_runs_ask_no_estimate() -> None:
 
 
 def test_work_estimates_rank_bigger_problems_higher() -> None:
-    small, big = (synthetic_problems(f"random:b={b},d=4,n=1")[0] for b in (2, 6))
-    assert 0 < small.work_estimate() < big.work_estimate()
-    suite = load_suite(project_positions() / "perft.epd")
-    estimates = {p.problem_id: p.work_estimate() for p in suite_problems(suite, False)}
+    small, big = (load_problems(f"random:b={b},d=4,n=1").problems[0] for b in (2, 6))
+    assert 0 < work(small) < work(big)
+    suite = project_positions() / "perft.epd"
+    estimates = {p.problem_id: work(p) for p in load_problems(f"chess:{suite}").problems}
     assert estimates["start"] == 400 and estimates["kiwipete"] == 2039
 
 
 def test_a_tree_files_estimate_is_its_size_known_since_planning(tmp_path: Path) -> None:
     copy = tmp_path / "textbook.json"
     copy.write_text((ROOT / "tests" / "data" / "textbook.json").read_text())
-    [problem] = tree_file_problems(str(copy))
-    size = float(problem.make_tree().shape.nodes)  # type: ignore[attr-defined]
+    [problem] = load_problems(f"tree:{copy}").problems
+    size = float(find_game("tree").tree(problem).shape.nodes)  # type: ignore[attr-defined]
     copy.unlink()                       # the estimate must not read the file again
-    assert problem.work_estimate() == size > 1
+    assert work(problem) == size > 1
+
+
+def work(problem: Problem) -> float:
+    return find_game(problem.game).work(problem)
 
 
 def test_the_collector_is_paused_while_searching_and_restored() -> None:
@@ -161,7 +166,7 @@ def test_resume_refuses_new_options(tmp_path: Path) -> None:
 
 
 def test_max_nodes_is_recorded_not_lost(tmp_path: Path) -> None:
-    config = ExperimentConfig(tree_specs=("random:b=4,d=6,n=2,seed=1",),
+    config = ExperimentConfig(problems=("random:b=4,d=6,n=2,seed=1",),
                               variants="minimax,alphabeta", max_nodes=2000)
     frame = run_experiment(config, tmp_path / "run", report=False).results
     stopped = frame[frame["variant"] == "minimax"]

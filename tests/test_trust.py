@@ -23,7 +23,8 @@ from harness.lock import hold_folder
 from harness.results import RESULTS_FILE, RUN_FILE, load_results
 from harness.run import experiment
 from harness.run.executors import Execution, run_jobs, start_workers
-from harness.run.experiment import ExperimentConfig, run_default, run_experiment
+from harness.run.experiment import run_default, run_experiment
+from harness.run.plan import ExperimentConfig
 from harness.run.progress import Listener
 
 SLOW_TREES = "random:b=6,d=7,n=60,seed=3,ordering=0.8"
@@ -196,7 +197,7 @@ def test_an_unreachable_scheduler_leaves_no_folder(tmp_path: Path) -> None:
     pytest.importorskip("distributed")
     out = tmp_path / "run"
     execution = Execution(executor="dask", scheduler="tcp://127.0.0.1:1", connect_timeout=1)
-    config = ExperimentConfig(tree_specs=("random:b=2,d=2,n=2",), variants="alphabeta")
+    config = ExperimentConfig(problems=("random:b=2,d=2,n=2",), variants="alphabeta")
     with pytest.raises(HarnessError, match=re.escape("--scheduler tcp://127.0.0.1:1: cannot connect")):
         run_experiment(config, out, execution=execution)
     assert not out.exists()
@@ -288,7 +289,7 @@ def test_no_more_workers_start_than_there_are_jobs() -> None:
 
 def test_an_interrupted_default_run_resumes_from_its_folder(tmp_path: Path,
                                                             monkeypatch: pytest.MonkeyPatch) -> None:
-    tiny = tuple((name, ExperimentConfig(tree_specs=(f"random:b=2,d=3,n=3,seed={seed}",),
+    tiny = tuple((name, ExperimentConfig(problems=(f"random:b=2,d=3,n=3,seed={seed}",),
                                          variants="alphabeta,pvs"))
                  for seed, name in enumerate(("trees", "chess")))
     monkeypatch.setattr(experiment, "DEFAULT_RUNS", tiny)

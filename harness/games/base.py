@@ -8,14 +8,24 @@ trees implement it with a stack of node ids, so a variant is written once for bo
 Values follow negamax: ``value()`` is from the point of view of the side to move, an
 integer strictly between ``-INF`` and ``INF``.
 
-This module is the bottom layer: the search (``harness.search``) and every tree import it,
+A :class:`Game` makes trees from :class:`Problem` records; the frame offers a feature (a
+quiescence search, null move, check extension) when the tree has the ability, never by a
+game's class.
+
+This module is the bottom layer: the search (``harness.search``) and every game import it,
 and it imports neither.
 """
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
-from typing import Protocol
+from abc import ABC, abstractmethod
+from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Protocol
+
+from harness.errors import HarnessError
+from harness.options import Option, OptionValue
+from harness.plugins import BUILT_IN
 
 INF = 1_000_000_000
 """Larger than any evaluation, mate scores included."""
@@ -34,8 +44,6 @@ class Tree(Protocol):
     Optional abilities: the search uses each when the tree has it (by the method's
     presence, never by the tree's class), and runs without it otherwise.
 
-    - ``order_moves(mvv_lva: bool, killers: bool, history: bool) -> None``: switch the
-      tree's move ordering before a search (:class:`OrderedTree`; chess).
     - ``quiesce(alpha, beta, counters) -> int``: a horizon evaluation that looks at the
       window, counting its nodes in ``counters.qnodes`` (:class:`QuiescenceCounters`);
       with ``child_quiesce(move, alpha, beta, counters) -> int``, the same at the child
@@ -103,15 +111,6 @@ class EnhancedTree(Tree, Protocol):
         ...
 
 
-class OrderedTree(Tree, Protocol):
-    """A tree whose move ordering the search switches (see :class:`Tree`)."""
-
-    def order_moves(self, mvv_lva: bool, killers: bool, history: bool) -> None:
-        """Use these ordering switches from now on: captures by MVV-LVA, killer moves,
-        the history heuristic."""
-        ...
-
-
 class QuiescenceCounters(Protocol):
     """What a tree's quiescence search counts into: the search's counters
     (``harness.search.counters.Counters``), of which it touches only ``qnodes``."""
@@ -123,3 +122,126 @@ def has_enhancements(tree: object) -> bool:
     """Whether ``tree`` is an :class:`EnhancedTree`: it can pass a move and knows checks
     (what null move and check extension need)."""
     return all(callable(getattr(tree, name, None)) for name in ("in_check", "null_allowed", "push_null"))
+
+
+# ---------------------------------------------------------------------------------------
+# Games: where problems come from
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One tree to search, described by value (it travels to worker processes): its game
+    rebuilds the tree from it with :meth:`Game.tree`."""
+
+    game: str
+    """The name of the game it belongs to (:func:`harness.games.registry.find_game`)."""
+    suite: str
+    """The problem set it belongs to: an EPD file's name, a synthetic spec, a tree file's
+    name, with the options that differ from the game's defaults."""
+    problem_id: str
+    """Its id within the set (an EPD position's ``id``, a tree's number)."""
+    source: str
+    """What the game reads it from: a file path, a spec, a game's name."""
+    index: int = 0
+    """Its place in the set (a synthetic tree's number, a position's line among the set's)."""
+    options: tuple[tuple[str, OptionValue], ...] = ()
+    """Every option of the game, defaults included, in the game's order."""
+    default_depth: int = 1
+    """The depth searched when none is given (a tree's height, to the end of a game,
+    3 plies of chess)."""
+    size: float | None = None
+    """Its work, if known when it was loaded (a tree file's nodes); else the game estimates it."""
+
+    def option(self, key: str) -> OptionValue:
+        """The value of the game option ``key``."""
+        return dict(self.options)[key]
+
+    def depths(self, given: tuple[int, ...] | None) -> tuple[int, ...]:
+        """The depths this problem is searched to: ``given``, else its default."""
+        return given or (self.default_depth,)
+
+
+@dataclass
+class ProblemSet:
+    """The problems one ``GAME:SPEC`` names, and what a run records about them."""
+
+    name: str
+    """The set's name (every problem's ``suite``)."""
+    problems: list[Problem]
+    """Its problems, in order."""
+    record: dict[str, Any] = field(default_factory=dict)
+    """What ``run.json`` keeps about it beside its game and options: a file's path and
+    sha256, lines skipped, a tree's height."""
+
+
+FEATURES = {
+    "quiescence": "a quiescence search at the horizon (tree.quiesce)",
+    "null_move": "null move (tree.in_check, null_allowed, push_null)",
+    "check_extension": "one ply more when in check (tree.in_check)",
+}
+"""The frame's features a game's trees may offer, by the :class:`Switches
+<harness.search.run.Switches>` field that turns them on, and the abilities they need."""
+
+
+class Game(ABC):
+    """A source of problems: how a spec names them, loads them and makes each one's tree.
+
+    A game is one object in :data:`harness.games.registry.GAMES` (built in, or added by an
+    installed package through the entry-point group ``harness.games``). Problems are named
+    ``NAME:SPEC[,key=value...]`` (``chess:wac.epd,killers=1``, ``random:b=8,d=6``); the
+    ``key=value`` items are the game's :attr:`options`, checked and recorded with the
+    results. A variant never knows which game it searches: everything game-specific is
+    here or in the game's trees.
+    """
+
+    name: str = ""
+    """What ``GAME:`` says."""
+    spec: str = ""
+    """What follows the colon, for the listing (``FILE.epd | NAME``)."""
+    description: str = ""
+    """One line on the game."""
+    source: str = ""
+    """Where the game or its data comes from."""
+    options: ClassVar[Mapping[str, Option]] = {}
+    """The ``key=value`` options the spec takes."""
+    columns: ClassVar[Mapping[str, str]] = {}
+    """Extra columns of ``results.csv`` (name: what it holds), filled by :meth:`columns_for`."""
+    features: ClassVar[frozenset[str]] = frozenset()
+    """The frame features (keys of :data:`FEATURES`) its trees offer."""
+    origin: str = BUILT_IN
+    """``built in``, or the package that added it."""
+
+    @abstractmethod
+    def load(self, spec: str, options: tuple[tuple[str, OptionValue], ...],
+             skip_invalid: bool = False) -> ProblemSet:
+        """The problems ``spec`` names, with ``options`` (every option, resolved). Bad input
+        is a :class:`HarnessError` of one line, ``FILE:LINE: reason`` for a file;
+        ``skip_invalid`` skips malformed lines with a warning instead, where the game reads
+        lines."""
+
+    @abstractmethod
+    def tree(self, problem: Problem) -> Tree:
+        """The problem's tree, cursor at the root."""
+
+    def work(self, problem: Problem) -> float:
+        """A rough measure of searching ``problem`` (comparable within the game), to start the
+        longest jobs first: by default its :attr:`Problem.size`, else 1."""
+        return 1.0 if problem.size is None else problem.size
+
+    def columns_for(self, problem: Problem, best_move: str) -> dict[str, object]:
+        """The values of :attr:`columns` for a search of ``problem`` that chose ``best_move``."""
+        return {}
+
+    def judge(self, problem: Problem, best_move: str, score: int | None) -> bool | None:
+        """Whether a search that found ``best_move`` and ``score`` solved ``problem`` (its
+        known answer: a best move, a value); ``None`` when the problem carries none."""
+        return None
+
+    def check(self, problems: ProblemSet, depths: tuple[int, ...] | None) -> None:
+        """The game's own checks of a loaded set against the depths asked for (``None``: each
+        problem's default), before anything is searched."""
+        for problem in problems.problems[:1]:
+            deepest = max(problem.depths(depths))
+            if deepest > MAX_DEPTH:
+                raise HarnessError(f"{problems.name}: depth {deepest:,} is deeper than the harness "
+                                   f"searches ({MAX_DEPTH} plies): give --depth N")

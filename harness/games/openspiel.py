@@ -32,10 +32,12 @@ from __future__ import annotations
 import difflib
 import hashlib
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from dataclasses import replace
+from typing import Any, ClassVar
 
 from harness.errors import HarnessError
-from harness.games.base import INF, Move
+from harness.games.base import INF, MAX_DEPTH, Game, Move, Problem, ProblemSet, Tree
+from harness.options import Option, OptionValue, text
 
 Evaluation = Callable[[Any], int]
 """A static evaluation of a non-terminal ``pyspiel.State`` for its player to move."""
@@ -225,3 +227,68 @@ def openspiel_tree(spec: str, *, actions: Sequence[int] = (), evaluate: Evaluati
     """The game ``spec`` (``"tic_tac_toe"``, ``"breakthrough(rows=5,columns=5)"``) as a tree
     from its initial state, or after ``actions``."""
     return OpenSpielTree(spec, actions=actions, evaluate=evaluate, scale=scale)
+
+
+class OpenSpiel(Game):
+    """Any OpenSpiel game :func:`check_game` accepts: ``openspiel:tic_tac_toe``,
+    ``openspiel:breakthrough(rows=5,columns=5),moves=0 1``.
+
+    A plug-in can give the game an evaluation for searches shallower than the game:
+    register ``OpenSpiel("breakthrough-eval", evaluation=my_evaluation)``.
+    """
+
+    spec = "NAME | NAME(param=value,...) as pyspiel.load_game reads it"
+    source = "OpenSpiel (pip install 'gametree-harness[openspiel]')"
+    options: ClassVar[Mapping[str, Option]] = {
+        "moves": Option("", "actions played from the initial state to reach the position "
+                        "searched, separated by spaces or ;"),
+        "scale": Option(1, "the returns are multiplied by this (they must come out integers)",
+                        minimum=1),
+    }
+
+    def __init__(self, name: str = "openspiel", evaluation: Evaluation | None = None,
+                 description: str = "") -> None:
+        self.name = name
+        self.evaluation = evaluation
+        """A static evaluation at the horizon (default: 0, "not decided yet")."""
+        self.description = description or (
+            "OpenSpiel's deterministic, perfect-information, two-player, zero-sum games "
+            "(tic_tac_toe, connect_four, breakthrough, ...); without an evaluation a search to "
+            "the default depth plays every line to its end")
+
+    def load(self, spec: str, options: tuple[tuple[str, OptionValue], ...],
+             skip_invalid: bool = False) -> ProblemSet:
+        if not spec:
+            raise HarnessError(f"{self.name}: which game? ({self.name}:NAME, for example "
+                               f"{self.name}:tic_tac_toe)")
+        problem = Problem(self.name, spec, "start", spec, 0, options)
+        tree = self._tree(problem)
+        changed = {k: v for k, v in options if v != self.options[k].default}
+        name = spec + "".join(f",{k}={text(v)}" for k, v in changed.items())
+        problem_id = " ".join(str(a) for a in _actions(problem)) or "start"
+        problem = replace(problem, suite=name, problem_id=problem_id, default_depth=tree.height)
+        return ProblemSet(name, [problem], {"game_string": str(tree.game), "height": tree.height})
+
+    def tree(self, problem: Problem) -> Tree:
+        return self._tree(problem)
+
+    def _tree(self, problem: Problem) -> OpenSpielTree:
+        return OpenSpielTree(problem.source, actions=_actions(problem), evaluate=self.evaluation,
+                             scale=int(problem.option("scale")))
+
+    def check(self, problems: ProblemSet, depths: tuple[int, ...] | None) -> None:
+        problem = problems.problems[0]
+        if not depths and problem.default_depth > MAX_DEPTH:
+            raise HarnessError(f"{self.name}:{problem.source}: the game lasts up to "
+                               f"{problem.default_depth:,} plies, the depth searched without "
+                               f"--depth, and the harness searches at most {MAX_DEPTH}: give "
+                               "--depth N (with an evaluation) or a later position (moves=...)")
+
+
+def _actions(problem: Problem) -> list[int]:
+    raw = str(problem.option("moves")).replace(";", " ").split()
+    try:
+        return [int(a) for a in raw]
+    except ValueError:
+        raise HarnessError(f"openspiel:{problem.source}: moves={problem.option('moves')!r} are not "
+                           "action numbers") from None

@@ -19,13 +19,15 @@ from typing import Any
 import pandas as pd
 
 from harness.errors import HarnessError
-from harness.games.chess.epd import load_suite
+from harness.games.base import Problem
 from harness.games.chess.suites import find_suite
+from harness.games.chess.tree import ChessTree, Ordering
+from harness.games.registry import find_game, load_problems
+from harness.plugins import BUILT_IN
 from harness.run.checkpoint import JobLog
 from harness.run.executors import Execution, collector_paused, report_step, run_jobs
-from harness.run.problems import Problem, suite_problems, synthetic_problems
 from harness.run.progress import Listener, in_phase
-from harness.search.registry import BUILT_IN, VARIANTS, parse_variants
+from harness.search.registry import VARIANTS, parse_variants
 from harness.search.run import Switches, run_search
 
 
@@ -78,7 +80,9 @@ class ChessConfig:
     name: str
     """Its short name in tables and charts."""
     switches: Switches
-    """The switches (iterative deepening is on in every configuration)."""
+    """The frame's switches (iterative deepening is on in every configuration)."""
+    ordering: Ordering
+    """The chess tree's move ordering."""
     description: str
     """What is on."""
 
@@ -87,12 +91,12 @@ def chess_configs(tt_size: int) -> tuple[ChessConfig, ...]:
     """The move-ordering ladder of claim 4, each step adding one enhancement."""
     base = Switches(iterative_deepening=True)
     return (
-        ChessConfig("none", replace(base, mvv_lva=False), "no ordering (generation order)"),
-        ChessConfig("mvv-lva", base, "MVV-LVA captures first"),
-        ChessConfig("+killers", replace(base, killers=True), "MVV-LVA, killers"),
-        ChessConfig("+history", replace(base, killers=True, history=True),
+        ChessConfig("none", base, Ordering(mvv_lva=False), "no ordering (generation order)"),
+        ChessConfig("mvv-lva", base, Ordering(), "MVV-LVA captures first"),
+        ChessConfig("+killers", base, Ordering(killers=True), "MVV-LVA, killers"),
+        ChessConfig("+history", base, Ordering(killers=True, history=True),
                     "MVV-LVA, killers, history"),
-        ChessConfig("+hash move", replace(base, killers=True, history=True, tt_size=tt_size),
+        ChessConfig("+hash move", replace(base, tt_size=tt_size), Ordering(killers=True, history=True),
                     f"MVV-LVA, killers, history, a {tt_size:,}-entry table with its move first"),
     )
 
@@ -141,18 +145,22 @@ class Run:
     """The depth searched to."""
     switches: Switches = Switches()
     """The switches."""
+    ordering: Ordering | None = None
+    """A chess tree's move ordering (``None``: the tree's own)."""
 
 
 def measure(tags: tuple[tuple[str, str], ...], problem: Problem,
             runs: tuple[Run, ...]) -> list[dict[str, Any]]:
     """Every run on one problem, with one tree (its position cache shared by all runs):
     one row per run with ``tags``, the problem, the run and every counter."""
-    tree = problem.make_tree()
+    tree = find_game(problem.game).tree(problem)
     rows: list[dict[str, Any]] = []
     try:
         with collector_paused():
             for run in runs:
                 spec = parse_variants(run.variant)[0]
+                if run.ordering is not None and isinstance(tree, ChessTree):
+                    tree.set_ordering(run.ordering)
                 result = run_search(tree, spec, run.depth, run.switches)
                 report_step()
                 rows.append({**dict(tags), "suite": problem.suite, "problem_id": problem.problem_id,
@@ -185,8 +193,7 @@ def chess_suite() -> Path | None:
 def _chess_problems(path: Path, count: int) -> list[Problem]:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        suite = load_suite(path, skip_invalid=True)
-    return suite_problems(suite, True)[:count]
+        return load_problems(f"chess:{path}", skip_invalid=True).problems[:count]
 
 
 def _chess_jobs(pairs: Iterable[tuple[str, str]], scale: Scale, suite: Path | None) -> list[Job]:
@@ -196,7 +203,7 @@ def _chess_jobs(pairs: Iterable[tuple[str, str]], scale: Scale, suite: Path | No
     if not chess_runs or suite is None:
         return []
     configs = {c.name: c for c in chess_configs(scale.tt_size)}
-    runs = tuple(Run(name, variant, scale.chess_depth, configs[name].switches)
+    runs = tuple(Run(name, variant, scale.chess_depth, configs[name].switches, configs[name].ordering)
                  for name, variant in chess_runs)
     return [((("dataset", "chess"),), p, runs) for p in _chess_problems(suite, scale.chess_positions)]
 
@@ -213,7 +220,7 @@ def _sweep_jobs(variants: Sequence[str], scale: Scale) -> list[Job]:
                     f"ordering={level},{values}")
             runs = tuple(Run("default", v, d) for v in variants)
             jobs += [((("dataset", "sweep"), ("model", model), ("ordering", level)), p, runs)
-                     for p in synthetic_problems(spec)]
+                     for p in load_problems(spec).problems]
     return jobs
 
 

@@ -9,32 +9,17 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
-from importlib import metadata
 
 from harness.errors import HarnessError
+from harness.options import Option, Options, OptionValue, resolve
+from harness.options import text as _text
+from harness.plugins import load_entry_points
 from harness.search import drivers
 from harness.search.alphabeta import alphabeta, minimax
 from harness.search.core import Loop
 from harness.search.negascout import negascout, scout
 from harness.search.pvs import belle, pvs
 from harness.search.zwp import zwp
-
-OptionValue = int | bool | str
-Options = Mapping[str, OptionValue]
-
-
-@dataclass(frozen=True)
-class Option:
-    """One option a variant takes in its name."""
-
-    default: OptionValue
-    """The value when the option is not given; its type is the option's type."""
-    help: str
-    """What the option does."""
-    choices: tuple[str, ...] = ()
-    """The allowed values of a text option (empty: any)."""
-    minimum: int | None = None
-    """The least allowed value of an integer option."""
 
 
 @dataclass(frozen=True)
@@ -176,8 +161,6 @@ VARIANTS: list[Variant] = [
             "pvs-zero-window-pruning-note.txt", loop=_zwp, options=_zwp_options(pv_full=True)),
 ]
 
-BUILT_IN = "built in"
-"""The :attr:`Variant.origin` of the harness's own variants."""
 PLUGIN_GROUP = "harness.variants"
 """The entry-point group through which an installed package adds variants: each entry
 point names a :class:`Variant` or a sequence of them."""
@@ -187,33 +170,9 @@ not a Variant), naming its package; the command line prints them as warnings."""
 
 
 def load_plugins(group: str = PLUGIN_GROUP) -> tuple[list[Variant], list[str]]:
-    """The variants installed packages add through ``group``, marked with their package,
-    and one line per entry point that could not be loaded. A name already taken (by a
-    built-in variant or an earlier plug-in) is refused, so no plug-in can change what a
-    built-in name means."""
-    added: list[Variant] = []
-    problems: list[str] = []
-    taken = {v.name for v in VARIANTS}
-    for entry in metadata.entry_points(group=group):
-        package = f"{entry.dist.name} {entry.dist.version}" if entry.dist else entry.value
-        try:
-            loaded = entry.load()
-        except Exception as exc:                # whatever a plug-in's import raises is its own
-            problems.append(f"plug-in {entry.name!r} of {package}: cannot be loaded "
-                            f"({type(exc).__name__}: {exc}); the harness runs without it")
-            continue
-        found = list(loaded) if isinstance(loaded, list | tuple) else [loaded]
-        for variant in found:
-            if not isinstance(variant, Variant):
-                problems.append(f"plug-in {entry.name!r} of {package}: {variant!r} is not a "
-                                "harness.search.registry.Variant; left out")
-            elif variant.name in taken:
-                problems.append(f"plug-in {entry.name!r} of {package}: the name "
-                                f"{variant.name!r} is taken; left out")
-            else:
-                taken.add(variant.name)
-                added.append(replace(variant, origin=package))
-    return added, problems
+    """The variants installed packages add through ``group`` (see :mod:`harness.plugins`)."""
+    return load_entry_points(group, Variant, (v.name for v in VARIANTS), lambda v: v.name,
+                             lambda v, package: replace(v, origin=package))
 
 
 CORE = ("alphabeta", "alphabeta-fs", "pvs", "pvs-fs", "negascout", "moreland", "belle",
@@ -261,42 +220,11 @@ class VariantSpec:
         return self.variant.make_driver(dict(self.options))
 
 
-def _text(value: OptionValue) -> str:
-    return str(int(value)) if isinstance(value, bool) else str(value)
-
-
 def make_spec(name: str, given: Mapping[str, str] | None = None) -> VariantSpec:
     """Resolve ``name`` and option texts into a :class:`VariantSpec`."""
     variant = find_variant(name)
-    values = {k: opt.default for k, opt in variant.options.items()}
-    for key, raw in (given or {}).items():
-        if key not in variant.options:
-            valid = ", ".join(variant.options) or "none"
-            raise HarnessError(f"variant {name!r}: unknown option {key!r} (valid: {valid})")
-        values[key] = _coerce(name, key, raw, variant.options[key])
-    return VariantSpec(variant, tuple(sorted(values.items())))
-
-
-def _coerce(name: str, key: str, raw: str, option: Option) -> OptionValue:
-    where = f"variant {name!r}: option {key}={raw!r}"
-    if isinstance(option.default, bool):
-        lowered = raw.lower()
-        if lowered in ("1", "true", "yes", "on"):
-            return True
-        if lowered in ("0", "false", "no", "off"):
-            return False
-        raise HarnessError(f"{where} is not a boolean (1/0, true/false)")
-    if isinstance(option.default, int):
-        try:
-            number = int(raw)
-        except ValueError:
-            raise HarnessError(f"{where} is not an integer") from None
-        if option.minimum is not None and number < option.minimum:
-            raise HarnessError(f"{where} must be at least {option.minimum}")
-        return number
-    if option.choices and raw not in option.choices:
-        raise HarnessError(f"{where} is not one of: {', '.join(option.choices)}")
-    return raw
+    values = resolve(f"variant {name!r}", variant.options, given or {})
+    return VariantSpec(variant, tuple(sorted(values)))
 
 
 def parse_variants(text: str) -> list[VariantSpec]:

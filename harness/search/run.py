@@ -16,7 +16,10 @@ from harness.search.trace import TraceNode, TracingSearch
 
 @dataclass(frozen=True)
 class Switches:
-    """Enhancements shared by every variant, recorded with the results."""
+    """Enhancements of the search frame, the same for every variant, recorded with the
+    results. The last four are offered by a game's trees (``harness.games.base.FEATURES``):
+    a tree without the ability searches without them. A game's own options (chess's move
+    ordering) are part of its problems, not of these."""
 
     tt_size: int = 0
     """Transposition-table entries; 0 for none (a variant that needs one brings its own)."""
@@ -25,25 +28,14 @@ class Switches:
     hash_move: bool = True
     """With a table, search the table's move first."""
     quiescence: bool = True
-    """Chess: quiescence search at the horizon (captures and promotions)."""
-    mvv_lva: bool = True
-    """Chess: captures and promotions first, most valuable victim, least valuable attacker."""
-    killers: bool = False
-    """Chess: killer moves (two per ply) after the captures."""
-    history: bool = False
-    """Chess: quiet moves by history score."""
+    """A quiescence search at the horizon, where the game's trees offer one (chess)."""
     null_move: int = 0
-    """Chess: null-move reduction R (0: no null move)."""
+    """Null-move reduction R (0: no null move), where the trees can pass (chess)."""
     null_rule: str = "either"
-    """Chess: ``either`` (VARIANTS.md: no null move when either of the previous two plies
-    was one) or ``both`` (Diepeveen's code: not when both were)."""
+    """``either`` (VARIANTS.md: no null move when either of the previous two plies was
+    one) or ``both`` (Diepeveen's code: not when both were)."""
     check_extension: bool = False
-    """Chess: one ply deeper when the side to move is in check."""
-
-    def applies_to_chess_only(self) -> dict[str, object]:
-        """The chess-only switches, for the record."""
-        return {k: getattr(self, k) for k in ("quiescence", "mvv_lva", "killers", "history",
-                                               "null_move", "null_rule", "check_extension")}
+    """One ply deeper when the side to move is in check, where the trees know checks."""
 
 
 @dataclass(frozen=True)
@@ -93,13 +85,10 @@ def search_with(frame: type[Search], tree: Tree, spec: VariantSpec, depth: int,
     observes it (a :class:`TracingSearch` leaves its trace in the result). Everything but
     the choice of frame is here, so a benchmark of a plain ``Search`` runs this same code."""
     check_depth(depth)
-    # The tree's optional abilities (harness.games.base.Tree), by what it has, not its class.
-    order_moves = getattr(tree, "order_moves", None)
-    if order_moves is not None:
-        order_moves(switches.mvv_lva, switches.killers, switches.history)
     tree.reset()
     tt_size = switches.tt_size or (DEFAULT_SIZE if spec.variant.uses_table else 0)
     table = TranspositionTable(tt_size) if tt_size else None
+    # The tree's optional abilities (harness.games.base.Tree), by what it has, not its class.
     if quiescence is None and switches.quiescence:
         quiescence = getattr(tree, "quiesce", None)
     enhanced = has_enhancements(tree)

@@ -12,8 +12,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from harness.games.base import Move
+from harness.options import Options
 from harness.search.core import Loop, Search
-from harness.search.registry import Options, Variant
+from harness.search.registry import Variant
 
 
 def reverse_alphabeta(s: Search, moves: Sequence[Move], depth: int, alpha: int,

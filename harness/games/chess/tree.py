@@ -373,11 +373,6 @@ class ChessTree:
         self.ordering = ordering
         self._dynamic = ordering.killers or ordering.history
 
-    def order_moves(self, mvv_lva: bool, killers: bool, history: bool) -> None:
-        """:meth:`set_ordering` by its switches (the optional ability of
-        :class:`harness.games.base.OrderedTree` a search calls before it starts)."""
-        self.set_ordering(Ordering(mvv_lva, killers, history))
-
     # -- enhancements used by the search frame ---------------------------------------
     def in_check(self) -> bool:
         info = self._infos[-1]

@@ -9,11 +9,11 @@ from typing import Any
 import pandas as pd
 from matplotlib.figure import Figure
 
+from harness.games.registry import load_problems
 from harness.report import charts
 from harness.reproduce.analysis import ClaimInfo, Context, Section
 from harness.reproduce.measure import Job, Run, Scale
 from harness.reproduce.verdicts import Check, knuth_moore_formula
-from harness.run.problems import synthetic_problems
 from harness.search.minimal import knuth_moore
 
 VARIANTS = ("alphabeta", "pvs", "negascout")
@@ -30,7 +30,7 @@ def jobs(scale: Scale) -> list[Job]:
                     "values=uniform,range=1000000000")
             runs = tuple(Run("default", v, d) for v in VARIANTS)
             found += [((("dataset", "knuth-moore"), ("b", str(b))), p, runs)
-                      for p in synthetic_problems(spec)]
+                      for p in load_problems(spec).problems]
             d += 1
     return found
 

@@ -9,11 +9,11 @@ from typing import Any
 from matplotlib.figure import Figure
 
 from harness.errors import HarnessError
+from harness.games.registry import load_problems
 from harness.report import charts
 from harness.reproduce.analysis import ClaimInfo, Context, Section, fmt
 from harness.reproduce.measure import Job, Run, Scale
 from harness.reproduce.verdicts import Check
-from harness.run.problems import synthetic_problems
 
 PEARL_TOLERANCE = 0.10
 """The estimate at the deepest depth must lie within 10% of x/(1-x)."""
@@ -46,7 +46,7 @@ def jobs(scale: Scale) -> list[Job]:
         spec = (f"random:b={b},d={deepest},n={scale.pearl_trees},seed=2,ordering=random,"
                 "values=uniform,range=1000000000")
         runs = tuple(Run("default", "alphabeta", d) for d in range(1, deepest + 1))
-        found += [((("dataset", "pearl"), ("b", str(b))), p, runs) for p in synthetic_problems(spec)]
+        found += [((("dataset", "pearl"), ("b", str(b))), p, runs) for p in load_problems(spec).problems]
     return found
 
 

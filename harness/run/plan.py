@@ -1,0 +1,161 @@
+"""A run's configuration and its plan: every problem, variant and depth resolved and checked
+before anything is searched."""
+
+from __future__ import annotations
+
+import warnings
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from harness.errors import HarnessError
+from harness.games.base import FEATURES, Problem
+from harness.games.registry import find_game, load_problems
+from harness.results import ROW_COLUMNS
+from harness.search.registry import VariantSpec, parse_variants
+from harness.search.run import MAX_DEPTH, Switches, check_depth
+
+
+@dataclass(frozen=True)
+class ExperimentConfig:
+    """What a run searches and with which switches."""
+
+    problems: tuple[str, ...] = ()
+    """Problem sets named ``GAME:SPEC[,key=value...]`` (``chess:wac.epd,killers=1``,
+    ``random:b=8,d=6,n=20``, ``tree:fig.json``, ``openspiel:tic_tac_toe``)."""
+    variants: str = "all"
+    """Variant list as given (``pvs:zw_min_depth=3,negascout``, ``all``, ``core``)."""
+    depths: tuple[int, ...] | None = None
+    """Depths to search each problem to; ``None``: each problem's default (a tree's
+    height, 3 for chess, the end of an OpenSpiel game)."""
+    switches: Switches = Switches()
+    """Enhancements of the search frame, the same for every variant."""
+    measure_minimal: bool = False
+    """Measure each tree's minimal alpha-beta tree (children perfectly reordered)."""
+    skip_invalid: bool = False
+    """Skip malformed lines of a problem file with a warning instead of stopping."""
+    max_nodes: int | None = None
+    """Stop a search after this many nodes and record it with status ``max-nodes``."""
+    limit: int | None = None
+    """Search only the first ``limit`` problems of each problem set."""
+
+    def as_dict(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["problems"] = list(self.problems)
+        data["depths"] = None if self.depths is None else list(self.depths)
+        return data
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> ExperimentConfig:
+        """The configuration :meth:`as_dict` recorded (in ``run.json``)."""
+        try:
+            values = _from_version_1(dict(data))
+            values["problems"] = tuple(values.get("problems", ()))
+            if values.get("depths") is not None:
+                values["depths"] = tuple(values["depths"])
+            values["switches"] = Switches(**values.get("switches", {}))
+            return cls(**values)
+        except TypeError as exc:
+            raise HarnessError(f"run.json: configuration not understood: {exc}") from None
+
+
+def _from_version_1(values: dict[str, Any]) -> dict[str, Any]:
+    """A configuration of schema version 1 (separate tree files, specs and suites; chess's
+    move ordering among the switches) as version 2 names it."""
+    if "problems" in values:
+        return values
+    switches = dict(values.get("switches", {}))
+    ordering = {key: switches.pop(key, default) for key, default in
+                (("mvv_lva", True), ("killers", False), ("history", False))}
+    chess = "".join(f",{key}={int(value)}" for key, value in ordering.items()
+                    if value != (key == "mvv_lva"))
+    values["switches"] = switches
+    values["problems"] = [*(f"tree:{path}" for path in values.pop("tree_files", ())),
+                          *values.pop("tree_specs", ()),
+                          *(f"chess:{name}{chess}" for name in values.pop("suites", ()))]
+    return values
+
+
+@dataclass
+class Plan:
+    """A validated configuration: every problem and variant resolved, nothing searched."""
+
+    problems: list[Problem]
+    """Every problem, in order."""
+    variants: list[VariantSpec]
+    """Every variant with its options."""
+    suites: dict[str, dict[str, Any]] = field(default_factory=dict)
+    """What run.json records about each problem set (game, options, path, sha256...)."""
+    columns: tuple[str, ...] = ROW_COLUMNS
+    """The columns of ``results.csv``: every run's, then those its games add."""
+
+
+def plan_experiment(config: ExperimentConfig) -> Plan:
+    """Resolve and check everything a run needs, so bad input fails before any search."""
+    switches = config.switches
+    if switches.tt_size < 0:
+        raise HarnessError(f"--tt {switches.tt_size}: a table size cannot be negative")
+    if switches.null_move < 0:
+        raise HarnessError(f"--null-move {switches.null_move}: a reduction cannot be negative")
+    variants = parse_variants(config.variants)
+    for depth in config.depths or ():
+        check_depth(depth)
+    if config.max_nodes is not None and config.max_nodes < 1:
+        raise HarnessError(f"--max-nodes {config.max_nodes}: needs at least 1")
+    if config.limit is not None and config.limit < 1:
+        raise HarnessError(f"--limit {config.limit}: needs at least 1")
+    if not config.problems:
+        raise HarnessError("nothing to search: give --problems GAME:SPEC (or --suite EPD, "
+                           "--trees SPEC, --tree FILE)")
+    problems: list[Problem] = []
+    suites: dict[str, dict[str, Any]] = {}
+    games: list[str] = []
+    for text in config.problems:
+        found = load_problems(text, config.skip_invalid)
+        game = find_game(found.record["game"])
+        game.check(found, config.depths)
+        suites[found.name] = found.record
+        problems += found.problems[:config.limit]
+        games += [] if game.name in games else [game.name]
+    seen: set[tuple[str, str]] = set()
+    for problem in problems:
+        if (problem.suite, problem.problem_id) in seen:
+            raise HarnessError(f"two problems are called {problem.suite} {problem.problem_id} "
+                               "(results are keyed by problem set and id)")
+        seen.add((problem.suite, problem.problem_id))
+    _warn_unoffered(switches, games)
+    columns = [*ROW_COLUMNS]
+    for name in games:
+        columns += [c for c in find_game(name).columns if c not in columns]
+    return Plan(problems, variants, suites, tuple(columns))
+
+
+FEATURE_FLAGS = {"null_move": "--null-move", "check_extension": "--check-extension"}
+"""The frame features a user turns on, by the option that does it."""
+
+
+def _warn_unoffered(switches: Switches, games: list[str]) -> None:
+    """A warning for a feature turned on that no game of the run offers (it would do
+    nothing: the search goes on without it)."""
+    for feature, flag in FEATURE_FLAGS.items():
+        offered = [g for g in games if feature in find_game(g).features]
+        if getattr(switches, feature) and not offered:
+            warnings.warn(f"{flag}: no problem of this run offers {FEATURES[feature]}; it does "
+                          f"nothing here ({', '.join(games)})", UserWarning, stacklevel=3)
+
+
+def parse_depths(text: str) -> tuple[int, ...]:
+    """``--depth N`` or ``A-B`` (inclusive) as a tuple of depths, each one a search can go
+    (checked before the range is built: ``1-10000000000`` must not fill the memory)."""
+    lo, sep, hi = text.partition("-")
+    try:
+        first = int(lo)
+        last = int(hi) if sep else first
+    except ValueError:
+        raise HarnessError(f"--depth {text!r} is not N or A-B") from None
+    if first > last:
+        raise HarnessError(f"--depth {text!r}: the range is empty")
+    for depth in (first, last):
+        if not 1 <= depth <= MAX_DEPTH:
+            raise HarnessError(f"--depth {text}: depth {depth} is impossible (the harness searches "
+                               f"1 to {MAX_DEPTH} plies deep)")
+    return tuple(range(first, last + 1))
