@@ -108,6 +108,10 @@ def test_one_run_over_three_games_has_each_games_columns(tmp_path: Path) -> None
     assert [bool(fen) for fen in frame["fen"]] == [False, False, True]
     info = json.loads((out / "run.json").read_text())
     assert info["columns"] == [*ROW_COLUMNS, "fen"]
+    page = (out / "report.html").read_text()
+    sets = page[page.index("<h3>Problem sets</h3>"):]
+    assert all(f'<td class="text">{game}</td>' in sets for game in ("random", "tree", "chess"))
+    assert "mvv_lva=True, killers=False, history=False" in sets
 
 
 def test_a_run_without_chess_has_no_chess_column(tmp_path: Path) -> None:

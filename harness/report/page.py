@@ -232,8 +232,8 @@ def write_index(folder: Path, runs: list[tuple[Path, ReportFiles]]) -> Path:
         info = load_run_info(run)
         results = load_results(run)
         config = info.get("config", {})
-        what = ", ".join([*config.get("suites", []), *config.get("tree_specs", []),
-                          *config.get("tree_files", [])])
+        what = ", ".join(config.get("problems") or [  # schema 1 named them by kind
+            *config.get("suites", []), *config.get("tree_specs", []), *config.get("tree_files", [])])
         items.append(f'<li><a href="{_e(run.name)}/{_e(files.html.name)}">{_e(run.name)}</a>: '
                      f"{_e(what)}; {results['problem_id'].nunique()} problems x "
                      f"{results['variant'].nunique()} variants, depths "
@@ -473,6 +473,17 @@ def _info_html(info: Mapping[str, Any]) -> str:
             rows.append([_e(label), _e(spec.get("name", "")), _e(options),
                          _e(spec.get("source", ""))])
         parts += ["<h3>Variants</h3>", _table(["label", "name", "options", "source"], rows, 4)]
+    suites = info.get("suites") or {}
+    if isinstance(suites, Mapping) and suites:
+        rows = []
+        for name, record in suites.items():
+            record = record if isinstance(record, Mapping) else {}
+            options = ", ".join(f"{k}={v}" for k, v in (record.get("options") or {}).items())
+            source = record.get("path") or record.get("spec") or ""
+            rows.append([_e(name), _e(record.get("game", record.get("kind", ""))), _e(options),
+                         _e(source), f"<code>{_e(record.get('sha256', ''))}</code>"])
+        parts += ["<h3>Problem sets</h3>",
+                  _table(["problem set", "game", "options", "source", "sha256"], rows, 5)]
     return "\n".join(parts)
 
 
