@@ -44,7 +44,8 @@ pytest: $(STAMP)
 	$(BIN)/pytest
 
 ## make report: a small but real experiment (a WAC slice when ../shared is here, the
-## project's own suite, synthetic trees; every variant) into results/ci/, with index.html,
+## project's own suite, synthetic trees, two OpenSpiel games; every variant) into results/ci/,
+## with index.html,
 ## and the quick reproduction of the literature's claims into results/ci/reproduce/
 CI_TREES := random:b=6,d=5,n=20,seed=1,ordering=0.8,values=incremental,range=50 \
             random:b=6,d=5,n=20,seed=1,ordering=random,values=incremental,range=50
@@ -54,6 +55,9 @@ report: $(STAMP)
 	    --variants all --depth 1-2 --jobs 2 --no-progress --out results/ci/chess
 	$(BIN)/harness run $(addprefix --trees ,$(CI_TREES)) --variants all --depth 1-5 \
 	    --jobs 2 --no-progress --out results/ci/trees
+	$(BIN)/harness run --problems openspiel:tic_tac_toe,plies=2 \
+	    --problems 'openspiel:connect_four(rows=4,columns=4),plies=6' --limit 40 \
+	    --variants all --jobs 2 --no-progress --out results/ci/games
 	$(BIN)/harness report --index-only results/ci
 	$(BIN)/harness reproduce --quick --jobs 2 --no-progress --out results/ci/reproduce
 

@@ -50,7 +50,7 @@ def test_names_split_at_commas_outside_parentheses() -> None:
         "breakthrough(rows=5,columns=5)", "moves=0 1"]
     named = parse_problem_name("openspiel:breakthrough(rows=5,columns=5),scale=10")
     assert (named.game.name, named.spec) == ("openspiel", "breakthrough(rows=5,columns=5)")
-    assert dict(named.options) == {"moves": "", "scale": 10}
+    assert dict(named.options) == {"moves": "", "plies": 0, "scale": 10}
     assert named.changed() == "scale=10"
     named = parse_problem_name("chess:bench.epd,killers=1")
     assert named.spec == "bench.epd" and dict(named.options)["killers"] is True
@@ -183,3 +183,16 @@ def test_a_run_written_by_schema_version_1_is_read_with_its_games(tmp_path: Path
     read = load_results(old)
     assert list(read["game"]) == list(load_results(new)["game"]) == ["random", "chess"]
     assert list(read["nodes"]) == list(load_results(new)["nodes"])
+
+
+def test_openspiel_positions_a_few_plies_in_are_a_problem_set() -> None:
+    pytest.importorskip("pyspiel")
+    found = load_problems("openspiel:tic_tac_toe,plies=2")
+    assert len(found.problems) == 72                 # 9 x 8 first two moves, all distinct
+    assert found.problems[0].problem_id == "0 1" and found.problems[0].default_depth == 7
+    later = load_problems("openspiel:tic_tac_toe,moves=4,plies=1")
+    assert [p.problem_id for p in later.problems][:2] == ["4 0", "4 1"]
+    tree = find_game("openspiel").tree(later.problems[0])
+    assert tree.moves() == [1, 2, 3, 5, 6, 7, 8]     # two marks down: 4 and 0
+    with pytest.raises(HarnessError, match="every game is over within 9 plies"):
+        load_problems("openspiel:tic_tac_toe,plies=9")

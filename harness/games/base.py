@@ -151,6 +151,9 @@ class Problem:
     3 plies of chess)."""
     size: float | None = None
     """Its work, if known when it was loaded (a tree file's nodes); else the game estimates it."""
+    position: str = ""
+    """Where in its source the problem starts, in the game's own notation (OpenSpiel: the
+    actions played from the initial state); empty where ``index`` says it."""
 
     def option(self, key: str) -> OptionValue:
         """The value of the game option ``key``."""

@@ -32,7 +32,6 @@ from __future__ import annotations
 import difflib
 import hashlib
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import replace
 from typing import Any, ClassVar
 
 from harness.errors import HarnessError
@@ -242,6 +241,8 @@ class OpenSpiel(Game):
     options: ClassVar[Mapping[str, Option]] = {
         "moves": Option("", "actions played from the initial state to reach the position "
                         "searched, separated by spaces or ;"),
+        "plies": Option(0, "one problem per distinct position this many plies after it (in "
+                        "OpenSpiel's action order; games over by then are left out)", minimum=0),
         "scale": Option(1, "the returns are multiplied by this (they must come out integers)",
                         minimum=1),
     }
@@ -261,20 +262,26 @@ class OpenSpiel(Game):
         if not spec:
             raise HarnessError(f"{self.name}: which game? ({self.name}:NAME, for example "
                                f"{self.name}:tic_tac_toe)")
-        problem = Problem(self.name, spec, "start", spec, 0, options)
-        tree = self._tree(problem)
+        start = _actions(spec, str(dict(options)["moves"]))
+        root = OpenSpielTree(spec, actions=start, scale=int(dict(options)["scale"]))
         changed = {k: v for k, v in options if v != self.options[k].default}
         name = spec + "".join(f",{k}={text(v)}" for k, v in changed.items())
-        problem_id = " ".join(str(a) for a in _actions(problem)) or "start"
-        problem = replace(problem, suite=name, problem_id=problem_id, default_depth=tree.height)
-        return ProblemSet(name, [problem], {"game_string": str(tree.game), "height": tree.height})
+        lines = _lines_from(root.state(), start, int(dict(options)["plies"]))
+        if not lines:
+            raise HarnessError(f"{self.name}:{name}: every game is over within "
+                               f"{dict(options)['plies']} plies: no position to search")
+        problems = [Problem(self.name, name, " ".join(map(str, line)) or "start", spec, i, options,
+                            max(1, root.game.max_game_length() - len(line)),
+                            position=" ".join(map(str, line)))
+                    for i, line in enumerate(lines)]
+        return ProblemSet(name, problems, {"game_string": str(root.game), "height": root.height})
 
     def tree(self, problem: Problem) -> Tree:
         return self._tree(problem)
 
     def _tree(self, problem: Problem) -> OpenSpielTree:
-        return OpenSpielTree(problem.source, actions=_actions(problem), evaluate=self.evaluation,
-                             scale=int(problem.option("scale")))
+        return OpenSpielTree(problem.source, actions=_actions(problem.source, problem.position),
+                             evaluate=self.evaluation, scale=int(problem.option("scale")))
 
     def check(self, problems: ProblemSet, depths: tuple[int, ...] | None) -> None:
         problem = problems.problems[0]
@@ -285,10 +292,25 @@ class OpenSpiel(Game):
                                "--depth N (with an evaluation) or a later position (moves=...)")
 
 
-def _actions(problem: Problem) -> list[int]:
-    raw = str(problem.option("moves")).replace(";", " ").split()
+def _actions(spec: str, moves: str) -> list[int]:
     try:
-        return [int(a) for a in raw]
+        return [int(a) for a in moves.replace(";", " ").split()]
     except ValueError:
-        raise HarnessError(f"openspiel:{problem.source}: moves={problem.option('moves')!r} are not "
-                           "action numbers") from None
+        raise HarnessError(f"openspiel:{spec}: moves={moves!r} are not action numbers") from None
+
+
+def _lines_from(state: Any, start: list[int], plies: int) -> list[list[int]]:
+    """The action sequences from ``start`` that reach each distinct position ``plies`` plies
+    after ``state`` (the first sequence to reach it), games over by then left out."""
+    lines: list[tuple[list[int], Any]] = [(start, state)]
+    for _ in range(plies):
+        seen: set[str] = set()
+        following = []
+        for line, current in lines:
+            for action in current.legal_actions():
+                child = current.child(action)
+                if not child.is_terminal() and str(child) + str(child.current_player()) not in seen:
+                    seen.add(str(child) + str(child.current_player()))
+                    following.append(([*line, action], child))
+        lines = following
+    return [line for line, current in lines if not current.is_terminal()]
