@@ -8,8 +8,9 @@ is exact; a shallower one scores 0 where it cannot see the end.
 
 Moves are ``(pile, take)``, named ``PILE:TAKE`` with piles counted from 1 (``2:3`` takes
 3 from the second pile), pile by pile, fewest taken first (``order=large-first``: most
-first). A position's key is its sorted piles, a tuple of ints: the same in every process,
-and shared by positions that differ only in the order of the piles (they have one value).
+first). A position's key is its piles, a tuple of ints: the same in every process. (Not
+the sorted piles, though positions differing only in the order of the piles have one
+value: the table's move would then name a different pile.)
 
 Bouton (1901): the player to move wins iff the XOR of the piles (the nim-sum) is not 0;
 ``judge`` checks the score's sign against it, which fills the ``solved`` column.
