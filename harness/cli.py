@@ -123,6 +123,11 @@ PROBLEM_OPTIONS: dict[str, Callable[[F], F]] = {
                            help="Iterative deepening for every variant."),
     "no_hash_move": click.option("--no-hash-move", is_flag=True,
                            help="Do not search the table's move first."),
+    "tt_leaves": click.option("--tt-leaves", is_flag=True,
+                 help="Store horizon leaves (and their quiescence values) in the table too, "
+                      "as Plaat et al.'s MT does."),
+    "tt_narrow": click.option("--tt-narrow", is_flag=True,
+                 help="A table entry narrows the window to its bounds (MT), not only cuts off."),
     "no_qsearch": click.option("--no-qsearch", is_flag=True,
                  help="Static evaluation at the horizon, where a game offers a quiescence search (chess)."),
     "no_mvv_lva": click.option("--no-mvv-lva", is_flag=True,
@@ -204,7 +209,8 @@ def make_config(variants: str, options: dict[str, Any]) -> ExperimentConfig:
     ``--problems``; the chess flags as every chess set's options, unless its name sets them."""
     o = options
     switches = Switches(tt_size=o["tt_size"], iterative_deepening=o["iterative"],
-                        hash_move=not o["no_hash_move"], quiescence=not o["no_qsearch"],
+                        hash_move=not o["no_hash_move"], tt_leaves=o["tt_leaves"],
+                        tt_narrow=o["tt_narrow"], quiescence=not o["no_qsearch"],
                         null_move=o["null_move"], null_rule=o["null_rule"],
                         check_extension=o["check_extension"])
     for spec in o["tree_specs"]:

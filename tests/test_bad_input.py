@@ -120,6 +120,8 @@ CASES = [
     pytest.param([*RUN, "--trees", "random:b=1,d=150"], "d=150, the trees' height",
                  id="run-spec-deeper-than-any-search"),
     pytest.param([*RUN, *TREES, *TREES], "two problems are called", id="run-same-spec-twice"),
+    pytest.param([*RUN, *TREES, "--tt-leaves"], "--tt-leaves needs a table: give --tt SIZE",
+                 id="run-tt-leaves-without-table"),
     # run: problems named GAME:SPEC
     pytest.param([*RUN, "--problems", "bench.epd"], "--problems 'bench.epd': not GAME:SPEC",
                  id="run-problems-without-game"),

@@ -24,7 +24,9 @@ TEXTBOOK_COUNTS = {
     "alphabeta-fs": (11, 7, 0, 0, 0, 2, 1, 1, 2, 2, 0, 1),
     "pvs": (11, 7, 4, 0, 0, 2, 1, 1, 2, 2, 0, 1),
     "pvs-fs": (11, 7, 4, 0, 0, 2, 1, 1, 2, 2, 0, 1),
+    "pvs-marsland": (11, 7, 4, 0, 0, 2, 1, 1, 2, 2, 0, 1),
     "negascout": (11, 7, 4, 0, 0, 2, 1, 1, 2, 2, 0, 1),
+    "negascout-fs": (11, 7, 4, 0, 0, 2, 1, 1, 2, 2, 0, 1),
     "moreland": (11, 7, 4, 0, 0, 2, 1, 1, 2, 2, 0, 1),
     "belle": (11, 7, 4, 0, 0, 2, 1, 1, 2, 2, 0, 1),
     "scout": (11, 7, 4, 0, 0, 2, 1, 1, 2, 2, 0, 1),
@@ -39,11 +41,16 @@ TEXTBOOK_COUNTS = {
 # [[8, 2], [5, 9]]: value 5. PVS re-searches twice (leaf 2 under the first move, then the
 # second move, whose test fails high): 7 leaves where alpha-beta needs 4. Belle takes the
 # failed-high last root move as best without a re-search: its score 3 is a lower bound.
+# Marsland's PVS and fail-soft NegaScout learn 5 from the second move's test (fail-soft:
+# the leaf 5 below it) and re-search with (5, inf): leaf 5 alone fails high there (10
+# nodes, 6 leaves); the wiki's versions learn only 3 and search leaf 9 again.
 RESEARCH_TREE = [[8, 2], [5, 9]]
 RESEARCH_COUNTS = {
     "alphabeta": (7, 4, 0, 0, 0, 0, 0, 0, 3, 0, 0, 1),
     "pvs": (11, 7, 3, 2, 4, 0, 0, 0, 3, 0, 1, 1),
     "negascout": (11, 7, 3, 2, 4, 0, 0, 0, 3, 0, 1, 1),
+    "pvs-marsland": (10, 6, 2, 2, 3, 1, 1, 1, 2, 1, 1, 1),
+    "negascout-fs": (10, 6, 2, 2, 3, 1, 1, 1, 2, 1, 1, 1),
     "scout": (11, 7, 3, 2, 4, 0, 0, 0, 3, 0, 1, 1),
     "belle": (8, 5, 2, 1, 1, 0, 0, 0, 2, 0, 1, 1),
 }

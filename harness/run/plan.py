@@ -94,6 +94,9 @@ def plan_experiment(config: ExperimentConfig) -> Plan:
     switches = config.switches
     if switches.tt_size < 0:
         raise HarnessError(f"--tt {switches.tt_size}: a table size cannot be negative")
+    if (switches.tt_leaves or switches.tt_narrow) and not switches.tt_size:
+        flag = "--tt-leaves" if switches.tt_leaves else "--tt-narrow"
+        raise HarnessError(f"{flag} needs a table: give --tt SIZE")
     if switches.null_move < 0:
         raise HarnessError(f"--null-move {switches.null_move}: a reduction cannot be negative")
     variants = parse_variants(config.variants)

@@ -52,14 +52,33 @@ class NodeLimitReached(Exception):
 class Search:
     """One search of one tree: the tree's cursor, the counters, the table if any."""
 
-    __slots__ = ("_leaf_quiesce", "_leaf_shortcut", "_leaf_value", "_researching", "best_move",
-                 "counters", "enhanced", "extend_checks", "hash_move", "node_limit", "null_reduction",
-                 "null_rule", "pv_moves", "quiescence", "root_lower_bound", "table", "tree")
+    __slots__ = (
+        "_leaf_quiesce",
+        "_leaf_shortcut",
+        "_leaf_value",
+        "_researching",
+        "best_move",
+        "counters",
+        "enhanced",
+        "extend_checks",
+        "hash_move",
+        "narrow_on_hit",
+        "node_limit",
+        "null_reduction",
+        "null_rule",
+        "pv_moves",
+        "quiescence",
+        "root_lower_bound",
+        "store_leaves",
+        "table",
+        "tree",
+    )
 
     def __init__(self, tree: Tree, table: TranspositionTable | None = None,
                  quiescence: Quiescence | None = None, hash_move: bool = True,
                  null_reduction: int = 0, null_rule: str = "either",
-                 extend_checks: bool = False) -> None:
+                 extend_checks: bool = False, store_leaves: bool = False,
+                 narrow_on_hit: bool = False) -> None:
         self.tree = tree
         """The problem, seen through its cursor."""
         self.table = table
@@ -74,6 +93,13 @@ class Search:
         """Which earlier null moves forbid one (see ``EnhancedTree.null_allowed``)."""
         self.extend_checks = extend_checks
         """Search one ply deeper at nodes where the side to move is in check."""
+        self.store_leaves = store_leaves and table is not None
+        """Store horizon leaves (their static or quiescence value, as a bound of the window
+        they were searched with) in the table and probe it for them, as Plaat et al.'s MT
+        does; off, a leaf is evaluated every time it is reached."""
+        self.narrow_on_hit = narrow_on_hit and table is not None
+        """A table entry deep enough narrows the window to its bounds (MT's ``alpha =
+        max(alpha, lower)``, ``beta = min(beta, upper)``); off, it only cuts off."""
         self.enhanced: EnhancedTree | None = None
         if null_reduction or extend_checks:
             if not hasattr(tree, "push_null"):
@@ -92,7 +118,8 @@ class Search:
         self._leaf_quiesce: Callable[[Move, int, int, Counters], int] | None = None
         if self.enhanced is None and quiescence is not None and quiescence == getattr(tree, "quiesce", None):
             self._leaf_quiesce = getattr(tree, "child_quiesce", None)
-        self._leaf_shortcut = self.enhanced is None and (quiescence is None or self._leaf_quiesce is not None)
+        self._leaf_shortcut = (self.enhanced is None and not self.store_leaves
+                               and (quiescence is None or self._leaf_quiesce is not None))
         self.counters = Counters()
         """What the search did so far, over all passes."""
         self.best_move: Move | None = None
@@ -194,7 +221,7 @@ class Search:
         enhanced = self.enhanced
         if enhanced is not None and self.extend_checks and enhanced.in_check():
             depth += 1
-        if depth <= 0:
+        if depth <= 0 and not self.store_leaves:
             c.leaves += 1
             return self.horizon(alpha, beta)
         tree = self.tree
@@ -213,8 +240,16 @@ class Search:
                     if upper <= alpha:
                         c.tt_cutoffs += 1
                         return upper
+                    if self.narrow_on_hit:
+                        alpha, beta = max(alpha, lower), min(beta, upper)
                 if self.hash_move:
                     hash_move = entry[4]
+        if depth <= 0:                          # a leaf the table did not settle: store it
+            c.leaves += 1
+            value = self.horizon(alpha, beta)
+            if table is not None:
+                table.store(tree.key(), 0, alpha, beta, value, None)
+            return value
         moves = tree.moves()
         if not moves:
             c.leaves += 1

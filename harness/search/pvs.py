@@ -53,6 +53,48 @@ def pvs(soft: bool = False, moreland: bool = False, zw_min_depth: int = 1,
     return loop
 
 
+def pvs_marsland() -> Loop:
+    """Marsland's (1986) PVS, as Breuker compares it with NegaScout: fail-soft, the first
+    child with the full window; each later child, while the node has not failed high, a
+    zero-window test around the larger of alpha and the best value so far, and a test that
+    fails high inside the window is searched again with ``(merit, beta)``: from the value
+    the test proved, not from alpha (the wiki's ``pvs`` re-searches with ``(alpha, beta)``).
+
+    ::
+
+        best = -PVS(p1, -beta, -alpha)
+        for each later child pi:
+            if best >= beta: return best
+            alpha = max(alpha, best)
+            merit = -PVS(pi, -alpha-1, -alpha)
+            if merit > best:
+                if merit <= alpha or merit >= beta: best = merit
+                else: best = -PVS(pi, -beta, -merit)
+        return best
+    """
+
+    def loop(s: Search, moves: Sequence[Move], depth: int, alpha: int,
+             beta: int) -> tuple[int, int, Move | None]:
+        wide = beta > alpha + 1         # called with more than a zero window: tests count
+        best = -s.child(loop, moves[0], depth - 1, -beta, -alpha)
+        best_move: Move | None = moves[0]
+        for i in range(1, len(moves)):
+            if best >= beta:
+                return best, i - 1, best_move
+            alpha = max(alpha, best)
+            m = moves[i]
+            merit = -s.test(loop, m, depth - 1, -alpha - 1, -alpha, wide)   # zero-window test
+            if merit > best:
+                if merit <= alpha or merit >= beta:
+                    best = merit
+                else:
+                    best = -s.research(loop, m, depth - 1, -beta, -merit)  # re-search (merit, beta)
+                best_move = m
+        return best, len(moves) - 1, best_move
+
+    return loop
+
+
 def belle(below: Loop) -> Loop:
     """Belle's root: re-search a fail-high only when a second move fails high.
 

@@ -17,8 +17,8 @@ from harness.plugins import load_entry_points
 from harness.search import drivers
 from harness.search.alphabeta import alphabeta, minimax
 from harness.search.core import Loop
-from harness.search.negascout import negascout, scout
-from harness.search.pvs import belle, pvs
+from harness.search.negascout import negascout, negascout_fs, scout
+from harness.search.pvs import belle, pvs, pvs_marsland
 from harness.search.zwp import zwp
 
 
@@ -80,7 +80,7 @@ def _pvs(soft: bool, moreland: bool = False) -> Callable[[Options], Loop]:
 
 def _zwp(o: Options) -> Loop:
     return zwp(improve=bool(o["improve"]), all_first=bool(o["all_first"]),
-               pv_full=bool(o["pv_full"]))
+               pv_full=bool(o["pv_full"]), researched_pv=bool(o["researched_pv"]))
 
 
 def _zwp_options(all_first: bool = False, pv_full: bool = False) -> dict[str, Option]:
@@ -90,6 +90,8 @@ def _zwp_options(all_first: bool = False, pv_full: bool = False) -> dict[str, Op
                                        "node, the first included"),
         "pv_full": Option(pv_full, "at an expected-PV node, full-window searches until a "
                                    "successor meets alpha"),
+        "researched_pv": Option(True, "a successor searched again after its test is expected "
+                                "PV, as the note labels it (0: Knuth and Moore's type)"),
     }
 
 
@@ -113,9 +115,20 @@ VARIANTS: list[Variant] = [
     Variant("pvs-fs", "principal variation search in the fail-soft frame",
             "alphabeta-aspiration-mtdf-pvs.txt (fail-soft PVS); diepeveen-failsoft-pvs-nullmove.txt",
             loop=_pvs(soft=True), options={"zw_min_depth": _ZW_MIN, "research_min_depth": _RS_MIN}),
+    Variant("pvs-marsland", "Marsland's (1986) PVS: fail-soft, zero-window tests around the "
+            "best value so far, re-search with (merit, beta)",
+            "pvs-wiki-article.txt (Breuker: Marsland 1986, the PVS he finds identical to "
+            "NegaScout); Marsland, A Review of Game-Tree Pruning, ICCA Journal 9(1), 1986",
+            loop=lambda o: pvs_marsland()),
     Variant("negascout", "Reinefeld's NegaScout: window (alpha, alpha+1) after the first "
             "child, re-search with (t, beta)", "pvs-wiki-article.txt (Reinefeld 1983, 1989)",
             loop=lambda o: negascout(research_min_depth=_int(o, "research_min_depth")),
+            options={"research_min_depth": _RS_MIN}),
+    Variant("negascout-fs", "Reinefeld's (1989) fail-soft NegaScout: tests around the best "
+            "value so far, re-search with (t, beta) keeping the larger value",
+            "pvs-wiki-article.txt (Breuker: Reinefeld 1989, identical to Marsland's PVS); "
+            "Reinefeld, Spielbaumsuchverfahren, 1989",
+            loop=lambda o: negascout_fs(research_min_depth=_int(o, "research_min_depth")),
             options={"research_min_depth": _RS_MIN}),
     Variant("moreland", "PVS that starts zero-window tests only after a child raised alpha",
             "pvs-wiki-article.txt (Bruce Moreland's PVS)", loop=_pvs(soft=False, moreland=True),

@@ -27,6 +27,12 @@ class Switches:
     """Search depths 1, 2, ..., d in turn, each iteration seeding the next."""
     hash_move: bool = True
     """With a table, search the table's move first."""
+    tt_leaves: bool = False
+    """With a table, store and probe horizon leaves and their quiescence values too (Plaat
+    et al.'s MT); off, every leaf is evaluated each time it is reached."""
+    tt_narrow: bool = False
+    """With a table, an entry deep enough narrows the window to its bounds (MT); off, it
+    only cuts off."""
     quiescence: bool = True
     """A quiescence search at the horizon, where the game's trees offer one (chess)."""
     null_move: int = 0
@@ -95,7 +101,8 @@ def search_with(frame: type[Search], tree: Tree, spec: VariantSpec, depth: int,
     search = frame(tree, table, quiescence, hash_move=switches.hash_move,
                    null_reduction=switches.null_move if enhanced else 0,
                    null_rule=switches.null_rule,
-                   extend_checks=switches.check_extension and enhanced)
+                   extend_checks=switches.check_extension and enhanced,
+                   store_leaves=switches.tt_leaves, narrow_on_hit=switches.tt_narrow)
     if max_nodes is not None:
         search.node_limit = max_nodes
     drive = spec.driver()

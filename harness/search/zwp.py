@@ -12,7 +12,9 @@ F when Z returns exactly alpha (``improve``). Its two untried ideas are options 
 
 Expected node types follow Knuth and Moore: the root is PV; the first child of a PV node
 is PV and the others Cut; the children of a Cut node are All and those of an All node
-Cut (a successor searched with F under ``pv_full`` is expected PV). Inside a zero-window
+Cut (a successor searched with F under ``pv_full`` is expected PV). A successor searched
+again after its test (``Z+F``) is expected PV, as the note labels it (``researched_pv``,
+on by default; off, it keeps its Knuth-Moore type). Inside a zero-window
 tree no tests are made: it is plain alpha-beta with the strict criterion.
 
 The frame passes open windows ``(alpha, beta)``; a closed window ``[lo, hi]`` is the open
@@ -36,8 +38,13 @@ PV, CUT, ALL = "pv", "cut", "all"
 F, Z, ZF = "F", "Z", "Z+F"
 
 
-def zwp(improve: bool = True, all_first: bool = False, pv_full: bool = False) -> Loop:
-    """The note's merged search with the strict cutoff criterion (a root loop)."""
+def zwp(improve: bool = True, all_first: bool = False, pv_full: bool = False,
+        researched_pv: bool = True) -> Loop:
+    """The note's merged search with the strict cutoff criterion (a root loop).
+
+    ``researched_pv``: a successor searched again after its test (``Z+F``) is expected PV,
+    as the note labels it (its worked example is that case); off, it keeps Knuth and
+    Moore's type (Cut below a PV node), and only the leftmost path is expected PV."""
 
     def closed(s: Search, loop: Loop, m: Move, depth: int, lo: int, hi: int, how: str = F) -> int:
         """Search child ``m`` with the closed window ``[lo, hi]`` as ``how`` says: ``F``,
@@ -96,7 +103,8 @@ def zwp(improve: bool = True, all_first: bool = False, pv_full: bool = False) ->
                             best = r                  # an upper bound on the skipped one
                         continue
                     if r > a or not improve:
-                        r = closed(s, child, m, depth - 1, -b, -a, ZF)    # Z+F
+                        again = loops[PV] if researched_pv else child
+                        r = closed(s, again, m, depth - 1, -b, -a, ZF)    # Z+F
                 else:
                     r = closed(s, child, m, depth - 1, -b, -a)                # F
                 met = met or r >= a

@@ -1,0 +1,98 @@
+"""Each variant as its source writes it (the audit of issue 19): Marsland's PVS against
+Reinefeld's fail-soft NegaScout (Breuker's pair), the zero-window-pruning note's typing of
+re-searched nodes, and the table as Plaat et al.'s MT uses it (leaves stored, windows
+narrowed on a hit)."""
+
+from __future__ import annotations
+
+import chess
+import pytest
+
+from harness.games.chess.epd import load_suite
+from harness.games.chess.suites import project_positions
+from harness.games.chess.tree import ChessTree
+from harness.games.trees import generate_tree, parse_spec
+from harness.search import Switches, make_spec, run_search
+
+TIED = "random:b=4,d=5,n=24,seed=9,ordering=random,values=incremental,range=10"
+"""Trees with many tied values (small edges), where PVS and NegaScout can part."""
+ORDERED = "random:b=3-5,d=5,n=24,seed=7,ordering=0.7,values=incremental,range=20"
+
+
+def trees(spec: str) -> list[object]:
+    parsed = parse_spec(spec)
+    return [generate_tree(parsed, i) for i in range(parsed.count)]
+
+
+@pytest.mark.parametrize("tt_size", [0, 4096])
+def test_marslands_pvs_expands_the_tree_of_fail_soft_negascout(tt_size: int) -> None:
+    """Breuker: "the version of principal-variation search as mentioned by Marsland (1986)
+    is identical to the version of negascout as mentioned by Reinefeld (1989)"."""
+    for spec in (TIED, ORDERED):
+        for tree in trees(spec):
+            marsland = run_search(tree, make_spec("pvs-marsland"), 5, Switches(tt_size=tt_size))
+            negascout = run_search(tree, make_spec("negascout-fs"), 5, Switches(tt_size=tt_size))
+            assert marsland.counters == negascout.counters
+            assert marsland.score == negascout.score == run_search(tree, make_spec("minimax"), 5).score
+
+
+def test_the_wikis_pvs_is_not_marslands() -> None:
+    """The wiki's pvs re-searches with (alpha, beta), Marsland's with (merit, beta): on
+    tied values they part (the claim today's pair measured is a different one)."""
+    differ = sum(run_search(t, make_spec("pvs"), 5).counters["nodes"]
+                 != run_search(t, make_spec("pvs-marsland"), 5).counters["nodes"] for t in trees(TIED))
+    assert differ > 0
+
+
+def test_marslands_pvs_equals_negascout_on_chess() -> None:
+    positions = load_suite(project_positions() / "bench.epd").positions[:6]
+    for position in positions:
+        for switches in (Switches(), Switches(tt_size=1 << 14, iterative_deepening=True)):
+            found = [run_search(ChessTree(chess.Board(position.fen)), make_spec(name), 3, switches)
+                     for name in ("pvs-marsland", "negascout-fs")]
+            assert found[0].counters == found[1].counters, position.id
+            assert found[0].score == found[1].score
+
+
+def test_zwp_pv_fires_once_re_searched_nodes_are_expected_pv() -> None:
+    """The note labels re-searched (Z+F) nodes P-V; typed so, the second untried idea acts
+    inside their narrowed windows under a full root window. Typed as Knuth and Moore do
+    (only the leftmost path PV), it never can: every expected-PV node has alpha = -inf."""
+    tree = generate_tree(parse_spec(ORDERED), 11)
+    zwp = run_search(tree, make_spec("zwp"), 5).counters
+    zwp_pv = run_search(tree, make_spec("zwp-pv"), 5).counters
+    assert (zwp["nodes"], zwp_pv["nodes"]) == (480, 471)
+    old = [run_search(t, make_spec(name, {"researched_pv": "0"}), 5).counters
+           for t in trees(ORDERED) for name in ("zwp", "zwp-pv")]
+    assert all(a == b for a, b in zip(old[::2], old[1::2], strict=True))
+    assert run_search(tree, make_spec("zwp-pv"), 5).score == run_search(tree, make_spec("minimax"), 5).score
+
+
+@pytest.mark.parametrize("name", ["alphabeta", "alphabeta-fs", "pvs", "negascout", "mtdf", "mtd-bi",
+                                  "aspiration"])
+def test_stored_leaves_and_narrowed_windows_keep_every_value(name: str) -> None:
+    for tree in trees(TIED)[:8]:
+        expected = run_search(tree, make_spec("minimax"), 5).score
+        for switches in (Switches(tt_size=4096, tt_leaves=True), Switches(tt_size=4096, tt_narrow=True),
+                         Switches(tt_size=4096, tt_leaves=True, tt_narrow=True, iterative_deepening=True)):
+            result = run_search(tree, make_spec(name), 5, switches)
+            c = result.counters
+            assert result.score == expected, (name, switches)
+            assert c["pv_nodes"] + c["cut_nodes"] + c["all_nodes"] + c["leaves"] + c["tt_cutoffs"] \
+                == c["nodes"]
+
+
+def test_mtdf_evaluates_fewer_leaves_when_they_are_stored() -> None:
+    """Plaat et al.'s MT stores every node, leaves included: a later pass finds a leaf's
+    bound in the table instead of evaluating it (and quiescing it) again."""
+    positions = load_suite(project_positions() / "bench.epd").positions[:4]
+    plain = stored = 0
+    for position in positions:
+        for leaves, total in ((False, "plain"), (True, "stored")):
+            switches = Switches(tt_size=1 << 16, iterative_deepening=True, tt_leaves=leaves)
+            c = run_search(ChessTree(chess.Board(position.fen)), make_spec("mtdf"), 3, switches).counters
+            if total == "plain":
+                plain += c["leaves"] + c["qnodes"]
+            else:
+                stored += c["leaves"] + c["qnodes"]
+    assert stored < plain
