@@ -13,6 +13,7 @@ from harness.games.chess.suites import project_positions
 from harness.games.chess.tree import ChessTree
 from harness.games.trees import generate_tree, parse_spec
 from harness.search import Switches, make_spec, run_search
+from harness.search.trace import visited
 
 TIED = "random:b=4,d=5,n=24,seed=9,ordering=random,values=incremental,range=10"
 """Trees with many tied values (small edges), where PVS and NegaScout can part."""
@@ -96,3 +97,27 @@ def test_mtdf_evaluates_fewer_leaves_when_they_are_stored() -> None:
             else:
                 stored += c["leaves"] + c["qnodes"]
     assert stored < plain
+
+
+def test_pvs_visits_no_node_alphabeta_does_not() -> None:
+    """The GNUchess study's sentence read as distinct nodes: PVS may search some subtrees
+    again (more nodes in total) but never one alpha-beta leaves alone (no table)."""
+    more = 0
+    for spec in (TIED, ORDERED):
+        for tree in trees(spec):
+            ab = run_search(tree, make_spec("alphabeta"), 5, trace=True)
+            pvs = run_search(tree, make_spec("pvs"), 5, trace=True)
+            assert ab.trace is not None and pvs.trace is not None
+            assert visited(pvs.trace) <= visited(ab.trace)
+            assert len(visited(ab.trace)) <= ab.counters["nodes"]
+            more += pvs.counters["nodes"] > ab.counters["nodes"]
+    assert more > 0                     # ... while it does search more nodes, re-searches counted
+
+
+def test_a_search_reports_its_first_iterations_passes_apart() -> None:
+    tree = trees(TIED)[0]
+    deep = run_search(tree, make_spec("mtdf"), 4, Switches(tt_size=4096, iterative_deepening=True))
+    shallow = run_search(tree, make_spec("mtdf"), 1, Switches(tt_size=4096))
+    assert deep.first_passes == shallow.counters["passes"] < deep.counters["passes"]
+    plain = run_search(tree, make_spec("pvs"), 4)
+    assert plain.first_passes == plain.counters["passes"] == 1

@@ -29,6 +29,7 @@ from harness.run.executors import Execution, collector_paused, report_step, run_
 from harness.run.progress import Listener, in_phase
 from harness.search.registry import VARIANTS, parse_variants
 from harness.search.run import Switches, run_search
+from harness.search.trace import visited
 
 
 @dataclass(frozen=True)
@@ -147,6 +148,10 @@ class Run:
     """The switches."""
     ordering: Ordering | None = None
     """A chess tree's move ordering (``None``: the tree's own)."""
+    visited: bool = False
+    """Trace the search and count the distinct nodes it visited (``distinct_nodes``) and
+    those the first such run of the job with the same configuration and depth did not
+    (``new_nodes``): "visits no node alpha-beta does not" is a statement about these."""
 
 
 def measure(tags: tuple[tuple[str, str], ...], problem: Problem,
@@ -155,18 +160,25 @@ def measure(tags: tuple[tuple[str, str], ...], problem: Problem,
     one row per run with ``tags``, the problem, the run and every counter."""
     tree = find_game(problem.game).tree(problem)
     rows: list[dict[str, Any]] = []
+    first_visited: dict[tuple[str, int], set[tuple[str, ...]]] = {}
     try:
         with collector_paused():
             for run in runs:
                 spec = parse_variants(run.variant)[0]
                 if run.ordering is not None and isinstance(tree, ChessTree):
                     tree.set_ordering(run.ordering)
-                result = run_search(tree, spec, run.depth, run.switches)
+                result = run_search(tree, spec, run.depth, run.switches, trace=run.visited)
                 report_step()
-                rows.append({**dict(tags), "suite": problem.suite, "problem_id": problem.problem_id,
-                             "config": run.config, "variant": run.variant, "depth": run.depth,
-                             "score": result.score, "bound": result.bound, "status": result.status,
-                             **result.counters, "time_s": round(result.time_s, 6)})
+                row = {**dict(tags), "suite": problem.suite, "problem_id": problem.problem_id,
+                       "config": run.config, "variant": run.variant, "depth": run.depth,
+                       "score": result.score, "bound": result.bound, "status": result.status,
+                       **result.counters, "first_passes": result.first_passes,
+                       "time_s": round(result.time_s, 6)}
+                if run.visited and result.trace is not None:
+                    nodes = visited(result.trace)
+                    before = first_visited.setdefault((run.config, run.depth), nodes)
+                    row.update(distinct_nodes=len(nodes), new_nodes=len(nodes - before))
+                rows.append(row)
     finally:
         cache = getattr(tree, "cache", None)
         if cache is not None:

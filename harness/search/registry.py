@@ -95,8 +95,8 @@ def _zwp_options(all_first: bool = False, pv_full: bool = False) -> dict[str, Op
     }
 
 
-WINDOW_LOOPS = ("alphabeta", "alphabeta-fs", "pvs", "pvs-fs", "negascout", "moreland",
-                "belle", "zwp")
+WINDOW_LOOPS = ("alphabeta", "alphabeta-fs", "pvs", "pvs-fs", "pvs-marsland", "negascout",
+                "negascout-fs", "moreland", "belle", "zwp", "zwp-all", "zwp-pv")
 """Variants that can be the inner search of a windowed driver (aspiration)."""
 
 VARIANTS: list[Variant] = [

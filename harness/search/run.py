@@ -67,6 +67,9 @@ class SearchResult:
     """Wall time of the search in seconds (process CPU is too coarse here)."""
     trace: list[TraceNode] | None = None
     """With ``trace=True``: the root of every pass, each node as it was searched."""
+    first_passes: int = 0
+    """Passes of the first iteration (under iterative deepening, the shallowest; else
+    every pass): a driver's passes per iteration without its first guess's."""
 
 
 def check_depth(depth: int) -> None:
@@ -109,10 +112,12 @@ def search_with(frame: type[Search], tree: Tree, spec: VariantSpec, depth: int,
     iterative = switches.iterative_deepening or spec.variant.iterative
     start = time.perf_counter()
     guess: int | None = None
+    first_passes = 0
     try:
         for d in range(1, depth + 1) if iterative else (depth,):
             outcome = drive(search, d, guess)
             guess = outcome.score
+            first_passes = first_passes or search.counters.passes
     except NodeLimitReached:
         tree.reset()
         return SearchResult(None, "none", "", [], "max-nodes", search.counters.as_dict(), tt_size,
@@ -121,7 +126,7 @@ def search_with(frame: type[Search], tree: Tree, spec: VariantSpec, depth: int,
     move = "" if outcome.best_move is None else tree.move_name(outcome.best_move)
     pv = [tree.move_name(m) for m in search.principal_variation(outcome.best_move, depth)]
     return SearchResult(outcome.score, outcome.bound, move, pv, outcome.status,
-                        search.counters.as_dict(), tt_size, elapsed, _passes(search))
+                        search.counters.as_dict(), tt_size, elapsed, _passes(search), first_passes)
 
 
 def _passes(search: Search) -> list[TraceNode] | None:

@@ -153,3 +153,15 @@ def totals(passes: Sequence[TraceNode]) -> dict[str, int]:
         "tt_cutoffs": sum(n.kind == "table" for n in nodes),
         "passes": len(passes),
     }
+
+
+def visited(passes: Sequence[TraceNode]) -> set[tuple[str, ...]]:
+    """Every node the passes visited, each as the moves that lead to it from the root
+    (a node searched twice, or in two passes, once): the distinct nodes of a search."""
+    found: set[tuple[str, ...]] = set()
+    stack: list[tuple[tuple[str, ...], TraceNode]] = [((), root) for root in passes]
+    while stack:
+        path, node = stack.pop()
+        found.add(path)
+        stack.extend(((*path, child.move), child) for child in node.children)
+    return found
