@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 import json
 import math
@@ -13,12 +14,15 @@ import pytest
 
 from harness import reproduce as rp
 from harness.errors import HarnessError
+from harness.games.trees import generate_tree, parse_spec
 from harness.reproduce import (
     FAILS,
     HOLDS,
+    INCONCLUSIVE,
     NO_WAC,
     NOT_MEASURED,
-    PARTLY,
+    THEOREM,
+    THEOREM_VERDICT,
     Check,
     ReproduceOutput,
     Scale,
@@ -37,9 +41,17 @@ from harness.reproduce import (
     verdict_of,
 )
 from harness.reproduce.claims.ordering import level_runs
+from harness.search import parse_variants, run_search
 from harness.search.minimal import knuth_moore
 
-VERDICTS = {HOLDS, FAILS, PARTLY}
+COUNTS = re.compile(r"^\d+ of \d+ checks? holds?(, \d+ inconclusive)?(, \d+ (does|do) not hold)?$")
+"""A mixed verdict: the counts of its claim checks' outcomes."""
+
+
+def is_verdict(text: str) -> bool:
+    """Whether ``text`` is the verdict of a measured claim."""
+    return (text in (HOLDS, FAILS, INCONCLUSIVE) or bool(COUNTS.match(text))
+            or text.startswith(f"{THEOREM_VERDICT}: "))
 
 TINY = Scale(km_max_leaves=64, km_branchings=(2, 3), km_trees=1, pearl=((3, 4),), pearl_trees=2,
              sweep_branching=3, sweep_depth=3, sweep_trees=2, chess_positions=2, chess_depth=2,
@@ -56,16 +68,20 @@ def ratio(value: float, low: float, high: float, n: int = 10) -> dict[str, float
     return {"ratio": value, "low": low, "high": high, "n": float(n)}
 
 
-def check(passed: bool) -> Check:
-    return Check("a statement", passed, "a number")
+def check(outcome: str) -> Check:
+    return Check("a statement", outcome, "a number")
 
 
-# --- verdict rules ---------------------------------------------------------------------
+def outcomes(checks: list[Check]) -> list[str]:
+    return [c.outcome for c in checks]
 
-def test_verdict_is_decided_by_the_share_of_checks_passed() -> None:
-    assert verdict_of([check(True), check(True)]) == HOLDS
-    assert verdict_of([check(False), check(False)]) == FAILS
-    assert verdict_of([check(True), check(False)]) == PARTLY
+
+# --- verdict rules (tests/test_verdicts.py has the machinery's own) ----------------------
+
+def test_verdict_is_decided_by_the_claim_checks_outcomes() -> None:
+    assert verdict_of([check(HOLDS), check(HOLDS)]) == HOLDS
+    assert verdict_of([check(FAILS), check(FAILS)]) == FAILS
+    assert verdict_of([check(HOLDS), check(FAILS)]) == "1 of 2 checks hold, 1 does not hold"
     assert verdict_of([]) == NOT_MEASURED
 
 
@@ -86,70 +102,119 @@ def test_formula_as_stated_equals_the_library() -> None:
     assert knuth_moore_formula(8, 6) == 8 ** 3 + 8 ** 3 - 1
 
 
-def test_knuth_moore_checks_are_exact() -> None:
+def test_knuth_moore_checks_are_exact_correctness_checks() -> None:
     numbers = {"variants": {"alphabeta": {"searches": 5, "exact": 5},
                             "pvs": {"searches": 5, "exact": 4}}}
-    assert [c.passed for c in judge_knuth_moore(numbers)] == [True, False]
-    assert verdict_of(judge_knuth_moore(numbers)) == PARTLY
+    checks = judge_knuth_moore(numbers)
+    assert outcomes(checks) == [HOLDS, FAILS] and {c.kind for c in checks} == {THEOREM}
+    assert verdict_of(checks) == f"{THEOREM_VERDICT}: 1 of 2 correctness checks pass, 1 fails"
 
 
-def pearl_numbers(first: float, last: float) -> dict[str, Any]:
+def interval(value: float, low: float, high: float) -> dict[str, float]:
+    return {"value": value, "low": low, "high": high}
+
+
+def pearl_numbers(toward: tuple[float, float], relative: tuple[float, float]) -> dict[str, Any]:
+    """Claim 2's numbers for b = 5: the registered estimator's fall toward the asymptote
+    and its deepest value relative to it, each an interval over trees."""
     target = pearl_asymptote(5)
-    return {"branchings": {"5": {"asymptote": target, "estimate_first": first,
-                                 "estimate_last": last, "first_depth": 3, "last_depth": 9}}}
+    x = {"first_depth": 3, "last_depth": 9, "first": interval(3.9, 3.8, 4.0),
+         "last": interval(target * sum(relative) / 2, target * relative[0], target * relative[1]),
+         "toward": interval(sum(toward) / 2, *toward), "relative": interval(sum(relative) / 2, *relative)}
+    return {"branchings": {"5": {"asymptote": target, "registered": "two-ply",
+                                 "estimators": {"two-ply": x}}}}
 
 
-def test_pearl_needs_a_trend_toward_the_asymptote_and_ten_percent() -> None:
-    target = pearl_asymptote(5)
-    assert verdict_of(judge_pearl(pearl_numbers(3.9, target * 1.09))) == HOLDS
-    assert verdict_of(judge_pearl(pearl_numbers(3.9, target * 1.11))) == PARTLY     # trend only
-    assert verdict_of(judge_pearl(pearl_numbers(3.1, target * 1.11))) == FAILS
-    # Within 10% but further away than at the start: partly.
-    assert verdict_of(judge_pearl(pearl_numbers(target, target * 0.95))) == PARTLY
+def test_pearl_needs_a_trend_toward_the_asymptote_and_the_band_with_intervals() -> None:
+    assert verdict_of(judge_pearl(pearl_numbers((0.3, 0.6), (1.02, 1.09)))) == HOLDS
+    # The deepest estimate's interval reaches past 10%: inconclusive, not "within".
+    assert outcomes(judge_pearl(pearl_numbers((0.3, 0.6), (1.05, 1.13)))) == [HOLDS, INCONCLUSIVE]
+    assert verdict_of(judge_pearl(pearl_numbers((-0.2, -0.05), (1.12, 1.2)))) == FAILS
+    # Within the band but not shown to move toward it.
+    assert outcomes(judge_pearl(pearl_numbers((-0.1, 0.2), (0.93, 0.97)))) == [INCONCLUSIVE, HOLDS]
+
+
+def passes(mean: float, low: float, high: float) -> dict[str, float]:
+    return {"mean": mean, "low": low, "high": high, "n": 10.0}
 
 
 def test_mtdf_checks_band_interval_and_passes() -> None:
-    good = {"leaves": ratio(0.93, 0.91, 0.95), "mtdf_passes_per_iteration": 4.2}
+    good = {"leaves": ratio(0.93, 0.91, 0.95), "mtdf_passes_per_iteration": passes(4.2, 3.9, 4.6)}
     assert verdict_of(judge_mtdf(good)) == HOLDS
     fewer_by_more = {**good, "leaves": ratio(0.80, 0.75, 0.85)}
-    assert [c.passed for c in judge_mtdf(fewer_by_more)] == [True, False, True]
-    worse = {"leaves": ratio(1.05, 0.97, 1.14), "mtdf_passes_per_iteration": 7.0}
+    assert outcomes(judge_mtdf(fewer_by_more)) == [HOLDS, FAILS, HOLDS]
+    worse = {"leaves": ratio(1.05, 1.01, 1.14), "mtdf_passes_per_iteration": passes(7.0, 6.5, 7.5)}
     assert verdict_of(judge_mtdf(worse)) == FAILS
-    boundary = {"leaves": ratio(0.95, 0.93, 0.999), "mtdf_passes_per_iteration": 3.0}
-    assert verdict_of(judge_mtdf(boundary)) == HOLDS                   # bands are inclusive
+    boundary = {"leaves": ratio(0.93, 0.90, 0.95), "mtdf_passes_per_iteration": passes(4, 3.0, 6.0)}
+    assert verdict_of(judge_mtdf(boundary)) == HOLDS                   # closed bands include their ends
+    point_only = {**good, "leaves": ratio(0.924, 0.836, 1.019)}       # issue 19's full run
+    assert verdict_of(judge_mtdf(point_only)) == "1 of 3 checks hold, 2 inconclusive"
+
+
+def fh_rate(rate: float, low: float, high: float) -> dict[str, float]:
+    return {"rate": rate, "low": low, "high": high, "n": 30.0}
 
 
 def test_pvs_article_judges_the_best_ordering() -> None:
     numbers = {"best_config": "+hash move", "configs": {
-        "none": {"fh_first_pvs": 0.3, "ratio": ratio(0.5, 0.4, 0.6)},
-        "+hash move": {"fh_first_pvs": 0.91, "ratio": ratio(0.9, 0.86, 0.97)}}}
+        "none": {"fh_first_pvs_interval": fh_rate(0.3, 0.25, 0.35), "ratio": ratio(0.5, 0.4, 0.6)},
+        "+hash move": {"fh_first_pvs_interval": fh_rate(0.91, 0.88, 0.93),
+                       "ratio": ratio(0.9, 0.86, 0.94)}}}
     assert verdict_of(judge_pvs_article(numbers)) == HOLDS
-    numbers["configs"]["+hash move"]["ratio"] = ratio(0.9, 0.8, 1.01)    # interval reaches 1
-    assert [c.passed for c in judge_pvs_article(numbers)] == [True, False]
-    numbers["configs"]["+hash move"]["fh_first_pvs"] = 0.97
+    numbers["configs"]["+hash move"]["ratio"] = ratio(0.9, 0.8, 1.01)    # interval leaves the band
+    assert outcomes(judge_pvs_article(numbers)) == [HOLDS, INCONCLUSIVE]
+    numbers["configs"]["+hash move"]["fh_first_pvs_interval"] = fh_rate(0.97, 0.96, 0.98)
+    numbers["configs"]["+hash move"]["ratio"] = ratio(0.99, 0.97, 1.01)
     assert verdict_of(judge_pvs_article(numbers)) == FAILS
 
 
+DISTINCT, TIED, CHESS = ("synthetic trees, distinct values", "synthetic trees, tied values",
+                         "chess (positions x ordering steps)")
+
+
 def test_universal_claims_fail_on_one_problem() -> None:
-    more = {"sets": {"synthetic trees": {"problems": 100, "more": 0},
-                     "chess positions": {"problems": 10, "more": 1}}}
-    assert [c.passed for c in judge_never_more(more)] == [True, False]
-    same = {"sets": {"synthetic trees": {"problems": 100, "identical": 100}}}
+    more = {"sets": {DISTINCT: {"problems": 100, "more": 0}, CHESS: {"problems": 10, "more": 1}}}
+    assert outcomes(judge_never_more(more)) == [HOLDS, FAILS]
+    assert verdict_of(judge_never_more({"sets": {"x": {"problems": 0, "more": 0}}})) == INCONCLUSIVE
+    same = {"sets": {TIED: {"problems": 100, "identical": 100}}}
     assert verdict_of(judge_same_tree(same)) == HOLDS
-    same["sets"]["synthetic trees"]["identical"] = 99
+    same["sets"][TIED]["identical"] = 99
     assert verdict_of(judge_same_tree(same)) == FAILS
-    assert verdict_of(judge_never_more({"sets": {"x": {"problems": 0, "more": 0}}})) == FAILS
+
+
+def test_breuker_with_distinct_values_is_a_correctness_check() -> None:
+    same = {"sets": {DISTINCT: {"problems": 100, "identical": 100},
+                     TIED: {"problems": 100, "identical": 60},
+                     CHESS: {"problems": 40, "identical": 4}}}
+    checks = judge_same_tree(same)
+    assert [c.kind for c in checks] == [THEOREM, "claim", "claim"]
+    assert verdict_of(checks) == FAILS                # the theorem's pass does not make it "partly"
+
+
+def zwp_numbers() -> dict[str, Any]:
+    found = {"improvement": ratio(0.99, 0.98, 0.995), "zwp-all": ratio(1.0, 1.0, 1.0),
+             "zwp-pv": ratio(0.97, 0.95, 0.99)}
+    return {"improvement_never_costs": {"sets": {"synthetic trees (no table)": {"problems": 100, "more": 0},
+                                                 "chess, +hash move (a table)": {"problems": 10, "more": 0}}},
+            "sets": {"chess": found}}
 
 
 def test_zwp_checks() -> None:
-    found = {"improvement": ratio(0.99, 0.98, 0.995), "zwp-all": ratio(1.0, 1.0, 1.0),
-             "zwp-pv": ratio(0.97, 0.95, 0.99)}
-    numbers = {"improvement_never_costs": {"problems": 10, "more": 0}, "sets": {"chess": found}}
-    assert verdict_of(judge_zwp(numbers)) == HOLDS
-    numbers["sets"]["chess"] = {**found, "zwp-all": ratio(0.985, 0.98, 0.99)}    # saves 1.5%
-    assert [c.passed for c in judge_zwp(numbers)] == [True, True, False, True]
-    numbers["improvement_never_costs"]["more"] = 1
-    assert judge_zwp(numbers)[0].passed is False
+    numbers = zwp_numbers()
+    checks = judge_zwp(numbers)
+    assert [c.kind for c in checks] == [THEOREM, "claim", "claim", "claim", "claim"]
+    assert verdict_of(checks) == HOLDS
+    numbers["sets"]["chess"]["zwp-all"] = ratio(0.985, 0.98, 0.989)    # saves 1.5%
+    assert outcomes(judge_zwp(numbers))[3] == FAILS
+    numbers["sets"]["chess"]["zwp-all"] = ratio(0.995, 0.985, 1.0)     # maybe 1.5%, maybe none
+    assert outcomes(judge_zwp(numbers))[3] == INCONCLUSIVE
+    numbers = zwp_numbers()
+    numbers["improvement_never_costs"]["sets"]["chess, +hash move (a table)"]["more"] = 1
+    assert outcomes(judge_zwp(numbers))[:2] == [HOLDS, FAILS]           # a claim check on chess
+    numbers["improvement_never_costs"]["sets"]["synthetic trees (no table)"]["more"] = 1
+    checks = judge_zwp(numbers)
+    assert checks[0].outcome == FAILS and checks[0].kind == THEOREM     # a broken implementation
+    assert verdict_of(checks) == "3 of 4 checks hold, 1 does not hold"
 
 
 def summary(value: float, low: float, high: float, n: int = 10, more: int = 0) -> dict[str, float]:
@@ -175,8 +240,13 @@ def ordering_numbers(models: tuple[str, ...] = ("distinct", "tied")) -> dict[str
     }
 
 
-def passed_by_label(numbers: dict[str, Any]) -> dict[str, bool]:
-    return {label: c.passed for label, c in rp.ordering_statements(numbers)}
+def outcome_by_label(numbers: dict[str, Any]) -> dict[str, str]:
+    return {label: c.outcome for label, c in rp.ordering_statements(numbers)}
+
+
+THEOREMS_8 = {"distinct: alpha-beta falls monotonically", "tied: alpha-beta falls monotonically",
+              "minimal tree at p = 1"}
+"""Claim 8's correctness checks (properties of the setup, not of the texts)."""
 
 
 def test_ordering_checks_hold_on_numbers_that_agree_with_the_texts() -> None:
@@ -184,40 +254,46 @@ def test_ordering_checks_hold_on_numbers_that_agree_with_the_texts() -> None:
     checks = judge_ordering(numbers)
     assert len(checks) == 11 and verdict_of(checks) == HOLDS
     assert [c for _, c in rp.ordering_statements(numbers)] == checks
-    assert all(c.statement and c.measured for c in checks)
+    assert all(c.statement and c.measured and c.band for c in checks)
+    kinds = {label: c.kind for label, c in rp.ordering_statements(numbers)}
+    assert {label for label, kind in kinds.items() if kind == THEOREM} == THEOREMS_8
 
 
 def test_ordering_good_ordering_must_save_for_every_zero_window_variant() -> None:
     numbers = ordering_numbers()
     numbers["variants"]["negascout"]["tied"]["0.9"] = summary(0.97, 0.90, 1.01)   # reaches 1
-    passed = passed_by_label(numbers)
-    assert passed["tied: good ordering saves"] is False
-    assert passed["distinct: good ordering saves"] is True
-    assert verdict_of(judge_ordering(numbers)) == PARTLY
+    found = outcome_by_label(numbers)
+    assert found["tied: good ordering saves"] == INCONCLUSIVE
+    assert found["distinct: good ordering saves"] == HOLDS
+    assert verdict_of(judge_ordering(numbers)) == "7 of 8 checks hold, 1 inconclusive"
+    numbers["variants"]["negascout"]["tied"]["0.9"] = summary(1.03, 1.01, 1.05)   # costs
+    assert outcome_by_label(numbers)["tied: good ordering saves"] == FAILS
+    assert verdict_of(judge_ordering(numbers)) == "7 of 8 checks hold, 1 does not hold"
 
 
 def test_ordering_advantage_must_shrink_with_random_ordering() -> None:
     numbers = ordering_numbers()
+    label = "distinct: the advantage shrinks with random ordering"
     numbers["advantage_shrinks"]["distinct"]["pvs"] = ratio(1.18, 0.95, 1.41)     # reaches 1
-    assert passed_by_label(numbers)["distinct: the advantage shrinks with random ordering"] is False
+    assert outcome_by_label(numbers)[label] == INCONCLUSIVE
     numbers["advantage_shrinks"]["distinct"]["pvs"] = ratio(0.9, 0.85, 0.95)      # grows instead
-    assert passed_by_label(numbers)["distinct: the advantage shrinks with random ordering"] is False
+    assert outcome_by_label(numbers)[label] == FAILS
 
 
 def test_ordering_random_ordering_must_cost_more_re_search() -> None:
     numbers = ordering_numbers()
     numbers["research_nodes"]["tied"]["negascout"] = ratio(1.5, 0.8, 3.0)
-    passed = passed_by_label(numbers)
-    assert passed["tied: more re-search with random ordering"] is False
-    assert passed["distinct: more re-search with random ordering"] is True
+    found = outcome_by_label(numbers)
+    assert found["tied: more re-search with random ordering"] == INCONCLUSIVE
+    assert found["distinct: more re-search with random ordering"] == HOLDS
 
 
 def test_ordering_can_lose_needs_one_tree_where_alpha_beta_searched_less() -> None:
     numbers = ordering_numbers()
     numbers["variants"]["pvs"]["distinct"]["random"] = summary(0.9, 0.8, 0.99, more=1)
-    assert passed_by_label(numbers)["distinct: can lose with random ordering"] is True
+    assert outcome_by_label(numbers)["distinct: can lose with random ordering"] == HOLDS
     numbers["variants"]["pvs"]["distinct"]["random"] = summary(0.9, 0.8, 0.99, more=0)
-    assert passed_by_label(numbers)["distinct: can lose with random ordering"] is False
+    assert outcome_by_label(numbers)["distinct: can lose with random ordering"] == FAILS
 
 
 def test_ordering_alpha_beta_must_not_rise_significantly_at_any_step() -> None:
@@ -225,24 +301,50 @@ def test_ordering_alpha_beta_must_not_rise_significantly_at_any_step() -> None:
     numbers = ordering_numbers()
     steps = numbers["alphabeta_by_level"]["tied"]["steps"]
     steps[4] = {**steps[4], **ratio(1.02, 0.97, 1.08)}        # a rise within the noise
-    assert passed_by_label(numbers)[label] is True
+    assert outcome_by_label(numbers)[label] == HOLDS
     steps[4] = {**steps[4], **ratio(1.10, 1.03, 1.18)}        # a significant rise
     check = dict(rp.ordering_statements(numbers))[label]
-    assert check.passed is False and "0.4 to 0.5" in check.measured
+    assert check.outcome == FAILS and check.kind == THEOREM and "0.4 to 0.5" in check.measured
+    assert verdict_of(judge_ordering(numbers)) == HOLDS       # a correctness check: not the verdict
     numbers = ordering_numbers()
     numbers["alphabeta_by_level"]["tied"]["overall"].update(ratio(0.97, 0.9, 1.02))
-    assert passed_by_label(numbers)[label] is False           # no overall fall
+    assert outcome_by_label(numbers)[label] == INCONCLUSIVE   # no overall fall shown
     numbers["alphabeta_by_level"]["tied"]["steps"] = []
-    assert passed_by_label(numbers)[label] is False           # nothing measured
+    assert outcome_by_label(numbers)[label] == INCONCLUSIVE   # nothing measured
 
 
 def test_ordering_minimal_tree_is_exact() -> None:
     numbers = ordering_numbers()
     numbers["minimal_tree"]["variants"]["negascout"]["exact"] = 7
     check = dict(rp.ordering_statements(numbers))["minimal tree at p = 1"]
-    assert check.passed is False and "7 of 8" in check.measured and "431" in check.statement
+    assert check.outcome == FAILS and "7 of 8" in check.measured and "431" in check.statement
+    assert check.kind == THEOREM
     numbers["minimal_tree"]["variants"] = {"pvs": {"trees": 0, "exact": 0}}
-    assert passed_by_label(numbers)["minimal tree at p = 1"] is False
+    assert outcome_by_label(numbers)["minimal tree at p = 1"] == INCONCLUSIVE
+
+
+def failing_ordering_numbers() -> dict[str, Any]:
+    """Claim 8's numbers against every statement of the texts, on both value models, with
+    a correct implementation (both correctness checks pass)."""
+    numbers = ordering_numbers()
+    for model in ("distinct", "tied"):
+        for v in ("pvs", "negascout"):
+            numbers["variants"][v][model] = {"0.9": summary(1.1, 1.05, 1.2),
+                                             "random": summary(0.9, 0.85, 0.95, more=0)}
+            numbers["advantage_shrinks"][model][v] = ratio(0.8, 0.7, 0.9)
+            numbers["research_nodes"][model][v] = ratio(0.5, 0.3, 0.8)
+    return numbers
+
+
+def test_ordering_can_come_out_does_not_hold() -> None:
+    """Issue 19: with the theorems in the verdict, claim 8 could not fail (they always pass
+    with a correct implementation, and "does not hold" needed every check to fail)."""
+    numbers = failing_ordering_numbers()
+    statements = rp.ordering_statements(numbers)
+    checks = [c for _, c in statements]
+    assert len(checks) == 11 and verdict_of(checks) == FAILS
+    assert {label for label, c in statements if c.passed} == THEOREMS_8
+    assert all(c.outcome == FAILS for c in checks if c.kind != THEOREM)
 
 
 def test_ordering_verdict_says_when_nothing_holds() -> None:
@@ -256,6 +358,60 @@ def test_ordering_verdict_says_when_nothing_holds() -> None:
     numbers["minimal_tree"]["variants"]["pvs"]["exact"] = 0
     checks = judge_ordering(numbers)
     assert len(checks) == 6 and verdict_of(checks) == FAILS
+    assert [c.outcome for c in checks if c.kind == THEOREM] == [FAILS, FAILS]
+
+
+# --- the theorems behind the correctness checks ------------------------------------------
+
+def nodes(spec: str, index: int, variant: str, counter: str = "nodes") -> int:
+    tree = generate_tree(parse_spec(spec), index)
+    return int(run_search(tree, parse_variants(variant)[0], tree.shape.height).counters[counter])
+
+
+SMALL_TREES = [f"random:b={b},d={d},n=3,seed=3,ordering={p},{values}"
+               for b, d in ((3, 4), (5, 3), (2, 7))
+               for p in ("0.0", "0.5", "0.9", "random")
+               for values in ("values=uniform,range=1000000000", "values=incremental,range=50")]
+"""Small trees of the sweep's kinds: both value models, several orderings."""
+
+
+def test_theorem_pvs_and_negascout_expand_the_same_tree_without_ties() -> None:
+    """Claim 6's correctness check: with distinct values PVS and NegaScout cannot part."""
+    for spec in (s for s in SMALL_TREES if "uniform" in s):
+        for i in range(3):
+            assert nodes(spec, i, "pvs") == nodes(spec, i, "negascout"), (spec, i)
+
+
+def test_theorem_the_improvement_never_costs_without_a_table() -> None:
+    """Claim 7's correctness check: without a table, zwp never searches more than
+    zwp:improve=0 (it only leaves out searches that cannot change alpha)."""
+    for spec in SMALL_TREES:
+        for i in range(3):
+            assert nodes(spec, i, "zwp") <= nodes(spec, i, "zwp:improve=0"), (spec, i)
+
+
+def test_theorem_minimal_tree_when_the_best_child_is_always_first() -> None:
+    """Claim 8's correctness check: at p = 1 with distinct values, Knuth and Moore's tree."""
+    for b, d in ((3, 4), (4, 3), (2, 6)):
+        spec = f"random:b={b},d={d},n=2,seed=3,ordering=1.0,values=uniform,range=1000000000"
+        for variant in ("alphabeta", "pvs", "negascout"):
+            for i in range(2):
+                assert nodes(spec, i, variant, "leaves") == knuth_moore(b, d), (spec, variant, i)
+
+
+def test_theorem_alpha_beta_falls_as_the_same_trees_are_better_ordered() -> None:
+    """Claim 8's correctness check, in its statistical form: over trees, alpha-beta's nodes
+    fall at every step of p and overall. Not tree by tree: one tree below takes one more
+    node at p = 0.7 than at 0.6."""
+    levels = [f"{k / 10:.1f}" for k in range(11)]
+    for values in ("values=uniform,range=1000000000", "values=incremental,range=50"):
+        per_level = [[nodes(f"random:b=4,d=5,n=6,seed=3,ordering={p},{values}", i, "alphabeta")
+                      for i in range(6)] for p in levels]
+        means = [math.exp(sum(math.log(x) for x in row) / len(row)) for row in per_level]
+        assert all(b <= a for a, b in itertools.pairwise(means)), (values, means)
+        assert all(last < first for first, last in zip(per_level[0], per_level[-1], strict=True))
+    one = "random:b=2,d=8,n=8,seed=3,ordering={},values=uniform,range=1000000000"
+    assert nodes(one.format("0.7"), 0, "alphabeta") > nodes(one.format("0.6"), 0, "alphabeta")
 
 
 def test_level_runs_compress_consecutive_levels() -> None:
@@ -278,10 +434,14 @@ def cheap(tmp_path_factory: pytest.TempPathFactory) -> ReproduceOutput:
                      only=["knuth-moore", "2"])
 
 
+KM_VERDICT = f"{THEOREM_VERDICT}: 3 of 3 correctness checks pass"
+"""Claim 1's verdict with a correct implementation: a theorem, nothing to reproduce."""
+
+
 def test_knuth_moore_holds_exactly(cheap: ReproduceOutput) -> None:
     claim = cheap.claims[0]
-    assert (claim.key, claim.verdict) == ("knuth-moore", HOLDS)
-    assert claim.checks and all(c.passed for c in claim.checks)
+    assert (claim.key, claim.verdict) == ("knuth-moore", KM_VERDICT)
+    assert claim.checks and all(c.passed and c.kind == THEOREM for c in claim.checks)
     variants = claim.numbers["variants"]
     assert set(variants) == {"alphabeta", "pvs", "negascout"}
     assert all(v["exact"] == v["searches"] > 0 and not v["mismatches"] for v in variants.values())
@@ -291,12 +451,19 @@ def test_knuth_moore_holds_exactly(cheap: ReproduceOutput) -> None:
 
 def test_pearl_is_measured_against_the_asymptote(cheap: ReproduceOutput) -> None:
     claim = cheap.claims[1]
-    assert claim.key == "pearl" and claim.verdict in VERDICTS
+    assert claim.key == "pearl" and is_verdict(claim.verdict)
     five = claim.numbers["branchings"]["5"]
     assert five["asymptote"] == pytest.approx(3.08, abs=0.005)
     assert five["depths"] == list(range(1, len(five["leaves"]) + 1))
     assert five["estimate_last"] == pytest.approx(math.sqrt(five["leaves"][-1] / five["leaves"][-3]))
     assert "leaves(d) / leaves(d-1)" in claim.setup
+    # Both estimators are reported, each with an interval over trees; the registered one decides.
+    registered = five["estimators"][five["registered"]]
+    assert registered["last"]["value"] == pytest.approx(five["estimate_last"])
+    assert registered["last"]["low"] <= registered["last"]["value"] <= registered["last"]["high"]
+    root = five["estimators"]["dth-root"]["last"]
+    assert root["value"] == pytest.approx(five["dth_root"][-1]) and root["low"] < root["high"]
+    assert len(claim.checks) == 4 and all(c.band for c in claim.checks)
 
 
 def test_files_are_written_and_self_contained(cheap: ReproduceOutput) -> None:
@@ -307,7 +474,9 @@ def test_files_are_written_and_self_contained(cheap: ReproduceOutput) -> None:
         assert claim.title in md and f"Verdict: {claim.verdict}" in md
         assert {p.suffix for p in claim.charts} == {".png", ".svg"}
         assert all(p.is_file() and p.parent == out / "charts" for p in claim.charts)
-    assert "How verdicts are decided" in md and "within 10%" in md
+    assert "How verdicts are decided" in md and "within (claim check) in [0.9, 1.1]" in md
+    assert "**Earlier versions of the rules**" in md and "Correctness checks" in md
+    assert "The harness's own choices" in md
     assert "![" in md and "(charts/knuth_moore.png)" in md
     images = re.findall(r'src="([^"]+)"', page)
     assert len(images) == 2 and all(i.startswith("data:image/png;base64,") for i in images)
@@ -317,6 +486,14 @@ def test_files_are_written_and_self_contained(cheap: ReproduceOutput) -> None:
     assert [c["verdict"] for c in record["claims"]] == [c.verdict for c in cheap.claims]
     assert record["claims"][0]["charts"][0].startswith("charts/")
     assert {p.name for p in cheap.data} == {"knuth-moore.csv", "pearl.csv"}
+    # The rules each claim was judged by, with their version and sha256.
+    for found in record["claims"]:
+        registered = found["rules"]
+        path = Path(__file__).resolve().parents[1] / registered["file"]
+        assert registered["sha256"] == hashlib.sha256(path.read_bytes()).hexdigest()
+        assert registered["version"] == json.loads(path.read_text("utf-8"))["version"]
+        assert registered["sample_as_registered"] is True and registered["history"]
+        assert all({"outcome", "kind", "band"} <= set(c) for c in found["checks"])
 
 
 def test_chess_claims_are_skipped_cleanly_without_a_suite(tmp_path: Path,
@@ -337,11 +514,14 @@ def test_every_claim_runs_at_a_tiny_scale(tmp_path: Path, monkeypatch: pytest.Mo
     out = reproduce(tmp_path / "out", quick=True, jobs=1)
     assert [c.key for c in out.claims] == rp.claim_keys()
     for claim in out.claims:
-        assert claim.verdict in VERDICTS, (claim.key, claim.verdict)
+        assert is_verdict(claim.verdict), (claim.key, claim.verdict)
         assert claim.verdict == verdict_of(claim.checks)
         assert claim.measured and claim.setup and claim.charts
+        # Every theorem under the setup holds on the tiny scale too (or is not shown).
+        assert all(c.outcome != FAILS for c in claim.checks if c.kind == THEOREM), claim.key
+        assert claim.rules is not None and claim.rules["sample_as_registered"] is False
     by_key = {c.key: c for c in out.claims}
-    assert by_key["knuth-moore"].verdict == HOLDS
+    assert by_key["knuth-moore"].verdict == KM_VERDICT
     assert "tiny.epd" in by_key["mtdf"].setup
     assert set(by_key["pvs-article"].numbers["configs"]) == {c.name for c in rp.chess_configs(1)}
     assert set(by_key["gnuchess"].numbers["sets"]) == {"synthetic trees, distinct values",
@@ -360,7 +540,7 @@ def test_every_claim_runs_at_a_tiny_scale(tmp_path: Path, monkeypatch: pytest.Mo
     minimal = claim8.numbers["minimal_tree"]
     assert minimal["formula"] == knuth_moore(3, 3) == 11
     assert all(x["exact"] == x["trees"] == 2 for x in minimal["variants"].values())
-    assert claim8.checks[-1].passed                               # exact, as claim 1
+    assert claim8.checks[-1].passed and claim8.checks[-1].kind == THEOREM    # exact, as claim 1
     steps = claim8.numbers["alphabeta_by_level"]["distinct"]["steps"]
     assert [(s["from"], s["to"]) for s in steps][:2] == [("0.0", "0.1"), ("0.1", "0.2")]
     assert "Trends." in claim8.measured and "Verdict:" in claim8.measured
@@ -384,13 +564,13 @@ def test_a_claim_is_one_record_in_the_list(tmp_path: Path, monkeypatch: pytest.M
     def analyse(ctx: Context, info: ClaimInfo) -> Section:
         leaves = int(ctx.frames["extra"]["leaves"].sum())
         return Section(info, "two tiny trees", f"{leaves} leaves", {"leaves": leaves},
-                       [Check("some leaves", leaves > 0, str(leaves))])
+                       [Check("some leaves", HOLDS if leaves > 0 else FAILS, str(leaves))])
 
     extra = ClaimInfo("extra", "An extra claim", "a test", "trees have leaves", analyse,
                       jobs=jobs, rule=("Extra", ": more than none."))
     monkeypatch.setattr(registry, "CLAIMS", (*registry.CLAIMS, extra))
     out = reproduce(tmp_path / "out", quick=True, only=["9", "knuth-moore"])
-    assert [(c.key, c.verdict) for c in out.claims] == [("knuth-moore", HOLDS), ("extra", HOLDS)]
+    assert [(c.key, c.verdict) for c in out.claims] == [("knuth-moore", KM_VERDICT), ("extra", HOLDS)]
     md = out.report_md.read_text(encoding="utf-8")
     assert "## 9. An extra claim" in md and "- Extra (9): more than none." in md
     assert {p.name for p in out.data} == {"knuth-moore.csv", "extra.csv"}

@@ -6,15 +6,19 @@ up in ``report.md`` and a self-contained ``report.html`` (charts embedded), with
 as PNG and SVG in ``charts/``, every count in ``data/*.csv`` and every number and verdict
 in ``claims.json``.
 
-How verdicts are decided. A claim is split into checks, each a statement about the numbers
-with a tolerance fixed in the claim's module before anything was measured (listed in the
-report); :func:`verdict_of` then calls a claim ``holds`` when every check passes, ``does
-not hold`` when none does and ``partly`` otherwise. A claim that needs chess positions is
-``not measured: WAC not found`` when no suite is found (a claim that is measured on
-synthetic trees too is then judged on them alone, and says so). A claim that the numbers
-do not support is reported as such; nothing is tuned after the fact.
+How verdicts are decided. A claim is split into checks, each an interval test against a
+band registered in the claim's rules file (:mod:`.rules`, ``rules/<claim>.json``, its
+version and sha256 recorded in ``claims.json``) with three outcomes: holds, does not hold,
+inconclusive. A check of a theorem under the setup is a correctness check of the
+implementation, reported apart and left out of the verdict. :func:`verdict_of` calls a
+claim ``holds``, ``does not hold`` or ``inconclusive`` when its claim checks agree, and
+gives their counts otherwise. A claim that needs chess positions is ``not measured: WAC
+not found`` when no suite is found (a claim that is measured on synthetic trees too is then
+judged on them alone, and says so). Changing a rule is a new version of the claim's rules;
+the file keeps every earlier version with the verdict it gave and the reason for the change.
 
-The package, from the bottom up: :mod:`.verdicts` (checks and verdicts), :mod:`.measure`
+The package, from the bottom up: :mod:`.verdicts` (bands, checks and verdicts),
+:mod:`.rules` (the registered rules files), :mod:`.measure`
 (scales, jobs, measuring and the resume log), :mod:`.analysis` (claim records and the
 statistics on the measured rows), :mod:`.pairwise` (claims 5 and 6's comparison),
 :mod:`.claims` (one module per claim, and their list), :mod:`.document` (the reports), and
@@ -57,12 +61,18 @@ from harness.reproduce.measure import (
     plan,
 )
 from harness.reproduce.verdicts import (
+    CLAIM,
     FAILS,
     HOLDS,
+    INCONCLUSIVE,
     NO_WAC,
     NOT_MEASURED,
-    PARTLY,
+    THEOREM,
+    THEOREM_VERDICT,
+    Band,
     Check,
+    count_check,
+    interval_check,
     knuth_moore_formula,
     verdict_of,
 )
@@ -72,9 +82,10 @@ from harness.run.executors import Execution
 from harness.run.progress import Listener
 
 __all__ = [
-    "ALL_VARIANTS", "CLAIMS", "FAILS", "FULL", "HOLDS", "MEASURED_FILE", "MEASURING_FILE",
-    "NOT_MEASURED", "NO_WAC", "PARTLY", "QUICK", "Check", "Claim", "ClaimInfo", "ReproduceOutput",
-    "Scale", "chess_configs", "chess_suite", "claim_keys", "jobs_of", "judge_knuth_moore", "judge_mtdf",
+    "ALL_VARIANTS", "CLAIM", "CLAIMS", "FAILS", "FULL", "HOLDS", "INCONCLUSIVE", "MEASURED_FILE",
+    "MEASURING_FILE", "NOT_MEASURED", "NO_WAC", "QUICK", "THEOREM", "THEOREM_VERDICT", "Band",
+    "Check", "Claim", "ClaimInfo", "ReproduceOutput", "Scale", "chess_configs", "chess_suite",
+    "claim_keys", "count_check", "interval_check", "jobs_of", "judge_knuth_moore", "judge_mtdf",
     "judge_never_more", "judge_ordering", "judge_pearl", "judge_pvs_article", "judge_same_tree",
     "judge_zwp", "knuth_moore_formula", "ordering_statements", "pearl_asymptote", "pearl_root",
     "ratio_summary", "reproduce", "summary_lines", "verdict_of",

@@ -17,7 +17,8 @@ from matplotlib.figure import Figure
 
 from harness.report import stats
 from harness.reproduce.measure import ORDERING_LEVELS, VALUE_MODELS, Job, Scale
-from harness.reproduce.verdicts import LEVEL, NO_WAC, RESAMPLES, SEED, Check
+from harness.reproduce.rules import Bootstrap, Rules
+from harness.reproduce.verdicts import NO_WAC, Check
 
 
 @dataclass(frozen=True)
@@ -41,8 +42,11 @@ class ClaimInfo:
     jobs: Callable[[Scale], list[Job]] | None = None
     """The jobs of a dataset of its own, named by its key."""
     rule: tuple[str, str] | None = None
-    """Its verdict rules for the report: a short name, and the text that follows the
-    claim's number (from its first punctuation: ``": ..."``)."""
+    """Its verdict rules for the report when it has no rules file: a short name, and the
+    text that follows the claim's number (from its first punctuation: ``": ..."``)."""
+    rules: Rules | None = None
+    """Its registered rules (:mod:`harness.reproduce.rules`): bands, estimators, sample
+    sizes and seeds, each earlier version with its verdict."""
 
 
 @dataclass(frozen=True)
@@ -62,13 +66,19 @@ class Claim:
     measured: str
     """What the measurement found, in a sentence or two."""
     verdict: str
-    """``holds``, ``does not hold``, ``partly``, or ``not measured: ...``."""
+    """``holds``, ``does not hold``, ``inconclusive``, the counts of a mixed result (``3 of
+    5 checks hold, 1 inconclusive, 1 does not hold``), ``theorem: ...`` or ``not measured:
+    ...`` (:func:`harness.reproduce.verdicts.verdict_of`)."""
     numbers: dict[str, Any]
     """Every number the verdict and the text rest on (JSON-ready)."""
     charts: tuple[Path, ...]
     """The claim's charts, PNG and SVG."""
     checks: tuple[Check, ...] = ()
-    """The checks the verdict was decided by (:func:`verdict_of`)."""
+    """Its checks: the claim checks the verdict was decided by (:func:`verdict_of`) and the
+    correctness checks beside them."""
+    rules: dict[str, Any] | None = None
+    """The rules it was judged by: file, version, the file's sha256, the rules' sha256,
+    and whether the run's sample is the registered one (``None`` without a rules file)."""
 
 
 @dataclass
@@ -146,23 +156,85 @@ def paired(frame: pd.DataFrame, a: str, b: str, counter: str = "effort",
     return left.merge(right, on=list(keys), suffixes=("_a", "_b"), how="inner")
 
 
-def ratio_summary(a: Sequence[float] | np.ndarray, b: Sequence[float] | np.ndarray) -> dict[str, float]:
-    """Geometric mean of per-problem ratios ``b / a``, its bootstrap interval, wins / ties /
-    losses for B and the exact sign test (see :mod:`harness.report.stats`)."""
+def ratio_summary(a: Sequence[float] | np.ndarray, b: Sequence[float] | np.ndarray,
+                  boot: Bootstrap) -> dict[str, float]:
+    """Geometric mean of per-problem ratios ``b / a``, its bootstrap interval (``boot``:
+    a claim's registered level, resamples and seed), wins / ties / losses for B and the
+    exact sign test (see :mod:`harness.report.stats`)."""
     first = np.asarray(a, dtype=np.float64)
     second = np.asarray(b, dtype=np.float64)
     ratios = stats.ratios(first, second)
-    low, high = stats.bootstrap_interval(ratios, SEED, RESAMPLES, LEVEL)
+    low, high = stats.bootstrap_interval(ratios, boot.seed, boot.resamples, boot.level)
     wins, ties, losses = stats.wins_ties_losses(first, second)
     return {"ratio": stats.geometric_mean(ratios), "low": low, "high": high, "n": float(len(ratios)),
             "fewer": float(wins), "equal": float(ties), "more": float(losses),
-            "sign_p": stats.sign_test(wins, losses)}
+            "sign_p": stats.sign_test(wins, losses), "level": boot.level}
 
 
-def pair_ratio(frame: pd.DataFrame, a: str, b: str, counter: str = "effort") -> dict[str, float]:
+def pair_ratio(frame: pd.DataFrame, a: str, b: str, boot: Bootstrap,
+               counter: str = "effort") -> dict[str, float]:
     """:func:`ratio_summary` of ``counter`` for ``b`` against ``a`` on the same problems."""
     both = paired(frame, a, b, counter)
-    return ratio_summary(both[f"{counter}_a"].to_numpy(), both[f"{counter}_b"].to_numpy())
+    return ratio_summary(both[f"{counter}_a"].to_numpy(), both[f"{counter}_b"].to_numpy(), boot)
+
+
+_CHUNK_CELLS = 2_000_000
+"""Values drawn at a time by :func:`resampled_sums` (bounds memory; results never depend on it)."""
+
+
+def resampled_sums(columns: Sequence[Sequence[float]] | np.ndarray, boot: Bootstrap) -> np.ndarray:
+    """The bootstrap of a statistic of column totals: the rows (problems) of ``columns``
+    (one row per problem, one column per count) drawn with replacement ``boot.resamples``
+    times with ``Generator(PCG64(boot.seed))``, and each draw's column sums, shape
+    ``(resamples, columns)``. Empty for no rows."""
+    data = np.asarray(columns, dtype=np.float64)
+    if data.ndim == 1:
+        data = data[:, None]
+    n, k = data.shape
+    if n == 0:
+        return np.empty((0, k))
+    rng = np.random.Generator(np.random.PCG64(boot.seed))
+    sums = np.empty((boot.resamples, k), dtype=np.float64)
+    rows = max(1, _CHUNK_CELLS // (n * k))
+    for start in range(0, boot.resamples, rows):
+        stop = min(boot.resamples, start + rows)
+        picks = rng.integers(0, n, size=(stop - start, n))
+        sums[start:stop] = data[picks].sum(axis=1)
+    return sums
+
+
+def percentile_interval(values: np.ndarray, level: float) -> tuple[float, float]:
+    """The ``(1 - level) / 2`` and ``(1 + level) / 2`` quantiles of a statistic's
+    resampled values; ``(nan, nan)`` for none (or any NaN among them)."""
+    values = np.asarray(values, dtype=np.float64)
+    if values.size == 0 or np.isnan(values).any():
+        return math.nan, math.nan
+    tail = (1 - level) / 2
+    low, high = np.quantile(values, [tail, 1 - tail])
+    return float(low), float(high)
+
+
+def mean_summary(values: Sequence[float] | np.ndarray, boot: Bootstrap) -> dict[str, float]:
+    """The mean over problems of one value per problem, with its bootstrap interval."""
+    data = np.asarray(values, dtype=np.float64)
+    n = len(data)
+    low, high = percentile_interval(resampled_sums(data, boot)[:, 0] / n if n else np.empty(0),
+                                    boot.level)
+    return {"mean": float(data.mean()) if n else math.nan, "low": low, "high": high,
+            "n": float(n), "level": boot.level}
+
+
+def rate_summary(numerator: Sequence[float] | np.ndarray, denominator: Sequence[float] | np.ndarray,
+                 boot: Bootstrap) -> dict[str, float]:
+    """A rate of totals, ``sum(numerator) / sum(denominator)`` over problems (one of each
+    per problem), with its bootstrap interval over problems."""
+    top = np.asarray(numerator, dtype=np.float64)
+    bottom = np.asarray(denominator, dtype=np.float64)
+    sums = resampled_sums(np.column_stack([top, bottom]), boot)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        low, high = percentile_interval(sums[:, 0] / sums[:, 1], boot.level)
+    return {"rate": stats.rate(top, bottom), "low": low, "high": high, "n": float(len(top)),
+            "level": boot.level}
 
 
 # ---------------------------------------------------------------------------------------

@@ -22,7 +22,19 @@ from harness.report.page import PAGE_CSS
 from harness.reproduce import claims as registry
 from harness.reproduce.analysis import Claim, ClaimInfo, Context, Section
 from harness.reproduce.measure import Scale
-from harness.reproduce.verdicts import GENERAL_RULES, STATISTICS_RULE, verdict_of
+from harness.reproduce.rules import Rules, describe_versions, sample_differences
+from harness.reproduce.verdicts import (
+    FAILS,
+    GENERAL_RULES,
+    HOLDS,
+    STATISTICS_RULE,
+    Check,
+    claim_checks,
+    correctness_checks,
+    correctness_text,
+    counts_text,
+    verdict_of,
+)
 from harness.results import environment
 
 
@@ -68,9 +80,11 @@ def write_all(out_dir: Path, frames: dict[str, pd.DataFrame], selected: Sequence
         for name, _title, fig in section.figures:
             paths += charts.save(fig, chart_dir / name)
         verdict = section.verdict or verdict_of(section.checks)
+        registered = (None if info.rules is None
+                      else _rules_record(info.rules, quick, _json_ready(asdict(scale))))
         claims.append(Claim(info.key, info.title, info.source, section.setup, info.claimed,
                             section.measured, verdict, _json_ready(section.numbers), tuple(paths),
-                            tuple(section.checks)))
+                            tuple(section.checks), registered))
         sections.append(section)
     seconds = time.perf_counter() - start
     md, page = _write_report(out_dir, claims, sections, quick, scale, seconds, jobs)
@@ -86,6 +100,16 @@ def write_all(out_dir: Path, frames: dict[str, pd.DataFrame], selected: Sequence
     return ReproduceOutput(out_dir, tuple(claims), md, page, tuple(data), seconds, quick)
 
 
+def _rules_record(rules: Rules, quick: bool, scale: Mapping[str, Any]) -> dict[str, Any]:
+    """What ``claims.json`` records of the rules a claim was judged by."""
+    differences = sample_differences(rules, "quick" if quick else "full", scale)
+    return {"file": rules.path, "version": rules.version, "registered": rules.registered,
+            "sha256": rules.sha256, "rules_sha256": rules.rules_sha256,
+            "sample_as_registered": not differences, "sample_differences": differences,
+            "history": [{"version": v.version, "verdict": v.verdict, "changed": v.changed,
+                         "reason": v.reason} for v in rules.history]}
+
+
 def summary_lines(output: ReproduceOutput) -> list[str]:
     """One line per claim: its number, key, verdict and what was measured (for a CLI)."""
     return [f"{registry.number(c.key)}. {c.key}: {c.verdict}. {c.measured}" for c in output.claims]
@@ -93,8 +117,80 @@ def summary_lines(output: ReproduceOutput) -> list[str]:
 
 def _rules() -> list[str]:
     """How verdicts are decided: the general rules, every claim's own, the statistics."""
-    own = [f"{c.rule[0]} ({i}){c.rule[1]}" for i, c in enumerate(registry.CLAIMS, 1) if c.rule]
+    own = []
+    for i, c in enumerate(registry.CLAIMS, 1):
+        if c.rules is not None:
+            own.append(f"{c.title} ({i}), rules version {c.rules.version}: " + "; ".join(
+                f"{r.ident} ({'correctness check' if r.kind == 'theorem' else 'claim check'}) "
+                f"in {r.band}" for r in c.rules.checks) + ".")
+        elif c.rule:
+            own.append(f"{c.rule[0]} ({i}){c.rule[1]}")
     return [*GENERAL_RULES, *own, STATISTICS_RULE]
+
+
+def _outcome(check: Check) -> str:
+    """A claim check's outcome, in bold unless it holds."""
+    return check.outcome if check.outcome == HOLDS else f"**{check.outcome}**"
+
+
+def _result(check: Check) -> str:
+    """A correctness check's result: passes, fails, or not measured (inconclusive)."""
+    if check.outcome == HOLDS:
+        return "passes"
+    return "**fails**" if check.outcome == FAILS else "**not shown** (inconclusive)"
+
+
+def _rules_section(doc: _Doc, claim: Claim, rules: Rules) -> None:
+    """What was registered: the version, every check's estimator and band with the reason,
+    the harness's own choices, and whether the run's sample is the registered one."""
+    record = claim.rules or {}
+    doc.para(f"**Rules.** Version {rules.version}, registered {rules.registered}, "
+             f"`{rules.path}` (sha256 `{rules.sha256}`)."
+             + (f" {rules.rules.get('verdict_rule', '')}" if rules.rules.get("verdict_rule") else "")
+             + (f" {rules.note}" if rules.note else ""))
+    doc.table(["registered check", "kind", "measured (estimator)", "band", "why this band"],
+              [[r.ident, "correctness check (theorem)" if r.kind == "theorem" else "claim check",
+                r.measure, str(r.band),
+                r.reason + ("" if r.reason.endswith(".") or not r.test else ".")
+                + (f" Test: `{r.test}`." if r.test else "")]
+               for r in rules.checks])
+    boot = rules.bootstrap
+    doc.para("**The harness's own choices.**")
+    doc.items([*rules.choices,
+               f"Intervals: {rules.rules['statistics'].get('interval', 'percentile bootstrap')}; "
+               f"{boot.level:.0%} level, {boot.resamples:,} resamples, numpy PCG64 seed {boot.seed}.",
+               "The registered sample (per scale): " + "; ".join(
+                   f"{mode}: " + ", ".join(f"{k} = {json.dumps(v)}" for k, v in fields.items())
+                   for mode, fields in rules.sample.items()) + "."])
+    if record.get("sample_differences"):
+        doc.para("**Sample.** This run's scale is not the registered sample ("
+                 + "; ".join(record["sample_differences"]) + "): its outcomes are shown, but it "
+                 "is not the registered experiment.")
+
+
+def _checks_section(doc: _Doc, claim: Claim) -> None:
+    """The claim checks with their outcomes, then the correctness checks apart."""
+    claims = claim_checks(claim.checks)
+    theorems = correctness_checks(claim.checks)
+    if claims:
+        doc.para(f"**Claim checks** ({counts_text(claims)}).")
+        doc.table(["check", "band", "measured", "outcome"],
+                  [[c.statement, c.band, c.measured, _outcome(c)] for c in claims])
+    if theorems:
+        doc.para("**Correctness checks** (theorems under this setup; not part of the verdict; "
+                 f"{correctness_text(claim.checks)}).")
+        doc.table(["check", "band", "measured", "result"],
+                  [[c.statement, c.band, c.measured, _result(c)] for c in theorems])
+
+
+def _history_section(doc: _Doc, rules: Rules) -> None:
+    """Every earlier version of the rules, with the verdict it gave and why it changed."""
+    if not rules.history:
+        doc.para("**Earlier versions of the rules.** None: this is version 1.")
+        return
+    doc.para("**Earlier versions of the rules** (each file keeps their rules).")
+    doc.table(["version", "registered", "verdict then", "replaced", "why"],
+              describe_versions(rules.history))
 
 
 def _write_report(out_dir: Path, claims: Sequence[Claim], sections: Sequence[Section],
@@ -113,21 +209,26 @@ def _write_report(out_dir: Path, claims: Sequence[Claim], sections: Sequence[Sec
                  "checks that rest on a confidence interval have less power and their verdicts "
                  "can differ from the full run's; exact checks are as strict as ever.")
     doc.heading(2, "Verdicts")
-    doc.table(["#", "claim", "verdict", "checks passed"],
+    doc.table(["#", "claim", "verdict", "claim checks", "correctness checks", "rules"],
               [[str(registry.number(c.key)), f"{c.title}", f"**{c.verdict}**",
-                f"{sum(k.passed for k in c.checks)} of {len(c.checks)}"] for c in claims])
+                counts_text(claim_checks(c.checks)) if claim_checks(c.checks) else "none",
+                correctness_text(c.checks) if correctness_checks(c.checks) else "none",
+                f"version {c.rules['version']}" if c.rules else "–"] for c in claims])
     doc.heading(2, "How verdicts are decided")
     doc.items(_rules())
     for claim, section in zip(claims, sections, strict=True):
+        rules = section.info.rules
         doc.heading(2, f"{registry.number(claim.key)}. {claim.title}", claim.key)
         doc.para(f"**Verdict: {claim.verdict}.**")
         doc.para(f"**Source.** {claim.source}")
         doc.para(f"**Claimed.** {claim.claimed}")
-        doc.para(f"**Setup.** {claim.setup}")
+        doc.para(f"**Setup (what exactly was measured).** {claim.setup}")
+        if rules is not None:
+            _rules_section(doc, claim, rules)
         doc.para(f"**Measured.** {claim.measured}")
-        if claim.checks:
-            doc.table(["check", "measured", "passed"],
-                      [[c.statement, c.measured, "yes" if c.passed else "**no**"] for c in claim.checks])
+        _checks_section(doc, claim)
+        if rules is not None:
+            _history_section(doc, rules)
         for caption, headers, rows in section.tables:
             doc.para(f"*{caption}.*")
             doc.table(headers, rows)

@@ -27,7 +27,8 @@ from harness.reproduce.analysis import (
     wtl,
 )
 from harness.reproduce.measure import ORDERING_LEVELS, VALUE_MODELS
-from harness.reproduce.verdicts import LEVEL, Check
+from harness.reproduce.rules import Bootstrap
+from harness.reproduce.verdicts import Check
 
 Shares = dict[str, dict[str, float]]
 """Per value model and ordering level (``model/level``) or chess configuration: the
@@ -67,7 +68,8 @@ def _shares(both: pd.DataFrame, keep: Callable[[pd.DataFrame], pd.Series]) -> Sh
     return out
 
 
-def compare(ctx: Context, pair: Pair) -> tuple[dict[str, Any], list[list[str]], Shares, Shares | None]:
+def compare(ctx: Context, pair: Pair,
+            boot: Bootstrap) -> tuple[dict[str, Any], list[list[str]], Shares, Shares | None]:
     """Per set, the problems where ``pair.keep`` holds; also per ordering level and per chess
     configuration (a chess problem is a position searched with one ordering step): the
     numbers, the table's rows, and the shares by level and by configuration."""
@@ -90,7 +92,7 @@ def compare(ctx: Context, pair: Pair) -> tuple[dict[str, Any], list[list[str]], 
     rows = []
     for config, found in by_level.items():
         model, level = config.split("/")
-        ratio = pair_ratio(sweep[sweep["config"] == config], a, b)
+        ratio = pair_ratio(sweep[sweep["config"] == config], a, b, boot)
         rows.append([f"synthetic, {model}", level, f"{found['count']:.0f} of {found['problems']:.0f}",
                      fmt(ratio["ratio"], 4), interval(ratio), wtl(ratio)])
     by_config: Shares | None = None
@@ -100,7 +102,7 @@ def compare(ctx: Context, pair: Pair) -> tuple[dict[str, Any], list[list[str]], 
         by_config = _shares(paired_chess, keep)
         sets["chess (positions x ordering steps)"] = summary(paired_chess)
         for config, found in by_config.items():
-            ratio = pair_ratio(chess[chess["config"] == config], a, b)
+            ratio = pair_ratio(chess[chess["config"] == config], a, b, boot)
             rows.append(["chess", config, f"{found['count']:.0f} of {found['problems']:.0f}",
                          fmt(ratio["ratio"], 4), interval(ratio), wtl(ratio)])
     numbers: dict[str, Any] = {"sets": sets, "by_level": by_level, "by_config": by_config,
@@ -110,21 +112,22 @@ def compare(ctx: Context, pair: Pair) -> tuple[dict[str, Any], list[list[str]], 
 
 def analyse(ctx: Context, info: ClaimInfo, pair: Pair,
             judge: Callable[[Mapping[str, Any]], list[Check]],
-            describe: Callable[[Mapping[str, Any], Shares], str]) -> Section:
-    """The claim's section: :func:`compare`, judged by ``judge`` and described by
-    ``describe`` (from the numbers and the shares by level)."""
-    numbers, rows, by_level, by_config = compare(ctx, pair)
+            describe: Callable[[Mapping[str, Any], Shares], str], boot: Bootstrap) -> Section:
+    """The claim's section: :func:`compare` (its intervals by ``boot``), judged by ``judge``
+    and described by ``describe`` (from the numbers and the shares by level)."""
+    numbers, rows, by_level, by_config = compare(ctx, pair, boot)
     checks = judge(numbers)
     measured = describe(numbers, by_level)
     if not numbers["chess_measured"]:
         measured += " Chess part not measured: WAC not found."
     setup = (f"{ctx.sweep_text(pair.variants)}. Chess: {ctx.chess_text()}, every step of claim "
-             f"4's ordering ladder. Counted: {pair.counted}.")
+             f"4's ordering ladder. Counted per set: {pair.counted}; each set is one exact "
+             "check, its count of counter-examples against the band.")
     name, title, ylabel, panel = pair.chart
     fig = share_chart(by_level, by_config, ctx.scale.sweep_branching, ylabel, panel)
     count, ratio, fewer = pair.columns
-    return Section(info, setup, measured, numbers, checks,
-                   [(pair.caption, ["set", "ordering", count, ratio, f"{LEVEL:.0%} interval", fewer], rows)],
+    headers = ["set", "ordering", count, ratio, f"{boot.level:.0%} interval", fewer]
+    return Section(info, setup, measured, numbers, checks, [(pair.caption, headers, rows)],
                    [(name, title, fig)])
 
 

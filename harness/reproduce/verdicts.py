@@ -1,20 +1,36 @@
-"""How a claim's verdict is decided: checks, the verdict of a list of them, the interval
-tests they are made of, and the wording of their numbers.
+"""How a claim's verdict is decided: bands, checks with three outcomes, the verdict of a list
+of them, and the wording of their numbers.
 
-A claim is split into checks, each a statement about the numbers with a tolerance fixed in
-the claim's module before anything was measured (listed in the report); :func:`verdict_of`
-then calls a claim ``holds`` when every check passes, ``does not hold`` when none does and
-``partly`` otherwise.
+Every check is an interval test against a band the claim's rules file states
+(:mod:`harness.reproduce.rules`): it **holds** when the interval lies inside the band,
+**does not hold** when it lies outside, and is **inconclusive** when it straddles an edge
+(or nothing was measured). An exact statement about every problem ("never more",
+"identical") is the same test on its count of counter-examples, an interval of one point.
+
+A check is of one of two kinds. A *claim* check tests what the source claims. A
+*correctness* check tests a theorem that holds under the setup (Knuth and Moore's minimal
+tree, ...): it tests the implementation, not the claim, so the report shows it apart and
+:func:`verdict_of` leaves it out.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+import re
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-HOLDS, FAILS, PARTLY = "holds", "does not hold", "partly"
-"""The three verdicts of a measured claim."""
+from harness.errors import HarnessError
+
+HOLDS, FAILS, INCONCLUSIVE = "holds", "does not hold", "inconclusive"
+"""The three outcomes of a check, and the verdicts of a claim whose claim checks all agree."""
+
+OUTCOMES = (HOLDS, INCONCLUSIVE, FAILS)
+"""Every outcome, in the order the counts name them."""
+
+CLAIM, THEOREM = "claim", "theorem"
+"""The kinds of a check: a test of the source's claim (it counts towards the verdict), or a
+correctness test of the implementation against a theorem under the setup (it does not)."""
 
 NOT_MEASURED = "not measured"
 """The verdict of a claim without any check (nothing it needs could be measured)."""
@@ -22,50 +38,204 @@ NOT_MEASURED = "not measured"
 NO_WAC = "not measured: WAC not found"
 """The verdict of a chess-only claim when no suite is found."""
 
-LEVEL = 0.95
-"""Coverage of every bootstrap interval."""
+THEOREM_VERDICT = "theorem"
+"""How the verdict of a claim with correctness checks only begins: ``theorem: 3 of 3
+correctness checks pass``. Such a claim is a theorem under the setup, so there is nothing
+to reproduce; what is measured is whether the implementation agrees with it."""
 
-RESAMPLES = 10_000
-"""Bootstrap resamples per interval (numpy PCG64, seed :data:`SEED`)."""
 
-SEED = 0
-"""Seed of every bootstrap."""
+# ---------------------------------------------------------------------------------------
+# Bands
+
+_BAND = re.compile(r"^\s*([\[(])\s*([^,\s]+)\s*,\s*([^,\s]+)\s*([\])])\s*$")
+
+
+@dataclass(frozen=True)
+class Band:
+    """An interval of the real line, each end open or closed, as a rules file writes it:
+    ``[0.90, 0.95]``, ``(0, 1)`` (below 1), ``[0.99, inf)``, ``[0, 0]`` (exactly none)."""
+
+    low: float
+    high: float
+    low_open: bool = False
+    high_open: bool = False
+
+    @classmethod
+    def parse(cls, text: str) -> Band:
+        """A band from its written form; ``inf`` and ``-inf`` are open ends."""
+        match = _BAND.match(text)
+        if match is None:
+            raise HarnessError(f"band {text!r}: expected [low, high], with ( or ) for an open end")
+        left, low_text, high_text, right = match.groups()
+        try:
+            low, high = float(low_text), float(high_text)
+        except ValueError:
+            raise HarnessError(f"band {text!r}: its ends must be numbers or inf") from None
+        if math.isnan(low) or math.isnan(high) or low > high:
+            raise HarnessError(f"band {text!r}: needs low <= high")
+        band = cls(low, high, left == "(", right == ")")
+        if (math.isinf(low) and not band.low_open) or (math.isinf(high) and not band.high_open):
+            raise HarnessError(f"band {text!r}: an infinite end is open")
+        if low == high and (band.low_open or band.high_open):
+            raise HarnessError(f"band {text!r}: is empty")
+        return band
+
+    def __str__(self) -> str:
+        def end(x: float) -> str:
+            return "inf" if x == math.inf else "-inf" if x == -math.inf else f"{x:g}"
+        return (f"{'(' if self.low_open else '['}{end(self.low)}, {end(self.high)}"
+                f"{')' if self.high_open else ']'}")
+
+    def contains(self, x: float) -> bool:
+        """Whether ``x`` lies in the band (never for NaN)."""
+        above = x > self.low if self.low_open else x >= self.low
+        below = x < self.high if self.high_open else x <= self.high
+        return bool(above and below)
+
+    def below(self, x: float) -> bool:
+        """Whether ``x`` lies below the band (under its low end)."""
+        return bool(x <= self.low if self.low_open else x < self.low)
+
+    def above(self, x: float) -> bool:
+        """Whether ``x`` lies above the band (over its high end)."""
+        return bool(x >= self.high if self.high_open else x > self.high)
+
+
+def outcome_of(low: float, high: float, band: Band) -> str:
+    """The outcome of an interval ``[low, high]`` against ``band``: :data:`HOLDS` when it
+    lies inside, :data:`FAILS` when it lies wholly outside (below or above), else
+    :data:`INCONCLUSIVE` (it straddles an end; also for NaN: nothing measured)."""
+    if math.isnan(low) or math.isnan(high):
+        return INCONCLUSIVE
+    if low > high:
+        raise HarnessError(f"interval {low} to {high}: its low end is above its high end")
+    if band.contains(low) and band.contains(high):
+        return HOLDS
+    if band.above(low) or band.below(high):
+        return FAILS
+    return INCONCLUSIVE
+
+
+def all_of(outcomes: Iterable[str]) -> str:
+    """The outcome of a conjunction ("each of PVS and NegaScout ..."): :data:`FAILS` when
+    any part fails, else :data:`INCONCLUSIVE` when any part is (or there is none), else
+    :data:`HOLDS`."""
+    found = list(outcomes)
+    if FAILS in found:
+        return FAILS
+    if not found or INCONCLUSIVE in found:
+        return INCONCLUSIVE
+    return HOLDS
+
+
+# ---------------------------------------------------------------------------------------
+# Checks
 
 
 @dataclass(frozen=True)
 class Check:
-    """One statement about the numbers that a claim's verdict rests on."""
+    """One statement about the numbers, tested against a band."""
 
     statement: str
-    """What is checked, with its tolerance."""
-    passed: bool
-    """Whether the numbers satisfy it."""
+    """What is checked."""
+    outcome: str
+    """:data:`HOLDS`, :data:`FAILS` or :data:`INCONCLUSIVE`."""
     measured: str
-    """The numbers it was decided on."""
+    """The numbers it was decided on (the estimate and its interval, or the count)."""
+    kind: str = CLAIM
+    """:data:`CLAIM`, or :data:`THEOREM` for a correctness check (not in the verdict)."""
+    band: str = ""
+    """The band the interval was tested against, as the rules file writes it."""
+
+    def __post_init__(self) -> None:
+        if self.outcome not in OUTCOMES:
+            raise HarnessError(f"check outcome {self.outcome!r}: expected one of {OUTCOMES}")
+        if self.kind not in (CLAIM, THEOREM):
+            raise HarnessError(f"check kind {self.kind!r}: expected {CLAIM} or {THEOREM}")
+
+    @property
+    def passed(self) -> bool:
+        """Whether it holds."""
+        return self.outcome == HOLDS
+
+
+def interval_check(statement: str, low: float, high: float, band: Band, measured: str = "",
+                   kind: str = CLAIM) -> Check:
+    """A check of the interval ``[low, high]`` against ``band`` (:func:`outcome_of`)."""
+    return Check(statement, outcome_of(low, high, band),
+                 measured or f"interval {low:.4g} to {high:.4g}", kind, str(band))
+
+
+def count_check(statement: str, count: int, problems: int, band: Band, measured: str = "",
+                kind: str = CLAIM) -> Check:
+    """An exact statement over ``problems`` problems, tested on its ``count`` (of
+    counter-examples, or of examples) against ``band``: an interval of one point.
+    Inconclusive when there was no problem."""
+    if problems <= 0:
+        return Check(statement, INCONCLUSIVE, measured or "no problem measured", kind, str(band))
+    return interval_check(statement, count, count, band, measured or f"{count} of {problems}", kind)
+
+
+def claim_checks(checks: Sequence[Check]) -> list[Check]:
+    """The checks the verdict is decided by."""
+    return [c for c in checks if c.kind == CLAIM]
+
+
+def correctness_checks(checks: Sequence[Check]) -> list[Check]:
+    """The correctness checks (theorems under the setup)."""
+    return [c for c in checks if c.kind == THEOREM]
+
+
+def counts_text(checks: Sequence[Check]) -> str:
+    """``3 of 5 checks hold, 1 inconclusive, 1 does not hold`` (the parts with none are
+    left out, but for the checks that hold)."""
+    held = sum(1 for c in checks if c.outcome == HOLDS)
+    unsure = sum(1 for c in checks if c.outcome == INCONCLUSIVE)
+    failed = sum(1 for c in checks if c.outcome == FAILS)
+    text = (f"{held} of 1 check holds" if len(checks) == 1
+            else f"{held} of {len(checks)} checks hold")
+    if unsure:
+        text += f", {unsure} inconclusive"
+    if failed:
+        text += f", {failed} {'does' if failed == 1 else 'do'} not hold"
+    return text
+
+
+def correctness_text(checks: Sequence[Check]) -> str:
+    """``3 of 3 correctness checks pass`` (and how many fail, or are inconclusive: not
+    shown either way)."""
+    theorems = correctness_checks(checks)
+    passed = sum(1 for c in theorems if c.outcome == HOLDS)
+    failed = sum(1 for c in theorems if c.outcome == FAILS)
+    unsure = len(theorems) - passed - failed
+    text = (f"{passed} of 1 correctness check passes" if len(theorems) == 1
+            else f"{passed} of {len(theorems)} correctness checks pass")
+    if failed:
+        text += f", {failed} fail{'s' if failed == 1 else ''}"
+    if unsure:
+        text += f", {unsure} inconclusive"
+    return text
 
 
 def verdict_of(checks: Sequence[Check]) -> str:
-    """``holds`` when every check passes, ``does not hold`` when none does, ``partly``
-    otherwise; :data:`NOT_MEASURED` without checks."""
+    """The verdict over the claim checks (correctness checks left out): :data:`HOLDS`,
+    :data:`FAILS` or :data:`INCONCLUSIVE` when every one has that outcome, else their counts
+    (:func:`counts_text`). A claim with correctness checks only is a theorem under the
+    setup (``theorem: 3 of 3 correctness checks pass``); :data:`NOT_MEASURED` without any
+    check."""
     if not checks:
         return NOT_MEASURED
-    passed = sum(1 for c in checks if c.passed)
-    return HOLDS if passed == len(checks) else FAILS if passed == 0 else PARTLY
+    claims = claim_checks(checks)
+    if not claims:
+        return f"{THEOREM_VERDICT}: {correctness_text(checks)}"
+    outcomes = {c.outcome for c in claims}
+    if len(outcomes) == 1:
+        return outcomes.pop()
+    return counts_text(claims)
 
 
-def in_band(value: float, band: tuple[float, float]) -> bool:
-    """``band[0] <= value <= band[1]`` (never for NaN)."""
-    return bool(band[0] <= value <= band[1])
-
-
-def below_one(interval: Sequence[float]) -> bool:
-    """Whether an interval of a ratio lies entirely below 1 (a significant saving)."""
-    return bool(interval[1] < 1)
-
-
-def above_one(interval: Sequence[float]) -> bool:
-    """Whether an interval of a ratio lies entirely above 1 (a significant cost)."""
-    return bool(interval[0] > 1)
+# ---------------------------------------------------------------------------------------
+# Numbers in words
 
 
 def knuth_moore_formula(b: int, d: int) -> int:
@@ -81,23 +251,38 @@ def pct(value: float) -> str:
 
 def ratio_text(r: Mapping[str, float]) -> str:
     """A ratio summary (:func:`harness.reproduce.analysis.ratio_summary`) in words."""
-    return f"{r['ratio']:.4f} ({LEVEL:.0%} interval {r['low']:.4f} to {r['high']:.4f}, n = {r['n']:.0f})"
+    level = f"{r['level']:.0%} interval" if "level" in r else "interval"
+    return f"{r['ratio']:.4f} ({level} {r['low']:.4f} to {r['high']:.4f}, n = {r['n']:.0f})"
 
 
 GENERAL_RULES = (
-    "A claim is split into checks, each a statement about the numbers with a tolerance "
-    "fixed before anything was measured. Verdict: **holds** when every check passes, "
-    "**does not hold** when none passes, **partly** otherwise; a claim that needs chess "
-    "positions is *not measured: WAC not found* when no suite is found (a claim measured "
-    "on synthetic trees too is then judged on them alone).",
-    "Exact claims (1, 5, 6, the improvement's \"never more\", and 8's minimal tree) have "
-    "no tolerance: one problem against them fails the check.",
+    "Every check is an interval test against a band its claim's rules file states: it "
+    "**holds** when the interval lies inside the band, **does not hold** when it lies "
+    "outside, and is **inconclusive** when it straddles an end of the band (or nothing was "
+    "measured). A statement about every problem (\"never more\", \"identical\") is the same "
+    "test on its count of counter-examples against the band [0, 0].",
+    "A check of a theorem under the setup (it follows from the setup, whatever the source "
+    "says) tests the implementation, not the claim: it is shown apart as a *correctness "
+    "check* and each is asserted by a test of the test suite; it does not count towards "
+    "the verdict. A claim made of theorems only has the verdict *theorem: N of N "
+    "correctness checks pass*.",
+    "Verdict, over the claim checks: **holds**, **does not hold** or **inconclusive** when "
+    "every check has that outcome, else the counts (*3 of 5 checks hold, 1 inconclusive, 1 "
+    "does not hold*). A claim that needs chess positions is *not measured: WAC not found* "
+    "when no suite is found (a claim measured on synthetic trees too is then judged on them "
+    "alone).",
+    "Pre-registration: each claim's rules (bands, estimators, sample sizes, seeds) are one "
+    "file, `harness/reproduce/rules/<claim>.json`, whose version and sha256 every "
+    "reproduction records in `claims.json`. Changing a rule makes a new version; the file "
+    "keeps every earlier version's rules with the verdict they gave and the reason for the "
+    "change, and each claim's section below shows them.",
 )
-"""The report's first rules, before each claim's own (:attr:`ClaimInfo.rule`)."""
+"""The report's first rules, before each claim's own."""
 
 STATISTICS_RULE = (
-    f"Ratios are geometric means of per-problem ratios B/A with a paired percentile "
-    f"bootstrap {LEVEL:.0%} interval ({RESAMPLES:,} resamples, numpy PCG64 seed {SEED}); "
-    "the sign test is exact and two-sided (harness.report.stats). On chess, nodes are total "
-    "nodes: search nodes plus quiescence nodes.")
+    "Ratios are geometric means of per-problem ratios B/A with a paired percentile "
+    "bootstrap interval; rates (a ratio of totals) and means are bootstrapped over problems "
+    "the same way, and so is Pearl's estimator over trees. The level, the resamples and the "
+    "seed (numpy PCG64) are each claim's rules'. On chess, nodes are total nodes: search "
+    "nodes plus quiescence nodes.")
 """The report's last rule: how every ratio and interval is computed."""

@@ -7,10 +7,14 @@ from typing import Any
 
 import pandas as pd
 
-from harness.reproduce import pairwise
+from harness.reproduce import pairwise, rules
 from harness.reproduce.analysis import ClaimInfo, Context, Section
 from harness.reproduce.measure import ladder
-from harness.reproduce.verdicts import Check
+from harness.reproduce.verdicts import Check, count_check
+
+RULES = rules.load("breuker")
+"""The registered rules (``rules/breuker.json``): per set, no problem where the two
+searched different node counts (the band [0, 0] on the count)."""
 
 
 def _same(p: pd.DataFrame) -> pd.Series:
@@ -29,13 +33,20 @@ PAIR = pairwise.Pair(
 
 
 def judge_same_tree(numbers: Mapping[str, Any]) -> list[Check]:
-    """Claim 6: PVS and NegaScout searched exactly as many nodes on every problem of each set."""
+    """Claim 6: PVS and NegaScout searched exactly as many nodes on every problem of each
+    set, an exact statement tested on its count of problems where they differ.
+
+    The set of distinct values is a correctness check (the rules' ``identical/distinct``):
+    the two can part only at a tie on alpha + 1, which distinct values do not make, so it
+    tests the implementation. Tied values and chess, where ties happen, are claim checks."""
     checks = []
     for name, found in numbers["sets"].items():
+        rule = RULES.check("identical", within=name)
         same, problems = int(found["identical"]), int(found["problems"])
-        checks.append(Check(f"{name}: PVS and NegaScout search identical node counts on every "
-                            "problem", problems > 0 and same == problems,
-                            f"identical on {same} of {problems} problems"))
+        checks.append(count_check(f"{name}: PVS and NegaScout search identical node counts on "
+                                  f"every problem (problems where they differ in {rule.band})",
+                                  problems - same, problems, rule.band,
+                                  f"identical on {same} of {problems} problems", rule.kind))
     return checks
 
 
@@ -66,11 +77,12 @@ def describe(numbers: Mapping[str, Any], by_level: pairwise.Shares) -> str:
 
 
 def analyse(ctx: Context, info: ClaimInfo) -> Section:
-    return pairwise.analyse(ctx, info, PAIR, judge_same_tree, describe)
+    return pairwise.analyse(ctx, info, PAIR, judge_same_tree, describe, RULES.bootstrap)
 
 
 CLAIM = ClaimInfo(
     "breuker", "Breuker: PVS and NegaScout expand the same tree",
     "pvs-wiki-article.txt (Dennis Breuker, CCC 2004; his thesis, note 15)",
     "Marsland's PVS and Reinefeld's NegaScout are identical: \"they expand the same "
-    "search tree\".", analyse, sweep=("pvs", "negascout"), chess=ladder("pvs", "negascout"))
+    "search tree\".", analyse, sweep=("pvs", "negascout"), chess=ladder("pvs", "negascout"),
+    rules=RULES)

@@ -7,10 +7,14 @@ from typing import Any
 
 import pandas as pd
 
-from harness.reproduce import pairwise
+from harness.reproduce import pairwise, rules
 from harness.reproduce.analysis import ClaimInfo, Context, Section
 from harness.reproduce.measure import ladder
-from harness.reproduce.verdicts import Check
+from harness.reproduce.verdicts import Check, count_check
+
+RULES = rules.load("gnuchess")
+"""The registered rules (``rules/gnuchess.json``): per set, no problem where PVS searched
+more (the band [0, 0] on the count)."""
 
 
 def _more(p: pd.DataFrame) -> pd.Series:
@@ -28,13 +32,17 @@ PAIR = pairwise.Pair(
 
 
 def judge_never_more(numbers: Mapping[str, Any]) -> list[Check]:
-    """Claim 5: PVS searched no more nodes than alpha-beta on any problem of each set."""
+    """Claim 5: PVS searched no more nodes than alpha-beta on any problem of each set, an
+    exact statement tested on its count of counter-examples. A claim check in every set:
+    PVS can search more than alpha-beta (a re-search costs), so it is no theorem."""
     checks = []
     for name, found in numbers["sets"].items():
+        rule = RULES.check("never-more", within=name)
         more, problems = int(found["more"]), int(found["problems"])
-        checks.append(Check(f"{name}: PVS searches no more nodes than alpha-beta on any problem",
-                            problems > 0 and more == 0,
-                            f"more on {more} of {problems} problems"))
+        checks.append(count_check(f"{name}: PVS searches no more nodes than alpha-beta on any "
+                                  f"problem (problems where it searched more in {rule.band})",
+                                  more, problems, rule.band,
+                                  f"more on {more} of {problems} problems", rule.kind))
     return checks
 
 
@@ -48,7 +56,7 @@ def describe(numbers: Mapping[str, Any], by_level: pairwise.Shares) -> str:
 
 
 def analyse(ctx: Context, info: ClaimInfo) -> Section:
-    return pairwise.analyse(ctx, info, PAIR, judge_never_more, describe)
+    return pairwise.analyse(ctx, info, PAIR, judge_never_more, describe, RULES.bootstrap)
 
 
 CLAIM = ClaimInfo(
@@ -56,4 +64,4 @@ CLAIM = ClaimInfo(
     "gnuchess-pvs-study.txt",
     "\"In any case, PVS will not search any more nodes than alpha beta, but it might "
     "have to research some of the subtrees.\"", analyse, sweep=("alphabeta", "pvs"),
-    chess=ladder("alphabeta", "pvs"))
+    chess=ladder("alphabeta", "pvs"), rules=RULES)

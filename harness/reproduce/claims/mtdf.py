@@ -11,12 +11,14 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from harness.report import charts
+from harness.reproduce import rules
 from harness.reproduce.analysis import (
     ClaimInfo,
     Context,
     Section,
     fmt,
     interval,
+    mean_summary,
     no_chess,
     p_value,
     pair_ratio,
@@ -24,33 +26,33 @@ from harness.reproduce.analysis import (
     wtl,
 )
 from harness.reproduce.measure import BEST, chess_configs
-from harness.reproduce.verdicts import LEVEL, Check, below_one, in_band, ratio_text
+from harness.reproduce.verdicts import Check, interval_check, ratio_text
 
-MTDF_LEAVES_BAND = (0.90, 0.95)
-""""5-10% fewer leaves" is a geometric-mean leaves ratio MTD(f) / aspiration NegaScout
-between 0.90 and 0.95."""
-
-MTDF_PASSES_BAND = (3.0, 6.0)
-"""Mean MTD(f) passes per iteration between 3 and 6."""
+RULES = rules.load("mtdf")
+"""The registered rules (``rules/mtdf.json``): "fewer" is a leaves ratio in (0, 1), "5-10%
+fewer" one in [0.90, 0.95], "3 to 6 passes" a mean in [3, 6], each with its interval."""
 
 ASPIRATION, MTDF = "aspiration:inner=negascout", "mtdf"
 """The two variants compared."""
 
 
 def judge_mtdf(numbers: Mapping[str, Any]) -> list[Check]:
-    """Claim 3: fewer leaves (interval below 1), by 5-10%, with 3-6 passes per iteration."""
+    """Claim 3: fewer leaves, by 5-10%, with 3-6 passes per iteration; each the interval of
+    its estimate against its band. All three are claim checks: nothing in the setup forces
+    any of them."""
     leaves = numbers["leaves"]
-    passes = float(numbers["mtdf_passes_per_iteration"])
-    lo, hi = MTDF_LEAVES_BAND
+    passes = numbers["mtdf_passes_per_iteration"]
+    fewer, by, count = RULES.check("fewer"), RULES.check("five-to-ten"), RULES.check("passes")
     return [
-        Check("MTD(f) evaluates fewer leaves than aspiration NegaScout (interval of the "
-              "geometric-mean ratio below 1)", below_one((leaves["low"], leaves["high"])),
-              f"leaves ratio {ratio_text(leaves)}"),
-        Check(f"by 5-10%: geometric-mean leaves ratio between {lo:.2f} and {hi:.2f}",
-              in_band(float(leaves["ratio"]), MTDF_LEAVES_BAND), f"{leaves['ratio']:.4f}"),
-        Check(f"MTD(f) needs {MTDF_PASSES_BAND[0]:g}-{MTDF_PASSES_BAND[1]:g} passes per "
-              "iteration (mean over positions)", in_band(passes, MTDF_PASSES_BAND),
-              f"{passes:.2f} passes per iteration"),
+        interval_check(f"MTD(f) evaluates fewer leaves than aspiration NegaScout (geometric-mean "
+                       f"leaves ratio in {fewer.band})", leaves["low"], leaves["high"], fewer.band,
+                       f"leaves ratio {ratio_text(leaves)}", fewer.kind),
+        interval_check(f"by 5-10%: geometric-mean leaves ratio in {by.band}", leaves["low"],
+                       leaves["high"], by.band, f"leaves ratio {ratio_text(leaves)}", by.kind),
+        interval_check(f"MTD(f) needs 3 to 6 passes per iteration (mean over positions in "
+                       f"{count.band})", passes["low"], passes["high"], count.band,
+                       f"{passes['mean']:.2f} passes per iteration (interval {passes['low']:.2f} "
+                       f"to {passes['high']:.2f}, n = {passes['n']:.0f})", count.kind),
     ]
 
 
@@ -60,15 +62,18 @@ def analyse(ctx: Context, info: ClaimInfo) -> Section:
         return no_chess(ctx, info)
     frame = frame[frame["config"] == BEST]
     asp, mtd = ASPIRATION, MTDF
-    leaves = pair_ratio(frame, asp, mtd, "leaves")
-    total = pair_ratio(frame, asp, mtd, "effort")
-    inner = pair_ratio(frame, asp, mtd, "nodes")
+    boot = RULES.bootstrap
+    leaves = pair_ratio(frame, asp, mtd, boot, "leaves")
+    total = pair_ratio(frame, asp, mtd, boot, "effort")
+    inner = pair_ratio(frame, asp, mtd, boot, "nodes")
     depth = ctx.scale.chess_depth
     passes = frame.assign(per_iteration=frame["passes"] / depth)
     per_variant = passes.groupby("variant")["per_iteration"]
-    numbers = {
+    mean_passes = mean_summary(
+        passes.loc[passes["variant"] == mtd, "per_iteration"].to_numpy(dtype=float), boot)
+    numbers: dict[str, Any] = {
         "leaves": leaves, "total_nodes": total, "nodes": inner,
-        "mtdf_passes_per_iteration": float(per_variant.mean()[mtd]),
+        "mtdf_passes_per_iteration": mean_passes,
         "mtdf_passes_per_iteration_range": [float(per_variant.min()[mtd]), float(per_variant.max()[mtd])],
         "aspiration_passes_per_iteration": float(per_variant.mean()[asp]),
         "pass_cap_hits": int((frame["status"] == "pass-cap").sum()),
@@ -77,8 +82,9 @@ def analyse(ctx: Context, info: ClaimInfo) -> Section:
     checks = judge_mtdf(numbers)
     measured = (f"MTD(f) / aspiration NegaScout: leaves {ratio_text(leaves)}; total nodes "
                 f"{total['ratio']:.4f} ({interval(total)}); search nodes without quiescence "
-                f"{inner['ratio']:.4f}. MTD(f) needed {numbers['mtdf_passes_per_iteration']:.2f} "
-                f"passes per iteration on average (aspiration: "
+                f"{inner['ratio']:.4f}. MTD(f) needed "
+                f"{mean_passes['mean']:.2f} passes per iteration on "
+                f"average (interval {interval(mean_passes)}; aspiration: "
                 f"{numbers['aspiration_passes_per_iteration']:.2f}).")
     rows = [[name, fmt(r["ratio"], 4), interval(r), wtl(r), p_value(r["sign_p"])]
             for name, r in (("leaves", leaves), ("total nodes (nodes + qnodes)", total),
@@ -86,10 +92,13 @@ def analyse(ctx: Context, info: ClaimInfo) -> Section:
     config = {c.name: c for c in chess_configs(ctx.scale.tt_size)}[BEST]
     setup = (f"Chess: {ctx.chess_text()}; switches: {config.description}, iterative deepening; "
              f"variants {asp} (window ±50, widened to infinity on a fail) and mtdf (fail-soft "
-             "alpha-beta with memory, first guess the previous iteration's score).")
+             "alpha-beta with memory, first guess the previous iteration's score). Measured: the "
+             "geometric mean over positions of the leaves ratio MTD(f) / aspiration NegaScout "
+             "with a paired bootstrap interval, and the mean over positions of MTD(f)'s passes "
+             "/ depth with a bootstrap interval over positions.")
     return Section(info, setup, measured, numbers, checks,
                    [("MTD(f) against aspiration NegaScout (ratio B/A, B = MTD(f))",
-                     ["counter", "geo. mean ratio", f"{LEVEL:.0%} interval",
+                     ["counter", "geo. mean ratio", f"{boot.level:.0%} interval",
                       "MTD(f) fewer / equal / more", "sign test p"], rows)],
                    [("mtdf", "MTD(f) against aspiration NegaScout per position",
                      chart(frame, depth, leaves))])
@@ -105,18 +114,20 @@ def chart(frame: pd.DataFrame, depth: int, leaves: Mapping[str, float]) -> Figur
         left, right = fig.subplots(1, 2)
         x = np.arange(1, len(ratio) + 1)
         left.scatter(x, ratio, color="#1f4e79", zorder=3, label="one position")
-        left.axhspan(*MTDF_LEAVES_BAND, color="#2ca02c", alpha=0.15, label="claimed: 5-10% fewer")
+        by = RULES.check("five-to-ten").band
+        left.axhspan(by.low, by.high, color="#2ca02c", alpha=0.15, label="claimed: 5-10% fewer")
         left.axhline(1.0, color="black", linewidth=1)
         left.axhline(leaves["ratio"], color="#b22222", linestyle="--",
                      label=f"geometric mean {leaves['ratio']:.3f}")
         left.axhspan(leaves["low"], leaves["high"], color="#b22222", alpha=0.12,
-                     label=f"{LEVEL:.0%} interval")
+                     label=f"{RULES.bootstrap.level:.0%} interval")
         left.set_xlabel("positions, sorted by ratio")
         left.set_ylabel("leaves, MTD(f) / aspiration NegaScout")
         left.set_title("Leaves evaluated: MTD(f) relative to aspiration NegaScout")
         left.legend(fontsize=7)
         right.scatter(np.arange(1, len(passes) + 1), passes, color="#1f4e79", zorder=3)
-        right.axhspan(*MTDF_PASSES_BAND, color="#2ca02c", alpha=0.15, label="claimed: 3-6")
+        count = RULES.check("passes").band
+        right.axhspan(count.low, count.high, color="#2ca02c", alpha=0.15, label="claimed: 3-6")
         right.axhline(float(passes.mean()), color="#b22222", linestyle="--",
                       label=f"mean {passes.mean():.2f}")
         right.set_xlabel("positions, sorted")
@@ -132,7 +143,4 @@ CLAIM = ClaimInfo(
     "algorithms; alphabeta-aspiration-mtdf-pvs.txt (MTD(f))",
     "With iterative deepening and a transposition table, MTD(f) evaluates 5-10% "
     "fewer leaves than aspiration NegaScout in chess, in 3 to 6 passes per "
-    "iteration.", analyse, chess=((BEST, ASPIRATION), (BEST, MTDF)),
-    rule=("MTD(f)", f": leaves ratio interval below 1; \"5-10% fewer\" = ratio in "
-                    f"[{MTDF_LEAVES_BAND[0]:.2f}, {MTDF_LEAVES_BAND[1]:.2f}]; passes per iteration in "
-                    f"[{MTDF_PASSES_BAND[0]:g}, {MTDF_PASSES_BAND[1]:g}]."))
+    "iteration.", analyse, chess=((BEST, ASPIRATION), (BEST, MTDF)), rules=RULES)

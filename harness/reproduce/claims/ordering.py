@@ -11,15 +11,37 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from harness.report import charts, stats
+from harness.reproduce import rules
 from harness.reproduce.analysis import ClaimInfo, Context, Section, fmt, pair_ratio, ratio_summary
-from harness.reproduce.measure import ALL_VARIANTS, GOOD_ORDERING, ORDERING_LEVELS, VALUE_MODELS
-from harness.reproduce.verdicts import LEVEL, Check, above_one, below_one, knuth_moore_formula, ratio_text
+from harness.reproduce.measure import ALL_VARIANTS, ORDERING_LEVELS, VALUE_MODELS
+from harness.reproduce.verdicts import (
+    FAILS,
+    HOLDS,
+    INCONCLUSIVE,
+    Band,
+    Check,
+    all_of,
+    count_check,
+    knuth_moore_formula,
+    outcome_of,
+    ratio_text,
+)
 
-POOR_ORDERING = "random"
+RULES = rules.load("ordering")
+"""The registered rules (``rules/ordering.json``): the levels standing for good, poor and
+perfect ordering, and each statement's band."""
+
+GOOD_ORDERING = str(RULES.parameters["good_ordering"])
+"""The synthetic ordering level standing for good (not perfect) ordering."""
+
+POOR_ORDERING = str(RULES.parameters["poor_ordering"])
 """The synthetic ordering standing for no ordering at all."""
 
-PERFECT_ORDERING = "1.0"
+PERFECT_ORDERING = str(RULES.parameters["perfect_ordering"])
 """The synthetic ordering level with the best child always first."""
+
+RISE = Band.parse(str(RULES.parameters["rise_band"]))
+"""A step of p after which alpha-beta's nodes rose significantly: its interval in this band."""
 
 ZERO_WINDOW = ("pvs", "negascout")
 """The zero-window variants the GNUchess study and the PVS article speak of."""
@@ -28,7 +50,7 @@ MINIMAL_TREE_VARIANTS = ("alphabeta", "pvs", "negascout")
 """The variants VARIANTS.md says evaluate Knuth and Moore's minimal tree when the best child
 comes first (distinct values)."""
 
-MINIMAL_TREE_MODEL = "distinct"
+MINIMAL_TREE_MODEL = str(RULES.parameters["minimal_tree_model"])
 """The value model the minimal-tree statement is checked on (its premise is distinct values)."""
 
 _LEVELS = [lv for lv in ORDERING_LEVELS if lv != "random"]
@@ -39,11 +61,12 @@ _LEVELS = [lv for lv in ORDERING_LEVELS if lv != "random"]
 # The judge
 
 
-def _both(found: Mapping[str, Mapping[str, float]], passes: Callable[[Mapping[str, float]], bool],
-          text: Callable[[Mapping[str, float]], str]) -> tuple[bool, str]:
-    """Whether every variant of ``found`` passes, and what each measured."""
-    return (bool(found) and all(passes(r) for r in found.values()),
-            "; ".join(f"{v}: {text(r)}" for v, r in found.items()))
+def _each(found: Mapping[str, Mapping[str, float]], band: Band,
+          text: Callable[[Mapping[str, float]], str] = ratio_text) -> tuple[str, str]:
+    """The outcome of "each variant of ``found`` has its interval in ``band``"
+    (:func:`all_of`), and what each measured."""
+    outcome = all_of(outcome_of(r["low"], r["high"], band) for r in found.values())
+    return outcome, "; ".join(f"{v}: {text(r)}" for v, r in found.items())
 
 
 def judge_ordering(numbers: Mapping[str, Any]) -> list[Check]:
@@ -55,64 +78,75 @@ def ordering_statements(numbers: Mapping[str, Any]) -> list[tuple[str, Check]]:
     """Claim 8: the falsifiable statements the texts make about move-ordering quality, each
     with a short label for the report's text.
 
-    Per value model: (a) with good ordering the zero-window variants save over alpha-beta;
-    (b) with random ordering their advantage shrinks, (c) they spend more nodes in
-    re-searches and (d) each loses to alpha-beta on at least one tree; (e) alpha-beta's
-    nodes fall as the ordering probability rises. Then (f): with the best child always
-    first, alpha-beta, PVS and NegaScout evaluate exactly Knuth and Moore's minimal tree."""
+    Per value model, claim checks: (a) with good ordering the zero-window variants save over
+    alpha-beta; (b) with random ordering their advantage shrinks, (c) they spend more nodes
+    in re-searches and (d) each loses to alpha-beta on at least one tree. Correctness checks
+    (properties of the setup, not of the texts): (e) alpha-beta's nodes fall as the
+    ordering probability rises (the sweep only reorders the same trees), and (f) with the
+    best child always first, alpha-beta, PVS and NegaScout evaluate exactly Knuth and
+    Moore's minimal tree (a theorem)."""
     table = numbers["variants"]
     shrink, research = numbers["advantage_shrinks"], numbers["research_nodes"]
+    good_rule, shrink_rule = RULES.check("good-saves"), RULES.check("advantage-shrinks")
+    research_rule, lose_rule = RULES.check("more-research"), RULES.check("can-lose")
+    falls_rule, minimal_rule = RULES.check("alphabeta-falls"), RULES.check("minimal-tree")
     checks: list[tuple[str, Check]] = []
     for model in numbers["alphabeta_by_level"]:
         zw = list(shrink[model])
         names = " and ".join(zw)
         good = {v: table[v][model][GOOD_ORDERING] for v in zw}
         poor = {v: table[v][model][POOR_ORDERING] for v in zw}
-        passed, measured = _both(good, lambda r: below_one((r["low"], r["high"])), ratio_text)
+        outcome, measured = _each(good, good_rule.band)
         checks.append((f"{model}: good ordering saves", Check(
             f"{model} values: with good ordering (p = {GOOD_ORDERING}) {names} each search fewer "
-            f"nodes than alpha-beta (geometric-mean ratio's {LEVEL:.0%} interval below 1)",
-            passed, measured)))
-        passed, measured = _both(shrink[model], lambda r: above_one((r["low"], r["high"])),
-                                 ratio_text)
+            f"nodes than alpha-beta (geometric-mean ratio in {good_rule.band})",
+            outcome, measured, good_rule.kind, str(good_rule.band))))
+        outcome, measured = _each(shrink[model], shrink_rule.band)
         checks.append((f"{model}: the advantage shrinks with {POOR_ORDERING} ordering", Check(
             f"{model} values: with {POOR_ORDERING} ordering the advantage of {names} over "
             f"alpha-beta shrinks: per tree, (ratio to alpha-beta with {POOR_ORDERING} ordering) / "
-            f"(ratio at p = {GOOD_ORDERING}), geometric mean's {LEVEL:.0%} interval above 1",
-            passed, measured)))
-        passed, measured = _both(research[model], lambda r: above_one((r["low"], r["high"])),
-                                 ratio_text)
+            f"(ratio at p = {GOOD_ORDERING}), geometric mean in {shrink_rule.band}",
+            outcome, measured, shrink_rule.kind, str(shrink_rule.band))))
+        outcome, measured = _each(research[model], research_rule.band)
         checks.append((f"{model}: more re-search with {POOR_ORDERING} ordering", Check(
             f"{model} values: with {POOR_ORDERING} ordering {names} spend more nodes in "
             f"re-searches than at p = {GOOD_ORDERING} (per-tree re-search nodes, {POOR_ORDERING} / "
-            f"p = {GOOD_ORDERING}, {LEVEL:.0%} interval above 1)", passed, measured)))
-        passed, measured = _both(poor, lambda r: r["more"] >= 1,
-                                 lambda r: f"more on {r['more']:.0f} of {r['n']:.0f} trees")
+            f"p = {GOOD_ORDERING}, geometric mean in {research_rule.band})",
+            outcome, measured, research_rule.kind, str(research_rule.band))))
+        lose = {v: count_check("", int(r["more"]), int(r["n"]), lose_rule.band).outcome
+                for v, r in poor.items()}
         checks.append((f"{model}: can lose with {POOR_ORDERING} ordering", Check(
             f"{model} values: with {POOR_ORDERING} ordering {names} can lose: each searches more "
-            "nodes than alpha-beta on at least one tree (no tolerance)", passed, measured)))
+            f"nodes than alpha-beta on at least one tree (trees where it did, in {lose_rule.band})",
+            all_of(lose.values()),
+            "; ".join(f"{v}: more on {r['more']:.0f} of {r['n']:.0f} trees" for v, r in poor.items()),
+            lose_rule.kind, str(lose_rule.band))))
         steps = numbers["alphabeta_by_level"][model]
-        rises = [s for s in steps["steps"] if above_one((s["low"], s["high"]))]
+        rises = [s for s in steps["steps"] if outcome_of(s["low"], s["high"], RISE) == HOLDS]
         overall = steps["overall"]
         falls = sum(1 for s in steps["steps"] if s["ratio"] < 1)
+        fell = outcome_of(overall["low"], overall["high"], falls_rule.band)
+        outcome = INCONCLUSIVE if not steps["steps"] else FAILS if rises else fell
         checks.append((f"{model}: alpha-beta falls monotonically", Check(
             f"{model} values: alpha-beta's nodes fall monotonically as p rises: no step from p "
-            f"to the next level raises them significantly (per-tree ratio nodes(next) / nodes(p), "
-            f"{LEVEL:.0%} interval above 1 = a rise), and nodes({overall['to']}) / "
-            f"nodes({overall['from']}) has its interval below 1",
-            bool(steps["steps"]) and not rises and below_one((overall["low"], overall["high"])),
+            f"to the next level raises them significantly (per-tree ratio nodes(next) / nodes(p) "
+            f"in {RISE} = a rise), and nodes({overall['to']}) / nodes({overall['from']}) in "
+            f"{falls_rule.band}", outcome,
             f"{falls} of {len(steps['steps'])} steps fall (point estimate); significant rises: "
             + (", ".join(f"{s['from']} to {s['to']} {ratio_text(s)}" for s in rises) or "none")
-            + f"; nodes({overall['to']}) / nodes({overall['from']}) {ratio_text(overall)}")))
+            + f"; nodes({overall['to']}) / nodes({overall['from']}) {ratio_text(overall)}",
+            falls_rule.kind, str(falls_rule.band))))
     minimal = numbers["minimal_tree"]
     found = minimal["variants"]
-    passed = bool(found) and all(x["trees"] > 0 and x["exact"] == x["trees"] for x in found.values())
+    exact = {v: count_check("", int(x["trees"]) - int(x["exact"]), int(x["trees"]),
+                            minimal_rule.band).outcome for v, x in found.items()}
     checks.append(("minimal tree at p = 1", Check(
         f"{minimal['model']} values, p = {minimal['level']} (best child always first): "
         f"{', '.join(found)} each evaluate exactly b^ceil(d/2) + b^floor(d/2) - 1 = "
         f"{minimal['formula']:,} leaves (b = {minimal['b']}, d = {minimal['d']}) on every tree "
-        "(no tolerance)", passed,
-        "; ".join(f"{v}: exact on {x['exact']} of {x['trees']} trees" for v, x in found.items()))))
+        f"(trees off the formula in {minimal_rule.band})", all_of(exact.values()),
+        "; ".join(f"{v}: exact on {x['exact']} of {x['trees']} trees" for v, x in found.items()),
+        minimal_rule.kind, str(minimal_rule.band))))
     return checks
 
 
@@ -132,7 +166,7 @@ def _across_levels(a: pd.Series, b: pd.Series) -> dict[str, float]:
     """:func:`ratio_summary` of ``b / a`` over the trees both hold (the same trees at two
     ordering levels: the sweep only reorders them)."""
     first, second = a.align(b, join="inner")
-    return ratio_summary(first.to_numpy(), second.to_numpy())
+    return ratio_summary(first.to_numpy(), second.to_numpy(), RULES.bootstrap)
 
 
 def _to_alphabeta(sweep: pd.DataFrame, model: str, level: str, variant: str) -> pd.Series:
@@ -186,7 +220,7 @@ def _numbers(ctx: Context, variants: Sequence[str]) -> dict[str, Any]:
     table: dict[str, dict[str, dict[str, dict[str, float]]]] = {}
     for config, part in sweep.groupby("config", sort=False):
         model, level = str(config).split("/")
-        found = {v: pair_ratio(part, "alphabeta", v) for v in variants}
+        found = {v: pair_ratio(part, "alphabeta", v, RULES.bootstrap) for v in variants}
         for v, r in found.items():
             table.setdefault(v, {}).setdefault(model, {})[level] = r
     pvs = table["pvs"]
@@ -249,7 +283,7 @@ def analyse(ctx: Context, info: ClaimInfo) -> Section:
              "ordering levels (alpha-beta's steps, the change of the zero-window variants' ratio "
              "and of their re-search nodes between p = "
              f"{GOOD_ORDERING} and {POOR_ORDERING} ordering), each a geometric mean of per-tree "
-             f"ratios with a paired bootstrap {LEVEL:.0%} interval.")
+             f"ratios with a paired bootstrap {RULES.bootstrap.level:.0%} interval.")
     return Section(info, setup, _text(numbers, statements), numbers, checks,
                    [("Nodes relative to alpha-beta (geometric mean) by ordering",
                      ["variant", "values", *ORDERING_LEVELS], rows),
@@ -299,10 +333,17 @@ def _text(numbers: Mapping[str, Any], statements: Sequence[tuple[str, Check]]) -
              "somewhere between p = 0 and 1 (either model): "
              + (", ".join(v for v, t in trends.items() if any(x["below_one"] for x in t.values()))
                 or "none") + ". Every curve is in the chart and both tables. ")
-    held = [label for label, c in statements if c.passed]
-    failed = [label for label, c in statements if not c.passed]
-    text += (f"Verdict: {len(held)} of {len(statements)} statements hold"
-             + (f"; not supported by these numbers: {'; '.join(failed)}" if failed else "") + ".")
+    claims = [(label, c) for label, c in statements if c.kind == "claim"]
+    held = [label for label, c in claims if c.outcome == HOLDS]
+    unsure = [label for label, c in claims if c.outcome == INCONCLUSIVE]
+    failed = [label for label, c in claims if c.outcome == FAILS]
+    broken = [label for label, c in statements if c.kind != "claim" and c.outcome != HOLDS]
+    text += (f"Verdict: {len(held)} of {len(claims)} statements of the texts hold"
+             + (f"; inconclusive: {'; '.join(unsure)}" if unsure else "")
+             + (f"; not supported by these numbers: {'; '.join(failed)}" if failed else "")
+             + ". Correctness checks (not in the verdict): "
+             + (f"failing or not measured: {'; '.join(broken)}" if broken else "every one passes")
+             + ".")
     return text
 
 
@@ -354,17 +395,4 @@ CLAIM = ClaimInfo(
     "evaluate exactly b^ceil(d/2) + b^floor(d/2) - 1 leaves, the minimal tree; and "
     "alpha-beta searches fewer nodes the better its ordering, down to that minimal "
     "tree. (The same study also says PVS \"will not search any more nodes than alpha "
-    "beta\": claim 5.)", analyse, sweep=ALL_VARIANTS,
-    rule=("Ordering", f", per value model, for {' and '.join(ZERO_WINDOW)} each: \"saves with "
-                      f"good ordering\" = ratio to alpha-beta at p = {GOOD_ORDERING} with its interval "
-                      f"below 1; \"the advantage shrinks with {POOR_ORDERING} ordering\" = per-tree "
-                      f"ratio at {POOR_ORDERING} / ratio at p = {GOOD_ORDERING} with its interval "
-                      f"above 1; \"more re-search\" = per-tree re-search nodes, {POOR_ORDERING} / "
-                      f"p = {GOOD_ORDERING}, interval above 1 (a tree with none at one or both "
-                      "levels is compared as (b + 1) / (a + 1), the zero-count rule of "
-                      "harness.report.stats); \"can lose\" = more nodes than alpha-beta on at least one "
-                      f"tree with {POOR_ORDERING} ordering. Alpha-beta \"falls monotonically\" = no "
-                      "step from one level of p to the next with its per-tree interval above 1, "
-                      f"and p = 1.0 against 0.0 below 1. Minimal tree: at p = {PERFECT_ORDERING} "
-                      f"with {MINIMAL_TREE_MODEL} values, {', '.join(MINIMAL_TREE_VARIANTS)} "
-                      "evaluate exactly Knuth and Moore's leaves on every tree (exact)."))
+    "beta\": claim 5.)", analyse, sweep=ALL_VARIANTS, rules=RULES)

@@ -1,0 +1,280 @@
+"""The verdict method of harness reproduce: bands, three-way interval checks, the verdict's
+wording, and the registered rules files (their loader, their versions, their agreement with
+what the code measures)."""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+import math
+import re
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from harness.errors import HarnessError
+from harness.reproduce import claims as registry
+from harness.reproduce import measure, rules
+from harness.reproduce.claims import knuth_moore, pearl
+from harness.reproduce.verdicts import (
+    CLAIM,
+    FAILS,
+    HOLDS,
+    INCONCLUSIVE,
+    NOT_MEASURED,
+    THEOREM,
+    THEOREM_VERDICT,
+    Band,
+    Check,
+    all_of,
+    count_check,
+    interval_check,
+    outcome_of,
+    verdict_of,
+)
+
+ROOT = Path(__file__).resolve().parents[1]
+RULES_DIR = ROOT / "harness" / "reproduce" / "rules"
+
+
+def check(outcome: str, kind: str = CLAIM) -> Check:
+    return Check("a statement", outcome, "a number", kind)
+
+
+# --- bands and interval checks -----------------------------------------------------------
+
+@pytest.mark.parametrize("low,high,outcome", [
+    (0.90, 0.95, HOLDS),             # the band itself: inside (closed ends)
+    (0.91, 0.94, HOLDS),
+    (0.85, 0.90, INCONCLUSIVE),      # touches the low end from outside
+    (0.95, 0.97, INCONCLUSIVE),      # touches the high end from inside
+    (0.85, 0.8999, FAILS),           # wholly below
+    (0.9501, 0.97, FAILS),           # wholly above
+    (0.85, 0.99, INCONCLUSIVE),      # covers the band
+    (math.nan, 0.93, INCONCLUSIVE),  # nothing measured
+])
+def test_interval_check_at_the_edges_of_a_closed_band(low: float, high: float, outcome: str) -> None:
+    band = Band.parse("[0.90, 0.95]")
+    assert interval_check("s", low, high, band).outcome == outcome
+
+
+@pytest.mark.parametrize("low,high,outcome", [
+    (0.5, 0.999, HOLDS),
+    (0.5, 1.0, INCONCLUSIVE),        # reaches 1: not shown to save
+    (1.0, 1.0, FAILS),               # exactly 1 on every problem: no saving at all
+    (1.0, 1.2, FAILS),
+])
+def test_interval_check_at_an_open_end(low: float, high: float, outcome: str) -> None:
+    assert interval_check("s", low, high, Band.parse("(0, 1)")).outcome == outcome
+
+
+def test_the_mtdf_band_on_its_full_run_numbers_is_inconclusive() -> None:
+    """Issue 19: 0.924 with an interval of 0.836 to 1.019 does not hold the 5-10% band."""
+    from harness.reproduce.claims.mtdf import RULES, judge_mtdf
+
+    band = RULES.check("five-to-ten").band
+    assert str(band) == "[0.9, 0.95]" and band.contains(0.924)          # the point is inside
+    assert outcome_of(0.836, 1.019, band) == INCONCLUSIVE
+    numbers = {"leaves": {"ratio": 0.924, "low": 0.836, "high": 1.019, "n": 30.0},
+               "mtdf_passes_per_iteration": {"mean": 5.16, "low": 4.9, "high": 5.4, "n": 30.0}}
+    fewer, by, passes = judge_mtdf(numbers)
+    assert (fewer.outcome, by.outcome, passes.outcome) == (INCONCLUSIVE, INCONCLUSIVE, HOLDS)
+    assert verdict_of([fewer, by, passes]) == "1 of 3 checks hold, 2 inconclusive"
+
+
+def test_count_checks_are_intervals_of_one_point() -> None:
+    none = Band.parse("[0, 0]")
+    assert count_check("s", 0, 10, none).outcome == HOLDS
+    assert count_check("s", 1, 10, none).outcome == FAILS
+    assert count_check("s", 0, 0, none).outcome == INCONCLUSIVE          # nothing measured
+    some = Band.parse("[1, inf)")
+    assert count_check("s", 1, 8, some).outcome == HOLDS
+    assert count_check("s", 0, 8, some).outcome == FAILS
+
+
+def test_bands_parse_and_print() -> None:
+    assert str(Band.parse(" [0.99 , inf) ")) == "[0.99, inf)"
+    assert Band.parse("(1, inf)").contains(1.0001) and not Band.parse("(1, inf)").contains(1.0)
+    for text in ("0.9, 0.95", "[0.95, 0.9]", "[0, inf]", "(1, 1)", "[a, 1]", "[0, 1, 2]"):
+        with pytest.raises(HarnessError):
+            Band.parse(text)
+    with pytest.raises(HarnessError):
+        outcome_of(1.0, 0.5, Band.parse("[0, 1]"))
+    with pytest.raises(HarnessError):
+        Check("s", "partly", "m")
+
+
+def test_all_of_is_a_three_valued_and() -> None:
+    assert all_of([HOLDS, HOLDS]) == HOLDS
+    assert all_of([HOLDS, INCONCLUSIVE]) == INCONCLUSIVE
+    assert all_of([INCONCLUSIVE, FAILS]) == FAILS
+    assert all_of([]) == INCONCLUSIVE
+
+
+# --- the verdict's wording ---------------------------------------------------------------
+
+def test_verdicts_when_every_claim_check_agrees() -> None:
+    assert verdict_of([check(HOLDS), check(HOLDS)]) == HOLDS
+    assert verdict_of([check(FAILS), check(FAILS)]) == FAILS
+    assert verdict_of([check(INCONCLUSIVE)]) == INCONCLUSIVE
+    assert verdict_of([]) == NOT_MEASURED
+
+
+def test_mixed_verdicts_are_counts() -> None:
+    checks = [check(HOLDS)] * 3 + [check(INCONCLUSIVE), check(FAILS)]
+    assert verdict_of(checks) == "3 of 5 checks hold, 1 inconclusive, 1 does not hold"
+    one = verdict_of([check(HOLDS)] + [check(FAILS)] * 6)
+    six = verdict_of([check(HOLDS)] * 6 + [check(FAILS)])
+    assert one == "1 of 7 checks hold, 6 do not hold"
+    assert six == "6 of 7 checks hold, 1 does not hold"
+    assert verdict_of([check(INCONCLUSIVE), check(FAILS)]) == (
+        "0 of 2 checks hold, 1 inconclusive, 1 does not hold")
+
+
+def test_correctness_checks_are_left_out_of_the_verdict() -> None:
+    # A passing theorem does not lift a failing claim ...
+    assert verdict_of([check(FAILS), check(HOLDS, THEOREM), check(HOLDS, THEOREM)]) == FAILS
+    # ... and a failing one does not sink a holding claim.
+    assert verdict_of([check(HOLDS), check(FAILS, THEOREM)]) == HOLDS
+    # A claim of theorems only is a theorem under the setup.
+    assert verdict_of([check(HOLDS, THEOREM)] * 3) == f"{THEOREM_VERDICT}: 3 of 3 correctness checks pass"
+    assert verdict_of([check(HOLDS, THEOREM), check(FAILS, THEOREM)]) == (
+        f"{THEOREM_VERDICT}: 1 of 2 correctness checks pass, 1 fails")
+
+
+# --- the rules files ---------------------------------------------------------------------
+
+def test_every_claim_has_a_rules_file_and_reads_it() -> None:
+    for info in registry.CLAIMS:
+        assert info.rules is not None, info.key
+        path = RULES_DIR / f"{info.key}.json"
+        assert info.rules.sha256 == hashlib.sha256(path.read_bytes()).hexdigest()
+        assert info.rules.rules_sha256 == rules.digest(json.loads(path.read_text("utf-8"))["rules"])
+        assert info.rules.claim == info.key and info.rules.version == len(info.rules.history) + 1
+    assert sorted(p.stem for p in RULES_DIR.glob("*.json")) == sorted(registry.claim_keys())
+
+
+def test_every_theorem_names_a_test_that_exists() -> None:
+    for info in registry.CLAIMS:
+        assert info.rules is not None
+        for rule in info.rules.checks:
+            if rule.kind != THEOREM:
+                continue
+            file, name = rule.test.split("::")
+            assert re.search(rf"^def {name}\(", (ROOT / file).read_text("utf-8"), re.M), rule.test
+
+
+def test_the_registered_samples_are_what_the_scales_measure() -> None:
+    for info in registry.CLAIMS:
+        assert info.rules is not None
+        for mode, scale in (("quick", measure.QUICK), ("full", measure.FULL)):
+            assert rules.registered_sample(info.rules, mode), (info.key, mode)
+            fields = json.loads(json.dumps(asdict(scale)))
+            assert rules.sample_differences(info.rules, mode, fields) == [], (info.key, mode)
+
+
+def test_the_registered_seeds_are_what_the_jobs_use() -> None:
+    for module in (knuth_moore, pearl):
+        jobs = module.jobs(measure.QUICK)
+        assert {str(job[1].option("seed")) for job in jobs} == {str(module.RULES.parameters["tree_seed"])}
+    sweep = measure.plan([], ["alphabeta"], {}, measure.QUICK, None)
+    for info in registry.CLAIMS:
+        assert info.rules is not None
+        if info.sweep:
+            assert {str(job[1].option("seed")) for job in sweep} == {str(info.rules.parameters["sweep_seed"])}
+            assert info.rules.parameters.get("good_ordering", measure.GOOD_ORDERING) == measure.GOOD_ORDERING
+
+
+def rules_file(key: str = "mtdf") -> dict[str, Any]:
+    found: dict[str, Any] = json.loads((RULES_DIR / f"{key}.json").read_text("utf-8"))
+    return found
+
+
+def parse(found: dict[str, Any]) -> rules.Rules:
+    return rules.parse(json.dumps(found, indent=2).encode("utf-8"), "test.json")
+
+
+def test_a_rule_changed_in_place_is_refused() -> None:
+    found = rules_file()
+    found["rules"]["checks"]["five-to-ten"]["band"] = "[0.85, 0.95]"      # a wider band, same version
+    with pytest.raises(HarnessError, match=r"changed after they were registered.*version 4"):
+        parse(found)
+
+
+def test_prose_outside_the_rules_changes_the_file_not_the_version() -> None:
+    before = parse(rules_file())
+    found = rules_file()
+    found["history"][0]["reason"] += " (reworded)"
+    found["note"] = "another note"
+    after = parse(found)
+    assert after.version == before.version and after.rules_sha256 == before.rules_sha256
+    assert after.sha256 != before.sha256
+
+
+def test_a_new_version_keeps_the_old_rules_in_its_history() -> None:
+    found = rules_file()
+    old = copy.deepcopy(found["rules"])
+    found["rules"]["checks"]["five-to-ten"]["band"] = "[0.85, 0.95]"
+    found["rules_sha256"] = rules.digest(found["rules"])
+    with pytest.raises(HarnessError, match="changed after"):
+        parse({**found, "rules_sha256": rules.digest(old)})
+    with pytest.raises(HarnessError, match="history of versions 1 to 3"):
+        parse({**found, "version": 4})                                   # no history entry for 3
+    entry = {"version": 3, "registered": "2026-11-25", "rules": old, "rules_sha256": rules.digest(old),
+             "verdict": "inconclusive", "changed": "2026-12-01", "reason": "a test"}
+    bumped = parse({**found, "version": 4, "history": [*found["history"], entry]})
+    assert bumped.version == 4 and bumped.history[-1].verdict == "inconclusive"
+    assert bumped.check("five-to-ten").band == Band.parse("[0.85, 0.95]")
+    same = {**found, "version": 4, "rules": old, "rules_sha256": rules.digest(old),
+            "history": [*found["history"], entry]}
+    with pytest.raises(HarnessError, match="same rules as version 3"):
+        parse(same)
+    edited = copy.deepcopy(entry)
+    edited["rules"]["checks"]["passes"]["band"] = "[2, 7]"             # history rewritten
+    with pytest.raises(HarnessError, match="edited after they were replaced"):
+        parse({**found, "version": 4, "history": [*found["history"], edited]})
+    with pytest.raises(HarnessError, match="say why"):
+        parse({**found, "version": 4, "history": [*found["history"], {**entry, "reason": " "}]})
+
+
+def test_malformed_rules_are_refused() -> None:
+    found = rules_file("breuker")
+    theorem = found["rules"]["checks"]["identical/distinct"]
+    del theorem["test"]
+    found["rules_sha256"] = rules.digest(found["rules"])
+    with pytest.raises(HarnessError, match="is a theorem: name its test"):
+        parse(found)
+    found = rules_file("breuker")
+    found["rules"]["checks"]["identical"]["kind"] = "maybe"
+    found["rules_sha256"] = rules.digest(found["rules"])
+    with pytest.raises(HarnessError, match="kind 'maybe'"):
+        parse(found)
+    with pytest.raises(HarnessError, match="not readable"):
+        rules.parse(b"{", "x.json")
+    with pytest.raises(HarnessError, match="no rules file"):
+        rules.load("no-such-claim")
+
+
+def test_checks_for_a_set_find_their_rule() -> None:
+    from harness.reproduce.claims.breuker import RULES
+
+    assert RULES.check("identical", within="synthetic trees, distinct values").kind == THEOREM
+    assert RULES.check("identical", within="synthetic trees, tied values").kind == CLAIM
+    assert RULES.check("identical").kind == CLAIM
+    with pytest.raises(HarnessError, match="no check 'nothing'"):
+        RULES.check("nothing")
+
+
+def test_ordering_rules_record_the_rewrite_after_a_verdict() -> None:
+    """Commit 693fc71 rewrote claim 8's rules after its verdict came out "does not hold":
+    version 1 is kept with that verdict and the reason."""
+    from harness.reproduce.claims.ordering import RULES
+
+    first = RULES.history[0]
+    assert first.verdict.startswith("does not hold") and first.commit == "693fc71"
+    assert "after their verdict" in first.reason
+    assert set(first.rules["checks"]) == {"pvs-good-saves", "pvs-random-costs"}
+    assert RULES.history[1].verdict.startswith("partly (7 of 11 checks)")
