@@ -240,6 +240,25 @@ def test_a_new_version_keeps_the_old_rules_in_its_history() -> None:
         parse({**found, "version": 4, "history": [*found["history"], {**entry, "reason": " "}]})
 
 
+def test_supersede_makes_the_next_version() -> None:
+    found = rules_file()
+    changed = copy.deepcopy(found["rules"])
+    changed["checks"]["passes"]["band"] = "[2, 7]"
+    new = rules.supersede(found, changed, registered="2026-12-01", verdict="inconclusive (a run)",
+                          reason="a test", commit="abc1234")
+    loaded = parse(new)
+    assert (loaded.version, loaded.registered) == (4, "2026-12-01")
+    assert loaded.check("passes").band == Band.parse("[2, 7]") and loaded.note == ""
+    last = loaded.history[-1]
+    assert (last.version, last.verdict, last.changed, last.commit) == (3, "inconclusive (a run)",
+                                                                       "2026-12-01", "abc1234")
+    assert last.rules == found["rules"] and found["version"] == 3        # the input is left alone
+    with pytest.raises(HarnessError, match="a new version is a change of rules"):
+        rules.supersede(found, copy.deepcopy(found["rules"]), registered="x", verdict="v", reason="r")
+    with pytest.raises(HarnessError, match="the reason for the change"):
+        rules.supersede(found, changed, registered="x", verdict="v", reason=" ")
+
+
 def test_malformed_rules_are_refused() -> None:
     found = rules_file("breuker")
     theorem = found["rules"]["checks"]["identical/distinct"]

@@ -206,8 +206,9 @@ def _write_report(out_dir: Path, claims: Sequence[Claim], sections: Sequence[Sec
     doc.para("Scale: " + ", ".join(f"{k} = {v}" for k, v in asdict(scale).items()) + ".")
     if quick:
         doc.para("This is the quick scale: fewer and smaller problems than the full run, so "
-                 "checks that rest on a confidence interval have less power and their verdicts "
-                 "can differ from the full run's; exact checks are as strict as ever.")
+                 "intervals are wider, more checks come out inconclusive and verdicts can "
+                 "differ from the full run's; exact checks are as strict as ever. The rules "
+                 "register a sample for each scale.")
     doc.heading(2, "Verdicts")
     doc.table(["#", "claim", "verdict", "claim checks", "correctness checks", "rules"],
               [[str(registry.number(c.key)), f"{c.title}", f"**{c.verdict}**",

@@ -13,7 +13,8 @@ prose of the history changes the file's sha256 (every reproduction records it), 
 version. Changing the rules is a new version: the loader refuses a file whose rules no
 longer match their ``rules_sha256`` (changed in place, without a new version), whose
 history does not hold versions 1 to N-1 in order, each sealed by its own sha256, or
-whose version repeats the rules of the one before.
+whose version repeats the rules of the one before. :func:`supersede` makes a new version
+from a file's document: the old rules go to the history with their verdict and the reason.
 """
 
 from __future__ import annotations
@@ -247,6 +248,31 @@ def load(key: str) -> Rules:
     if rules.claim != key:
         raise HarnessError(f"{path}: names claim {rules.claim!r}, not {key!r}")
     return rules
+
+
+def supersede(document: Mapping[str, Any], rules: Mapping[str, Any], *, registered: str,
+              verdict: str, reason: str, commit: str = "", note: str = "") -> dict[str, Any]:
+    """A rules file's next version, as a new document to write: the current rules move to
+    the history with the ``verdict`` they gave (say on which run) and the ``reason`` for
+    the change (``commit``: the commit that makes it, where known), and ``rules`` become
+    version N + 1, registered on ``registered`` (an ISO date) and sealed by their sha256.
+    Refuses rules that are the current ones: a new version is a change of rules."""
+    version = int(document["version"])
+    if digest(rules) == digest(document["rules"]):
+        raise HarnessError(f"claim {document['claim']}: these are version {version}'s rules; "
+                           "a new version is a change of rules")
+    if not reason.strip() or not verdict.strip():
+        raise HarnessError(f"claim {document['claim']}: a new version needs the verdict the "
+                           "old rules gave and the reason for the change")
+    old = {"version": version, "registered": document["registered"], "rules": document["rules"],
+           "rules_sha256": digest(document["rules"]), "verdict": verdict, "changed": registered,
+           "reason": reason, **({"commit": commit} if commit else {})}
+    out = {key: value for key, value in document.items() if key not in ("history", "note")}
+    out.update({"version": version + 1, "registered": registered, "rules": dict(rules),
+                "rules_sha256": digest(rules), "history": [*document["history"], old]})
+    if note:
+        out["note"] = note
+    return out
 
 
 def registered_sample(rules: Rules, mode: str) -> Mapping[str, Any]:
