@@ -32,7 +32,7 @@ from harness.run.experiment import (
     run_default,
     run_experiment,
 )
-from harness.run.plan import ExperimentConfig, parse_depths
+from harness.run.plan import ExperimentConfig, parse_depths, parse_window
 from harness.run.progress import Progress
 from harness.search.registry import CORE, PLUGIN_PROBLEMS, VARIANTS
 from harness.search.run import Switches
@@ -123,6 +123,11 @@ PROBLEM_OPTIONS: dict[str, Callable[[F], F]] = {
                            help="Iterative deepening for every variant."),
     "no_hash_move": click.option("--no-hash-move", is_flag=True,
                            help="Do not search the table's move first."),
+    "window": click.option("--window", "window_text", metavar="LO,HI",
+                 help="Root window of every full-window search (-1,1: a weak solve) [default: "
+                      "the full window]."),
+    "no_value_bounds": click.option("--no-value-bounds", is_flag=True,
+                 help="Do not lower beta to a game's bound on a node's value (Connect Four)."),
     "tt_leaves": click.option("--tt-leaves", is_flag=True,
                  help="Store horizon leaves (and their quiescence values) in the table too, "
                       "as Plaat et al.'s MT does."),
@@ -210,6 +215,8 @@ def make_config(variants: str, options: dict[str, Any]) -> ExperimentConfig:
     o = options
     switches = Switches(tt_size=o["tt_size"], iterative_deepening=o["iterative"],
                         hash_move=not o["no_hash_move"], tt_leaves=o["tt_leaves"],
+                        window=parse_window(o["window_text"]) if o["window_text"] else None,
+                        value_bounds=not o["no_value_bounds"],
                         tt_narrow=o["tt_narrow"], quiescence=not o["no_qsearch"],
                         null_move=o["null_move"], null_rule=o["null_rule"],
                         check_extension=o["check_extension"])

@@ -88,6 +88,13 @@ def test_the_wheel_ships_every_file_of_the_projects_suites(built: Built) -> None
     assert shipped == expected
 
 
+def test_the_wheel_ships_every_registered_claim_rule(built: Built) -> None:
+    rules = Path(__file__).resolve().parents[1] / "harness" / "reproduce" / "rules"
+    expected = {f"harness/reproduce/rules/{path.name}" for path in rules.glob("*.json")}
+    assert len(expected) >= 8
+    assert expected <= built.names
+
+
 def test_an_installed_package_finds_its_own_suites(built: Built, tmp_path: Path) -> None:
     installed = tmp_path / "site-packages"
     with zipfile.ZipFile(built.wheel) as archive:

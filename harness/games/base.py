@@ -181,6 +181,7 @@ FEATURES = {
     "quiescence": "a quiescence search at the horizon (tree.quiesce)",
     "null_move": "null move (tree.in_check, null_allowed, push_null)",
     "check_extension": "one ply more when in check (tree.in_check)",
+    "value_bounds": "a bound on a node's value the search lowers beta to (tree.value_bound)",
 }
 """The frame's features a game's trees may offer, by the :class:`Switches
 <harness.search.run.Switches>` field that turns them on, and the abilities they need."""
@@ -235,9 +236,10 @@ class Game(ABC):
         """The values of :attr:`columns` for a search of ``problem`` that chose ``best_move``."""
         return {}
 
-    def judge(self, problem: Problem, best_move: str, score: int | None) -> bool | None:
-        """Whether a search that found ``best_move`` and ``score`` solved ``problem`` (its
-        known answer: a best move, a value); ``None`` when the problem carries none."""
+    def judge(self, problem: Problem, best_move: str, score: int | None, bound: str) -> bool | None:
+        """Whether a search that found ``best_move`` and ``score`` (``exact``, or a ``lower``
+        or ``upper`` ``bound``) solved ``problem`` (its known answer: a best move, a value);
+        ``None`` when the problem carries none."""
         return None
 
     def check(self, problems: ProblemSet, depths: tuple[int, ...] | None) -> None:

@@ -15,12 +15,13 @@ from dataclasses import dataclass
 from harness.errors import HarnessError
 from harness.games.base import Game, ProblemSet
 from harness.games.chess.game import Chess
+from harness.games.connect4.game import Connect4
 from harness.games.openspiel import OpenSpiel
 from harness.games.trees.game import RandomTrees, TreeFile
 from harness.options import OptionValue, resolve
 from harness.plugins import load_entry_points
 
-GAMES: list[Game] = [Chess(), RandomTrees(), TreeFile(), OpenSpiel()]
+GAMES: list[Game] = [Chess(), RandomTrees(), TreeFile(), OpenSpiel(), Connect4()]
 """The games, built in first, then those installed packages add."""
 
 PLUGIN_GROUP = "harness.games"

@@ -38,7 +38,7 @@ def search_problem(problem: Problem, variants: Sequence[str], depths: tuple[int,
             for spec in specs:
                 result = run_search(tree, spec, depth, switches, max_nodes=max_nodes)
                 report_step()
-                judged = game.judge(problem, result.best_move, result.score)
+                judged = game.judge(problem, result.best_move, result.score, result.bound)
                 rows.append({
                     "game": problem.game, "suite": problem.suite, "problem_id": problem.problem_id,
                     "variant": spec.label, "options": spec.options_text, "depth": depth,

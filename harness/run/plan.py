@@ -52,7 +52,10 @@ class ExperimentConfig:
             values["problems"] = tuple(values.get("problems", ()))
             if values.get("depths") is not None:
                 values["depths"] = tuple(values["depths"])
-            values["switches"] = Switches(**values.get("switches", {}))
+            switches = dict(values.get("switches", {}))
+            if switches.get("window") is not None:
+                switches["window"] = tuple(switches["window"])     # JSON made it a list
+            values["switches"] = Switches(**switches)
             return cls(**values)
         except TypeError as exc:
             raise HarnessError(f"run.json: configuration not understood: {exc}") from None
@@ -144,6 +147,18 @@ def _warn_unoffered(switches: Switches, games: list[str]) -> None:
         if getattr(switches, feature) and not offered:
             warnings.warn(f"{flag}: no problem of this run offers {FEATURES[feature]}; it does "
                           f"nothing here ({', '.join(games)})", UserWarning, stacklevel=3)
+
+
+def parse_window(text: str) -> tuple[int, int]:
+    """``--window LO,HI``: a root window with ``LO < HI``."""
+    lo, comma, hi = text.partition(",")
+    try:
+        window = (int(lo), int(hi))
+    except ValueError:
+        raise HarnessError(f"--window {text!r} is not LO,HI (two integers)") from None
+    if not comma or window[0] >= window[1]:
+        raise HarnessError(f"--window {text}: needs LO < HI")
+    return window
 
 
 def parse_depths(text: str) -> tuple[int, ...]:

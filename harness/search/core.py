@@ -72,13 +72,16 @@ class Search:
         "store_leaves",
         "table",
         "tree",
+        "value_bound",
+        "window",
     )
 
     def __init__(self, tree: Tree, table: TranspositionTable | None = None,
                  quiescence: Quiescence | None = None, hash_move: bool = True,
                  null_reduction: int = 0, null_rule: str = "either",
                  extend_checks: bool = False, store_leaves: bool = False,
-                 narrow_on_hit: bool = False) -> None:
+                 narrow_on_hit: bool = False, value_bounds: bool = False,
+                 window: tuple[int, int] = (-INF, INF)) -> None:
         self.tree = tree
         """The problem, seen through its cursor."""
         self.table = table
@@ -97,6 +100,13 @@ class Search:
         """Store horizon leaves (their static or quiescence value, as a bound of the window
         they were searched with) in the table and probe it for them, as Plaat et al.'s MT
         does; off, a leaf is evaluated every time it is reached."""
+        self.value_bound: Callable[[], int] | None = (getattr(tree, "value_bound", None)
+                                                      if value_bounds else None)
+        """The tree's bound on the value of a node that is not a leaf (Connect Four: the
+        most the player to move can still score), or ``None``: the frame lowers beta to it
+        and answers the node at once when alpha is no lower."""
+        self.window = window
+        """The root window of a full-window pass (``(-1, 1)``: a weak solve)."""
         self.narrow_on_hit = narrow_on_hit and table is not None
         """A table entry deep enough narrows the window to its bounds (MT's ``alpha =
         max(alpha, lower)``, ``beta = min(beta, upper)``); off, it only cuts off."""
@@ -146,6 +156,11 @@ class Search:
         if not moves:
             c.leaves += 1
             return tree.terminal_value(), None
+        if self.value_bound is not None and beta > (bound := self.value_bound()):
+            beta = bound
+            if alpha >= beta:
+                c.bound_cutoffs += 1
+                return beta, None
         hash_move: Move | None = None
         if self.table is not None and self.hash_move:
             c.tt_probes += 1
@@ -254,6 +269,11 @@ class Search:
         if not moves:
             c.leaves += 1
             return tree.terminal_value()
+        if self.value_bound is not None and beta > (bound := self.value_bound()):
+            beta = bound
+            if alpha >= beta:
+                c.bound_cutoffs += 1
+                return beta
         r = self.null_reduction
         if (r and enhanced is not None and depth > r and beta < INF
                 and enhanced.null_allowed(self.null_rule)):

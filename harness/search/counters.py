@@ -6,7 +6,7 @@ COUNTER_NAMES = (
     "nodes", "leaves", "qnodes", "zw_searches", "researches", "research_nodes",
     "fail_highs", "fail_highs_first", "fail_lows", "cutoffs",
     "pv_nodes", "cut_nodes", "all_nodes", "passes",
-    "tt_probes", "tt_hits", "tt_cutoffs", "null_searches", "null_cutoffs",
+    "tt_probes", "tt_hits", "tt_cutoffs", "null_searches", "null_cutoffs", "bound_cutoffs",
 )
 
 
@@ -54,6 +54,9 @@ class Counters:
     null_cutoffs: int
     """Nodes that failed high on their null-move search (counted as fail-highs and
     cut nodes, never as first-move fail-highs)."""
+    bound_cutoffs: int
+    """Nodes answered by the tree's value bound (value bounds on): the most the player to
+    move can still score is no more than alpha, so the node returns it unexpanded."""
 
     def __init__(self) -> None:
         for name in COUNTER_NAMES:

@@ -41,11 +41,13 @@ def _bound(value: int, alpha: int, beta: int) -> str:
 
 
 def full_window(loop: Loop) -> Driver:
-    """One pass with the window ``(-INF, INF)``."""
+    """One pass with the search's root window (``(-INF, INF)`` unless narrowed: a weak
+    solve searches ``(-1, 1)``); a value on or beyond its edge is a bound."""
 
     def drive(s: Search, depth: int, guess: int | None) -> Outcome:
-        value, move = s.root(loop, depth, -INF, INF)
-        return Outcome(value, LOWER if s.root_lower_bound else EXACT, move)
+        alpha, beta = s.window
+        value, move = s.root(loop, depth, alpha, beta)
+        return Outcome(value, LOWER if s.root_lower_bound else _bound(value, alpha, beta), move)
 
     return drive
 

@@ -6,8 +6,8 @@ import time
 from dataclasses import dataclass
 
 from harness.errors import HarnessError
+from harness.games.base import INF, Tree, has_enhancements
 from harness.games.base import MAX_DEPTH as MAX_DEPTH  # re-exported: the search's limit
-from harness.games.base import Tree, has_enhancements
 from harness.search.core import NodeLimitReached, Quiescence, Search
 from harness.search.registry import VariantSpec
 from harness.search.table import DEFAULT_SIZE, TranspositionTable
@@ -33,6 +33,12 @@ class Switches:
     tt_narrow: bool = False
     """With a table, an entry deep enough narrows the window to its bounds (MT); off, it
     only cuts off."""
+    window: tuple[int, int] | None = None
+    """The root window of full-window passes (``(-1, 1)``: a weak solve); ``None``: the
+    full window. Aspiration and MTD drivers choose their own windows."""
+    value_bounds: bool = True
+    """Lower beta to the tree's bound on a node's value, where the game's trees offer one
+    (Connect Four: the most the player to move can still score)."""
     quiescence: bool = True
     """A quiescence search at the horizon, where the game's trees offer one (chess)."""
     null_move: int = 0
@@ -105,7 +111,8 @@ def search_with(frame: type[Search], tree: Tree, spec: VariantSpec, depth: int,
                    null_reduction=switches.null_move if enhanced else 0,
                    null_rule=switches.null_rule,
                    extend_checks=switches.check_extension and enhanced,
-                   store_leaves=switches.tt_leaves, narrow_on_hit=switches.tt_narrow)
+                   store_leaves=switches.tt_leaves, narrow_on_hit=switches.tt_narrow,
+                   value_bounds=switches.value_bounds, window=switches.window or (-INF, INF))
     if max_nodes is not None:
         search.node_limit = max_nodes
     drive = spec.driver()

@@ -82,7 +82,8 @@ class TracingSearch(Search):
         self._stack = [node]
         leaves = self.counters.leaves
         value, move = super().root(loop, depth, alpha, beta)
-        self._finish(node, value, leaves, self.counters.tt_cutoffs, self.counters.null_cutoffs)
+        self._finish(node, value, leaves, self.counters.tt_cutoffs, self.counters.null_cutoffs,
+                     self.counters.bound_cutoffs)
         return value, move
 
     def test(self, loop: Loop, move: Move, depth: int, alpha: int, beta: int, wide: bool) -> int:
@@ -103,7 +104,7 @@ class TracingSearch(Search):
         node = TraceNode(name, depth, alpha, beta, how=how)
         parent.children.append(node)
         self._stack.append(node)
-        marks = c.leaves, c.tt_cutoffs, c.null_cutoffs
+        marks = c.leaves, c.tt_cutoffs, c.null_cutoffs, c.bound_cutoffs
         try:
             if move is None:
                 value = super().null_child(loop, depth, alpha, beta)
@@ -127,7 +128,7 @@ class TracingSearch(Search):
         return super().expand(loop, moves, depth, alpha, beta, None)
 
     def _finish(self, node: TraceNode, value: int, leaves: int, tt_cutoffs: int,
-                null_cutoffs: int) -> None:
+                null_cutoffs: int, bound_cutoffs: int) -> None:
         node.value = value
         if node.moves:
             node.kind = "Cut" if value >= node.beta else "All" if value <= node.alpha else "PV"
@@ -135,6 +136,8 @@ class TracingSearch(Search):
             node.kind = "null"                       # its null-move search failed high
         elif self.counters.leaves == leaves and self.counters.tt_cutoffs > tt_cutoffs:
             node.kind = "table"
+        elif self.counters.leaves == leaves and self.counters.bound_cutoffs > bound_cutoffs:
+            node.kind = "bound"                      # answered by the tree's value bound
         else:
             node.kind = "leaf"
 
@@ -151,6 +154,7 @@ def totals(passes: Sequence[TraceNode]) -> dict[str, int]:
         "cut_nodes": sum(n.kind in ("Cut", "null") for n in nodes),
         "all_nodes": sum(n.kind == "All" for n in nodes),
         "tt_cutoffs": sum(n.kind == "table" for n in nodes),
+        "bound_cutoffs": sum(n.kind == "bound" for n in nodes),
         "passes": len(passes),
     }
 

@@ -122,7 +122,7 @@ class Nim(Game):
     def columns_for(self, problem: Problem, best_move: str) -> dict[str, object]:
         return {"nim_sum": reduce(xor, _piles(problem))}
 
-    def judge(self, problem: Problem, best_move: str, score: int | None) -> bool | None:
+    def judge(self, problem: Problem, best_move: str, score: int | None, bound: str) -> bool | None:
         """Solved: a win (> 0) where the nim-sum is not 0, a loss (< 0) where it is; a
         shallow search's 0 (undecided) is not."""
         if score is None:                           # the node limit struck

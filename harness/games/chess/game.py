@@ -85,7 +85,7 @@ class Chess(Game):
     def columns_for(self, problem: Problem, best_move: str) -> dict[str, object]:
         return {"fen": position_of(problem).fen}
 
-    def judge(self, problem: Problem, best_move: str, score: int | None) -> bool | None:
+    def judge(self, problem: Problem, best_move: str, score: int | None, bound: str) -> bool | None:
         """Whether ``best_move`` (UCI) solves a position with ``bm``/``am``."""
         move = chess.Move.from_uci(best_move) if best_move else chess.Move.null()
         return solved(position_of(problem), move)

@@ -1,0 +1,1 @@
+"""Connect Four: positions in Pons's notation, exact scores in his convention."""

@@ -1,0 +1,126 @@
+"""The game ``connect4``: Pons's positions (``connect4:Test_L3_R1``, ``connect4:4453``),
+solved exactly by default, judged against the scores a file gives."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from functools import lru_cache
+from pathlib import Path
+from typing import ClassVar
+
+from harness.errors import HarnessError, decode_utf8
+from harness.games.base import MAX_DEPTH, Game, Problem, ProblemSet, Tree
+from harness.games.connect4.tree import ORDERS, Connect4Tree, board_from
+from harness.options import Option, OptionValue, text
+
+
+class Connect4(Game):
+    """Connect Four on a W x H board (7 x 6 by default), from positions in Pons's notation."""
+
+    name = "connect4"
+    spec = "FILE (a position a line: columns played, 1 = leftmost; optionally a score) | MOVES"
+    description = ("Connect Four; Pons's scores for the player to move (a win is 22 minus the "
+                   "winner's stones at the end, on 7x6); the default depth solves the position")
+    source = ("Pascal Pons, Solving Connect Four (blog.gamesolver.org): notation, scores, test "
+              "sets (../shared/connect4)")
+    options: ClassVar[Mapping[str, Option]] = {
+        "width": Option(7, "columns", minimum=4),
+        "height": Option(6, "rows", minimum=4),
+        "order": Option("centre", "column order: centre (4, 3, 5, 2, 6, 1, 7, as Pons) or "
+                        "left (1 to 7)", ORDERS),
+    }
+    columns: ClassVar[Mapping[str, str]] = {"known_score": "the score the file gives (empty: none)"}
+    features: ClassVar[frozenset[str]] = frozenset({"value_bounds"})
+
+    def load(self, spec: str, options: tuple[tuple[str, OptionValue], ...],
+             skip_invalid: bool = False) -> ProblemSet:
+        values = dict(options)
+        width, height = int(values["width"]), int(values["height"])
+        if width * height > 2 * MAX_DEPTH or (width * height) // 2 >= 1 << 20:
+            raise HarnessError(f"connect4: a {width}x{height} board is larger than the harness "
+                               f"searches")
+        path = Path(spec)
+        if path.is_file():
+            lines = _lines(str(path))
+            where = str(path)
+            name = path.name
+        elif spec.isdigit() or spec == "start":
+            lines = (("" if spec == "start" else spec, None),)
+            where = f"connect4:{spec}"
+            name = spec
+        else:
+            raise HarnessError(f"connect4:{spec}: no such file, and not a position (columns "
+                               f"1-{width}, or start)")
+        changed = ",".join(f"{k}={text(v)}" for k, v in options if v != self.options[k].default)
+        name += f",{changed}" if changed else ""
+        problems = []
+        seen: dict[str, int] = {}
+        for number, (moves, score) in enumerate(lines, 1):
+            at = f"{where}:{number}: " if path.is_file() else f"{where}: "
+            board = board_from(moves, width, height, at)
+            if moves in seen:
+                raise HarnessError(f"{at}the position of line {seen[moves]} again")
+            seen[moves] = number
+            known = "" if score is None else str(score)
+            problems.append(Problem(self.name, name, moves or "start",
+                                    str(path) if path.is_file() else "", number - 1, options,
+                                    width * height - board.moves,
+                                    position=f"{moves} {known}".strip()))
+        record = {"path": str(path)} if path.is_file() else {}
+        return ProblemSet(name, problems, record)
+
+    def tree(self, problem: Problem) -> Tree:
+        values = dict(problem.options)
+        moves = problem.position.split()[0] if problem.position.split() else ""
+        board = board_from(moves, int(values["width"]), int(values["height"]))
+        return Connect4Tree(board, str(values["order"]))
+
+    def work(self, problem: Problem) -> float:
+        """Empty squares: a rough rank (earlier positions need far more work)."""
+        return float(2 ** min(problem.default_depth, 60))
+
+    def columns_for(self, problem: Problem, best_move: str) -> dict[str, object]:
+        known = _known(problem)
+        return {"known_score": "" if known is None else known}
+
+    def judge(self, problem: Problem, best_move: str, score: int | None, bound: str) -> bool | None:
+        """Whether the search's answer agrees with the file's score: the score itself, or a
+        bound on the right side of it (a weak solve, window (-1, 1): its sign)."""
+        known = _known(problem)
+        if known is None or score is None:
+            return None
+        return (score == known if bound == "exact" else known >= score if bound == "lower"
+                else known <= score)
+
+
+def _known(problem: Problem) -> int | None:
+    parts = problem.position.split()
+    return int(parts[1]) if len(parts) > 1 else None
+
+
+@lru_cache(maxsize=8)
+def _lines(path: str) -> tuple[tuple[str, int | None], ...]:
+    """Each line's moves and score (``None`` when it gives none); bad lines are errors."""
+    data = Path(path).read_bytes()
+    found = []
+    for number, line in enumerate(decode_utf8(path, data).splitlines(), 1):
+        parts = line.split()
+        if not parts or parts[0].startswith("#"):
+            continue
+        if len(parts) > 2:
+            raise HarnessError(f"{path}:{number}: expected the moves and a score, found "
+                               f"{len(parts)} fields")
+        score: int | None = None
+        if len(parts) == 2:
+            try:
+                score = int(parts[1])
+            except ValueError:
+                raise HarnessError(f"{path}:{number}: score {parts[1]!r} is not an integer") from None
+        moves = parts[0]
+        if not moves.isdigit():
+            bad = next(c for c in moves if not c.isdigit())
+            raise HarnessError(f"{path}:{number}: {bad!r} is not a column")
+        found.append((moves, score))
+    if not found:
+        raise HarnessError(f"{path}: no positions")
+    return tuple(found)

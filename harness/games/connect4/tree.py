@@ -1,0 +1,165 @@
+"""Connect Four positions as a tree, on bitboards as Pascal Pons's solver keeps them.
+
+A position is two bit masks over the board, one column after another, each ``height + 1``
+bits (a spare bit on top): ``mask`` has a bit for every stone, ``position`` for the stones
+of the player to move. Playing column ``c`` adds the lowest free bit of the column to
+``mask`` (``mask + bottom(c)``) and gives the move to the other player (``position ^=
+mask`` before it).
+
+Values are Pons's scores for the player to move: a player who can win at once is at a
+leaf worth ``(W*H + 1 - stones) // 2`` (22 minus the stones the winner will have played,
+on 7x6), a full board is a draw worth 0, and a node is never expanded past a win: its
+children are the moves of a player who cannot win at once. Such a node's value is at
+most ``(W*H - 1 - stones) // 2`` (:meth:`Connect4Tree.value_bound`), the bound the search
+frame lowers beta to when value bounds are on. At a horizon before the end of the game
+:meth:`Connect4Tree.value` is a heuristic (see there).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from harness.errors import HarnessError
+
+ORDERS = ("centre", "left")
+"""Column orders: from the centre outwards (Pons: 4, 3, 5, 2, 6, 1, 7), or left to right."""
+
+
+def column_order(width: int, order: str) -> list[int]:
+    """Columns (from 0) in search order."""
+    if order == "left":
+        return list(range(width))
+    return [width // 2 + (1 - 2 * (i % 2)) * (i + 1) // 2 for i in range(width)]
+
+
+class Board:
+    """A position: the stones, the player to move, the stones played; no search state."""
+
+    __slots__ = ("bottom", "full", "height", "mask", "moves", "position", "width")
+
+    def __init__(self, width: int = 7, height: int = 6) -> None:
+        self.width = width
+        self.height = height
+        self.bottom = sum(1 << (c * (height + 1)) for c in range(width))
+        """One bit at the foot of each column."""
+        self.full = self.bottom * ((1 << height) - 1)
+        """Every square of the board."""
+        self.position = 0
+        self.mask = 0
+        self.moves = 0
+
+    def can_play(self, column: int) -> bool:
+        return not self.mask & (1 << (self.height - 1 + column * (self.height + 1)))
+
+    def play(self, column: int) -> None:
+        self.position ^= self.mask
+        self.mask |= self.mask + (1 << (column * (self.height + 1)))
+        self.moves += 1
+
+    def wins(self, column: int) -> bool:
+        """Whether playing ``column`` gives the player to move four in a line."""
+        h1 = self.height + 1
+        stone = (self.mask + (1 << (column * h1))) & (((1 << self.height) - 1) << (column * h1))
+        return aligned(self.position | stone, h1)
+
+    def can_win(self) -> bool:
+        return any(self.can_play(c) and self.wins(c) for c in range(self.width))
+
+    def key(self) -> int:
+        """Pons's key: unique for a position on a given board size."""
+        return self.position + self.mask
+
+
+def aligned(stones: int, h1: int) -> bool:
+    """Whether ``stones`` hold four in a line (columns of ``h1`` bits)."""
+    for shift in (h1, h1 - 1, h1 + 1, 1):       # horizontal, the two diagonals, vertical
+        pairs = stones & (stones >> shift)
+        if pairs & (pairs >> 2 * shift):
+            return True
+    return False
+
+
+def board_from(moves: str, width: int = 7, height: int = 6, where: str = "") -> Board:
+    """The position after ``moves`` (columns from 1, Pons's notation); a column off the
+    board, a full column or a move after the game was won is a :class:`HarnessError`
+    starting with ``where``."""
+    board = Board(width, height)
+    for i, char in enumerate(moves):
+        if not char.isdigit() or not 1 <= int(char) <= width:
+            raise HarnessError(f"{where}move {i + 1}: {char!r} is not a column (1 to {width})")
+        column = int(char) - 1
+        if not board.can_play(column):
+            raise HarnessError(f"{where}move {i + 1}: column {char} is full")
+        if board.wins(column):
+            raise HarnessError(f"{where}move {i + 1}: column {char} wins: the game is over "
+                               f"there, a position to search must come before it")
+        board.play(column)
+    if board.moves == width * height:
+        raise HarnessError(f"{where}the board is full: nothing to search")
+    return board
+
+
+class Connect4Tree:
+    """A Connect Four position walked through a cursor (see :class:`harness.games.base.Tree`)."""
+
+    __slots__ = ("_order", "_stack", "board", "root")
+
+    def __init__(self, board: Board, order: str = "centre") -> None:
+        self.root = (board.position, board.mask, board.moves)
+        self.board = Board(board.width, board.height)
+        self.board.position, self.board.mask, self.board.moves = self.root
+        self._order = column_order(board.width, order)
+        self._stack: list[tuple[int, int, int]] = []
+
+    def moves(self) -> Sequence[int]:
+        b = self.board
+        if b.moves == b.width * b.height or b.can_win():
+            return []
+        return [c for c in self._order if b.can_play(c)]
+
+    def push(self, move: object) -> None:
+        b = self.board
+        self._stack.append((b.position, b.mask, b.moves))
+        b.play(move)  # type: ignore[arg-type]
+
+    def pop(self) -> None:
+        b = self.board
+        b.position, b.mask, b.moves = self._stack.pop()
+
+    def terminal_value(self) -> int:
+        b = self.board
+        size = b.width * b.height
+        return 0 if b.moves == size else (size + 1 - b.moves) // 2
+
+    def value(self) -> int:
+        """A leaf's exact value (a full board, a win at once); before the end of the game
+        0, "not decided yet", as for any game the harness cannot evaluate better."""
+        b = self.board
+        if b.moves == b.width * b.height or b.can_win():
+            return self.terminal_value()
+        return 0
+
+    def child_value(self, move: object) -> int:
+        self.push(move)
+        value = self.value()
+        self.pop()
+        return value
+
+    def value_bound(self) -> int:
+        """The most the player to move can still score, once no win at once exists."""
+        b = self.board
+        return (b.width * b.height - 1 - b.moves) // 2
+
+    def key(self) -> int:
+        return self.board.key()
+
+    def move_name(self, move: object) -> str:
+        return str(int(move) + 1)  # type: ignore[call-overload]
+
+    def reset(self) -> None:
+        if self._stack:
+            self.board.position, self.board.mask, self.board.moves = self.root
+            self._stack.clear()
+
+    def cutoff(self, move: object, depth: int) -> None:
+        """The column order is fixed: nothing to learn."""
