@@ -156,7 +156,22 @@ def test_run_prints_the_solve_rate(tmp_path: Path) -> None:
     frame = load_results(out)
     assert (frame["solved"] == 1).all() and set(frame["game"]) == {"connect4"}
     assert list(frame["known_score"].astype(int).unique()) == [-1, 1, 0]
-    assert "solved" in result.output
+    assert "each problem to its own depth, at most 8, 3 problems" in result.output
+    assert "solved: 3 of 3 by every variant" in result.output
+
+
+def test_sets_solved_to_each_problems_end_are_one_group() -> None:
+    import pandas as pd
+
+    from harness.report.depths import group_own_depths
+
+    rows = pd.DataFrame({"suite": ["s"] * 4 + ["t"] * 4, "problem_id": list("aabb") * 2,
+                         "variant": ["x", "y"] * 4, "depth": [5, 5, 8, 8, 2, 2, 3, 3]})
+    rows.loc[6:7, "problem_id"] = "a"          # t: problem a at depths 2 and 3, a sweep
+    grouped = group_own_depths(rows)
+    assert list(grouped["depth"]) == [8, 8, 8, 8, 2, 2, 3, 3]
+    assert list(grouped["own_depth"]) == [True] * 4 + [False] * 4
+    assert group_own_depths(grouped).equals(grouped)
 
 
 @pytest.mark.parametrize(("line", "reason"), [

@@ -23,6 +23,7 @@ import pandas as pd
 
 from harness.errors import HarnessError
 from harness.report import stats
+from harness.report.depths import group_own_depths
 
 KEYS = ("suite", "problem_id", "depth")
 """The columns that identify a problem searched to a depth."""
@@ -141,6 +142,7 @@ def compare(results: pd.DataFrame, baseline: str, others: list[str], seed: int =
     per problem set (in the order the sets first appear), then variant, then depth. Every
     interval uses the same ``seed``, so a comparison is a pure function of its arguments.
     """
+    results = group_own_depths(results)
     known = variants_in(results)
     if baseline not in known:
         raise HarnessError(f"baseline {baseline!r} is not in the results "

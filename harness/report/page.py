@@ -29,6 +29,7 @@ from harness.report.compare import (
     pair,
     variants_in,
 )
+from harness.report.depths import group_own_depths
 from harness.report.summary import SetNames, set_names
 
 SUMMARY_FILE = "summary.csv"
@@ -137,6 +138,7 @@ def write_report(run_dir: Path, results: pd.DataFrame, info: Mapping[str, Any],
     """Write ``summary.csv``, ``comparison.csv``, ``charts/*.png|svg`` and ``report.html``
     into ``run_dir``; ``info`` is the run's ``run.json``. Default baseline: ``alphabeta``
     when present, else the first variant. The same inputs give the same bytes."""
+    results = group_own_depths(results)
     run_dir = Path(run_dir)
     if results.empty:
         raise HarnessError(f"{run_dir}: no results to report")

@@ -11,11 +11,13 @@ import pandas as pd
 
 from harness.report import stats
 from harness.report.compare import brief_verdict, compare, default_baseline
+from harness.report.depths import depth_label, group_own_depths
 
 
 def summarize(results: pd.DataFrame) -> pd.DataFrame:
     """Totals and rates per suite, variant and depth, in the order the rows first appear."""
     keys = ["suite", "variant", "depth"]
+    results = group_own_depths(results)
     grouped = results.groupby(keys, sort=False)
     summary = grouped.agg(
         problems=("problem_id", "count"),
@@ -127,6 +129,7 @@ def brief_summary(results: pd.DataFrame, baseline: str | None = None, seed: int 
     report's, at that depth only (same seed), so the numbers agree with ``comparison.csv``.
     """
     baseline = baseline or default_baseline(results)
+    results = group_own_depths(results)
     suites = [str(s) for s in pd.unique(results["suite"])]
     names = set_names(suites)
     lines = []
@@ -139,7 +142,7 @@ def brief_summary(results: pd.DataFrame, baseline: str | None = None, seed: int 
         part = results[results["suite"] == suite]
         depth = int(part["depth"].max())
         deepest = part[part["depth"] == depth]
-        lines += ["", f"{names.label(suite)} (depth {depth}, "
+        lines += ["", f"{names.label(suite)} ({depth_label(deepest, depth)}, "
                       f"{deepest['problem_id'].nunique()} problems)"]
         lines += _brief_set(deepest, baseline, seed, resamples)
         lines += _brief_solved(deepest)
