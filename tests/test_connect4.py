@@ -190,3 +190,29 @@ def test_bad_lines_are_one_line_exit_2(tmp_path: Path, line: str, reason: str) -
     assert reason in result.stderr and "Traceback" not in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1
     assert not (tmp_path / "run").exists()
+
+
+@pytest.mark.parametrize("options", [",anticipate=1", ",order=threats", ",order=threats,anticipate=1"])
+def test_pons_later_ideas_keep_every_score_and_shrink_the_tree(options: str) -> None:
+    """Anticipating losing moves and ordering by threats (Pons, parts 8 and 9) search
+    smaller trees to the same scores, with the value floor raising alpha."""
+    game = find_game("connect4")
+    plain = load_problems(f"connect4:{shared('Test_L3_R1')}").problems[::10]
+    later = load_problems(f"connect4:{shared('Test_L3_R1')}{options}").problems[::10]
+    before = after = 0
+    for a, b in zip(plain, later, strict=True):
+        first = run_search(game.tree(a), make_spec("alphabeta"), a.default_depth, Switches(window=(-21, 21)))
+        second = run_search(game.tree(b), make_spec("alphabeta"), b.default_depth, Switches(window=(-21, 21)))
+        assert first.score == second.score
+        before += first.counters["nodes"]
+        after += second.counters["nodes"]
+    assert after < before
+
+
+def test_a_position_without_a_safe_move_is_lost_in_two() -> None:
+    # White holds columns 2-4 on the bottom row, open at 1 and 5: Black cannot block both.
+    tree = Connect4Tree(board_from("22334"), anticipate=True)
+    assert tree.moves() == [] and tree.terminal_value() == -((42 - 5) // 2) == -18
+    plain = Connect4Tree(board_from("22334"))
+    assert len(plain.moves()) == 7
+    assert run_search(plain, make_spec("alphabeta"), 37).score == -18

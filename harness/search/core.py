@@ -44,6 +44,10 @@ Quiescence = Callable[[int, int, Counters], int]
 own nodes as ``qnodes``."""
 
 
+def _no_floor() -> int:
+    return -INF
+
+
 class NodeLimitReached(Exception):
     """A search used up its node budget (``Search.node_limit``)."""
 
@@ -73,6 +77,7 @@ class Search:
         "table",
         "tree",
         "value_bound",
+        "value_floor",
         "window",
     )
 
@@ -105,6 +110,9 @@ class Search:
         """The tree's bound on the value of a node that is not a leaf (Connect Four: the
         most the player to move can still score), or ``None``: the frame lowers beta to it
         and answers the node at once when alpha is no lower."""
+        self.value_floor: Callable[[], int] = getattr(tree, "value_floor", _no_floor)
+        """The tree's bound from below (Connect Four: the least the player to move can
+        score), which raises alpha as ``value_bound`` lowers beta."""
         self.window = window
         """The root window of a full-window pass (``(-1, 1)``: a weak solve)."""
         self.narrow_on_hit = narrow_on_hit and table is not None
@@ -156,11 +164,17 @@ class Search:
         if not moves:
             c.leaves += 1
             return tree.terminal_value(), None
-        if self.value_bound is not None and beta > (bound := self.value_bound()):
-            beta = bound
-            if alpha >= beta:
-                c.bound_cutoffs += 1
-                return beta, None
+        if self.value_bound is not None:
+            if alpha < (floor := self.value_floor()):
+                alpha = floor
+                if alpha >= beta:
+                    c.bound_cutoffs += 1
+                    return alpha, None
+            if beta > (bound := self.value_bound()):
+                beta = bound
+                if alpha >= beta:
+                    c.bound_cutoffs += 1
+                    return beta, None
         hash_move: Move | None = None
         if self.table is not None and self.hash_move:
             c.tt_probes += 1
@@ -269,11 +283,17 @@ class Search:
         if not moves:
             c.leaves += 1
             return tree.terminal_value()
-        if self.value_bound is not None and beta > (bound := self.value_bound()):
-            beta = bound
-            if alpha >= beta:
-                c.bound_cutoffs += 1
-                return beta
+        if self.value_bound is not None:
+            if alpha < (floor := self.value_floor()):
+                alpha = floor
+                if alpha >= beta:
+                    c.bound_cutoffs += 1
+                    return alpha
+            if beta > (bound := self.value_bound()):
+                beta = bound
+                if alpha >= beta:
+                    c.bound_cutoffs += 1
+                    return beta
         r = self.null_reduction
         if (r and enhanced is not None and depth > r and beta < INF
                 and enhanced.null_allowed(self.null_rule)):

@@ -26,8 +26,11 @@ class Connect4(Game):
     options: ClassVar[Mapping[str, Option]] = {
         "width": Option(7, "columns", minimum=4),
         "height": Option(6, "rows", minimum=4),
-        "order": Option("centre", "column order: centre (4, 3, 5, 2, 6, 1, 7, as Pons) or "
-                        "left (1 to 7)", ORDERS),
+        "order": Option("centre", "column order: centre (4, 3, 5, 2, 6, 1, 7, as Pons), "
+                        "left (1 to 7), or threats (most squares that would then win first; "
+                        "ties from the centre)", ORDERS),
+        "anticipate": Option(False, "only moves that do not let the opponent win at once "
+                             "(Pons): a node without one is lost; the same values, a smaller tree"),
     }
     columns: ClassVar[Mapping[str, str]] = {"known_score": "the score the file gives (empty: none)"}
     features: ClassVar[frozenset[str]] = frozenset({"value_bounds"})
@@ -73,7 +76,7 @@ class Connect4(Game):
         values = dict(problem.options)
         moves = problem.position.split()[0] if problem.position.split() else ""
         board = board_from(moves, int(values["width"]), int(values["height"]))
-        return Connect4Tree(board, str(values["order"]))
+        return Connect4Tree(board, str(values["order"]), bool(values["anticipate"]))
 
     def work(self, problem: Problem) -> float:
         """Empty squares: a rough rank (earlier positions need far more work)."""

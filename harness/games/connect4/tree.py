@@ -20,13 +20,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from harness.errors import HarnessError
+from harness.games.base import INF
 
-ORDERS = ("centre", "left")
-"""Column orders: from the centre outwards (Pons: 4, 3, 5, 2, 6, 1, 7), or left to right."""
+ORDERS = ("centre", "left", "threats")
+"""Column orders: from the centre outwards (Pons: 4, 3, 5, 2, 6, 1, 7), left to right, or
+by the threats a move makes (the squares that would then win for the mover, most first;
+ties from the centre out: Pons's move sorter)."""
 
 
 def column_order(width: int, order: str) -> list[int]:
-    """Columns (from 0) in search order."""
+    """Columns (from 0) in search order (``threats`` starts from the centre order)."""
     if order == "left":
         return list(range(width))
     return [width // 2 + (1 - 2 * (i % 2)) * (i + 1) // 2 for i in range(width)]
@@ -69,6 +72,40 @@ class Board:
         """Pons's key: unique for a position on a given board size."""
         return self.position + self.mask
 
+    def winning_squares(self, stones: int) -> int:
+        """The empty squares that would give ``stones`` four in a line (Pons's
+        ``compute_winning_position``), playable now or not."""
+        r = 0
+        for shift in (self.height + 1, self.height, self.height + 2):   # -, /, \
+            p = (stones << shift) & (stones << 2 * shift)
+            r |= p & (stones << 3 * shift)
+            r |= p & (stones >> shift)
+            p = (stones >> shift) & (stones >> 2 * shift)
+            r |= p & (stones << shift)
+            r |= p & (stones >> 3 * shift)
+        r |= (stones << 1) & (stones << 2) & (stones << 3)              # vertical
+        return r & (self.full ^ self.mask)
+
+    def playable(self) -> int:
+        """The square each column would be played on (none in a full column)."""
+        return (self.mask + self.bottom) & self.full
+
+    def non_losing(self) -> int:
+        """The playable squares that do not let the opponent win at once (Pons): a square
+        the opponent would win on must be blocked (two such: every move loses), and no
+        move may be played just below one."""
+        possible = self.playable()
+        threats = self.winning_squares(self.position ^ self.mask)
+        forced = possible & threats
+        if forced:
+            if forced & (forced - 1):
+                return 0
+            possible = forced
+        return possible & ~(threats >> 1)
+
+    def column_of(self, square: int) -> int:
+        return (square.bit_length() - 1) // (self.height + 1)
+
 
 def aligned(stones: int, h1: int) -> bool:
     """Whether ``stones`` hold four in a line (columns of ``h1`` bits)."""
@@ -100,22 +137,46 @@ def board_from(moves: str, width: int = 7, height: int = 6, where: str = "") -> 
 
 
 class Connect4Tree:
-    """A Connect Four position walked through a cursor (see :class:`harness.games.base.Tree`)."""
+    """A Connect Four position walked through a cursor (see :class:`harness.games.base.Tree`).
 
-    __slots__ = ("_order", "_stack", "board", "root")
+    ``anticipate`` (Pons's "anticipate losing moves"): a node's moves are only those that
+    do not let the opponent win at once; a node without one is a leaf, lost in two plies
+    (``-(W*H - stones) // 2``), and one with two squares or fewer left is a draw. Its
+    values are the same, its tree far smaller (and :meth:`value_floor` can say more).
+    """
 
-    def __init__(self, board: Board, order: str = "centre") -> None:
+    __slots__ = ("_anticipate", "_by_threats", "_order", "_stack", "board", "root")
+
+    def __init__(self, board: Board, order: str = "centre", anticipate: bool = False) -> None:
         self.root = (board.position, board.mask, board.moves)
         self.board = Board(board.width, board.height)
         self.board.position, self.board.mask, self.board.moves = self.root
         self._order = column_order(board.width, order)
+        self._by_threats = order == "threats"
+        self._anticipate = anticipate
         self._stack: list[tuple[int, int, int]] = []
 
     def moves(self) -> Sequence[int]:
         b = self.board
-        if b.moves == b.width * b.height or b.can_win():
+        size = b.width * b.height
+        if b.moves == size or b.can_win():
             return []
-        return [c for c in self._order if b.can_play(c)]
+        if not self._anticipate:
+            columns = [c for c in self._order if b.can_play(c)]
+        else:
+            allowed = b.non_losing()
+            if not allowed or b.moves >= size - 2:
+                return []
+            h1 = b.height + 1
+            columns = [c for c in self._order if allowed & (((1 << b.height) - 1) << (c * h1))]
+        if not self._by_threats:
+            return columns
+        playable = b.playable()
+        scored = []
+        for rank, c in enumerate(columns):
+            square = playable & (((1 << b.height) - 1) << (c * (b.height + 1)))
+            scored.append((-b.winning_squares(b.position | square).bit_count(), rank, c))
+        return [c for _, _, c in sorted(scored)]
 
     def push(self, move: object) -> None:
         b = self.board
@@ -129,13 +190,21 @@ class Connect4Tree:
     def terminal_value(self) -> int:
         b = self.board
         size = b.width * b.height
-        return 0 if b.moves == size else (size + 1 - b.moves) // 2
+        if b.moves == size:
+            return 0
+        if b.can_win():
+            return (size + 1 - b.moves) // 2
+        if self._anticipate and not b.non_losing():
+            return -((size - b.moves) // 2)             # every move loses
+        return 0                                        # two squares left, no win: a draw
 
     def value(self) -> int:
         """A leaf's exact value (a full board, a win at once); before the end of the game
         0, "not decided yet", as for any game the harness cannot evaluate better."""
         b = self.board
-        if b.moves == b.width * b.height or b.can_win():
+        size = b.width * b.height
+        if b.moves == size or b.can_win() or (self._anticipate and (b.moves >= size - 2
+                                                                    or not b.non_losing())):
             return self.terminal_value()
         return 0
 
@@ -149,6 +218,12 @@ class Connect4Tree:
         """The most the player to move can still score, once no win at once exists."""
         b = self.board
         return (b.width * b.height - 1 - b.moves) // 2
+
+    def value_floor(self) -> int:
+        """The least the player to move can score once a move that does not lose at once
+        exists (with ``anticipate``; else no floor: Pons's solver has none before it)."""
+        b = self.board
+        return -((b.width * b.height - 2 - b.moves) // 2) if self._anticipate else -INF
 
     def key(self) -> int:
         return self.board.key()
