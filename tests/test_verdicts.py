@@ -33,6 +33,7 @@ from harness.reproduce.verdicts import (
     count_check,
     interval_check,
     outcome_of,
+    verdict_by_reading,
     verdict_of,
 )
 
@@ -145,6 +146,15 @@ def test_correctness_checks_are_left_out_of_the_verdict() -> None:
         f"{THEOREM_VERDICT}: 1 of 2 correctness checks pass, 1 fails")
 
 
+def test_a_claim_read_two_ways_gives_each_readings_verdict() -> None:
+    checks = [check(HOLDS), check(FAILS), check(HOLDS, THEOREM)]
+    readings = {"distinct nodes": checks[:1], "total nodes": checks[1:2]}
+    assert verdict_by_reading(checks, readings) == (
+        "1 of 2 checks hold, 1 does not hold (distinct nodes: holds; total nodes: does not hold)")
+    assert verdict_by_reading(checks[1:], {"one": checks[1:2], "none": []}) == (
+        f"does not hold (one: does not hold; none: {NOT_MEASURED})")
+
+
 # --- the rules files ---------------------------------------------------------------------
 
 def test_every_claim_has_a_rules_file_and_reads_it() -> None:
@@ -188,6 +198,24 @@ def test_the_registered_seeds_are_what_the_jobs_use() -> None:
             assert info.rules.parameters.get("good_ordering", measure.GOOD_ORDERING) == measure.GOOD_ORDERING
 
 
+def test_the_plan_traces_and_adds_level_runs_as_asked() -> None:
+    """Traced variants are traced on the sweep and on chess, each job's alpha-beta first;
+    runs asked at one ordering level are searched there only; MT comes after the ladder."""
+    jobs = measure.plan([("MT", "mtdf"), ("none", "pvs"), ("none", "alphabeta")], ["pvs", "alphabeta"],
+                        {}, measure.QUICK, measure.chess_suite(), [("0.9", "aspiration:inner=zwp")],
+                        ["alphabeta", "pvs"])
+    for tags, _, runs in jobs:
+        names = [r.variant for r in runs]
+        assert [r.variant for r in runs if r.visited] == ["alphabeta", "pvs"]
+        if dict(tags)["dataset"] == "sweep":
+            extra = ["aspiration:inner=zwp"] if dict(tags)["ordering"] == "0.9" else []
+            assert names == ["alphabeta", "pvs", *extra]
+        else:
+            assert [r.config for r in runs] == ["none", "none", "MT"]
+            assert runs[-1].switches.tt_leaves and runs[-1].switches.tt_narrow
+    assert {dict(tags)["dataset"] for tags, _, _ in jobs} == {"sweep", "chess"}
+
+
 def rules_file(key: str = "mtdf") -> dict[str, Any]:
     found: dict[str, Any] = json.loads((RULES_DIR / f"{key}.json").read_text("utf-8"))
     return found
@@ -200,7 +228,8 @@ def parse(found: dict[str, Any]) -> rules.Rules:
 def test_a_rule_changed_in_place_is_refused() -> None:
     found = rules_file()
     found["rules"]["checks"]["five-to-ten"]["band"] = "[0.85, 0.95]"      # a wider band, same version
-    with pytest.raises(HarnessError, match=r"changed after they were registered.*version 4"):
+    with pytest.raises(HarnessError, match=rf"changed after they were registered.*version "
+                                           rf"{found['version'] + 1}"):
         parse(found)
 
 
@@ -221,23 +250,24 @@ def test_a_new_version_keeps_the_old_rules_in_its_history() -> None:
     found["rules_sha256"] = rules.digest(found["rules"])
     with pytest.raises(HarnessError, match="changed after"):
         parse({**found, "rules_sha256": rules.digest(old)})
-    with pytest.raises(HarnessError, match="history of versions 1 to 3"):
-        parse({**found, "version": 4})                                   # no history entry for 3
-    entry = {"version": 3, "registered": "2026-11-25", "rules": old, "rules_sha256": rules.digest(old),
+    now = found["version"]
+    with pytest.raises(HarnessError, match=f"history of versions 1 to {now}"):
+        parse({**found, "version": now + 1})                             # no history entry for now
+    entry = {"version": now, "registered": "2026-11-25", "rules": old, "rules_sha256": rules.digest(old),
              "verdict": "inconclusive", "changed": "2026-12-01", "reason": "a test"}
-    bumped = parse({**found, "version": 4, "history": [*found["history"], entry]})
-    assert bumped.version == 4 and bumped.history[-1].verdict == "inconclusive"
+    bumped = parse({**found, "version": now + 1, "history": [*found["history"], entry]})
+    assert bumped.version == now + 1 and bumped.history[-1].verdict == "inconclusive"
     assert bumped.check("five-to-ten").band == Band.parse("[0.85, 0.95]")
-    same = {**found, "version": 4, "rules": old, "rules_sha256": rules.digest(old),
+    same = {**found, "version": now + 1, "rules": old, "rules_sha256": rules.digest(old),
             "history": [*found["history"], entry]}
-    with pytest.raises(HarnessError, match="same rules as version 3"):
+    with pytest.raises(HarnessError, match=f"same rules as version {now}"):
         parse(same)
     edited = copy.deepcopy(entry)
     edited["rules"]["checks"]["passes"]["band"] = "[2, 7]"             # history rewritten
     with pytest.raises(HarnessError, match="edited after they were replaced"):
-        parse({**found, "version": 4, "history": [*found["history"], edited]})
+        parse({**found, "version": now + 1, "history": [*found["history"], edited]})
     with pytest.raises(HarnessError, match="say why"):
-        parse({**found, "version": 4, "history": [*found["history"], {**entry, "reason": " "}]})
+        parse({**found, "version": now + 1, "history": [*found["history"], {**entry, "reason": " "}]})
 
 
 def test_supersede_makes_the_next_version() -> None:
@@ -247,12 +277,13 @@ def test_supersede_makes_the_next_version() -> None:
     new = rules.supersede(found, changed, registered="2026-12-01", verdict="inconclusive (a run)",
                           reason="a test", commit="abc1234")
     loaded = parse(new)
-    assert (loaded.version, loaded.registered) == (4, "2026-12-01")
+    now = found["version"]
+    assert (loaded.version, loaded.registered) == (now + 1, "2026-12-01")
     assert loaded.check("passes").band == Band.parse("[2, 7]") and loaded.note == ""
     last = loaded.history[-1]
-    assert (last.version, last.verdict, last.changed, last.commit) == (3, "inconclusive (a run)",
+    assert (last.version, last.verdict, last.changed, last.commit) == (now, "inconclusive (a run)",
                                                                        "2026-12-01", "abc1234")
-    assert last.rules == found["rules"] and found["version"] == 3        # the input is left alone
+    assert last.rules == found["rules"] and found["version"] == now      # the input is left alone
     with pytest.raises(HarnessError, match="a new version is a change of rules"):
         rules.supersede(found, copy.deepcopy(found["rules"]), registered="x", verdict="v", reason="r")
     with pytest.raises(HarnessError, match="the reason for the change"):

@@ -95,7 +95,8 @@ __all__ = [
 def jobs_of(selected: Sequence[ClaimInfo], scale: Scale, suite: Path | None) -> list[Job]:
     """What the selected claims need measured, as jobs (see :func:`measure.plan`)."""
     return plan([pair for c in selected for pair in c.chess], [v for c in selected for v in c.sweep],
-                {c.key: c.jobs for c in selected if c.jobs is not None}, scale, suite)
+                {c.key: c.jobs for c in selected if c.jobs is not None}, scale, suite,
+                [pair for c in selected for pair in c.sweep_at], [v for c in selected for v in c.traced])
 
 
 def reproduce(out_dir: Path, quick: bool = False, jobs: int = 1, only: Sequence[str] | None = None,

@@ -39,6 +39,11 @@ class ClaimInfo:
     """Variants it needs on the synthetic ordering sweep."""
     chess: tuple[tuple[str, str], ...] = ()
     """(configuration, variant) pairs it needs on chess positions."""
+    sweep_at: tuple[tuple[str, str], ...] = ()
+    """(ordering level, variant) pairs it needs on the sweep at that level only."""
+    traced: tuple[str, ...] = ()
+    """Variants whose runs (sweep and chess) it needs traced, for their distinct nodes
+    (:attr:`harness.reproduce.measure.Run.visited`)."""
     jobs: Callable[[Scale], list[Job]] | None = None
     """The jobs of a dataset of its own, named by its key."""
     rule: tuple[str, str] | None = None
@@ -146,11 +151,14 @@ def _effort(frame: pd.DataFrame) -> pd.Series:
 
 
 def paired(frame: pd.DataFrame, a: str, b: str, counter: str = "effort",
-           keys: Sequence[str] = ("suite", "problem_id", "config")) -> pd.DataFrame:
+           keys: Sequence[str] = ("suite", "problem_id", "config"),
+           extra: Sequence[str] = ()) -> pd.DataFrame:
     """Rows of variants ``a`` and ``b`` side by side (``x_a``, ``x_b``) on the same problem;
-    ``effort`` is total nodes (``nodes + qnodes``)."""
+    ``effort`` is total nodes (``nodes + qnodes``). ``extra``: further columns to bring
+    (a column the rows lack comes as NaN)."""
     frame = frame.assign(effort=_effort(frame))
-    columns = [*keys, counter, "researches"]
+    frame = frame.assign(**{c: np.nan for c in extra if c not in frame.columns})
+    columns = [*keys, counter, "researches", *(c for c in extra if c not in (counter, "researches"))]
     left = frame.loc[frame["variant"] == a, columns]
     right = frame.loc[frame["variant"] == b, columns]
     return left.merge(right, on=list(keys), suffixes=("_a", "_b"), how="inner")

@@ -71,7 +71,9 @@ FULL = Scale(km_max_leaves=2_000_000, km_branchings=(2, 3, 4, 5, 6, 8, 10), km_t
 """The full scale: about 20 minutes on two cores (the project's README has its table).
 Chess stops at depth 4: at depth 5 the chess part alone ran 11 of 30 positions in 35
 minutes. The unordered configuration of claim 4 is most of it (91% of the chess search
-time at depth 4)."""
+time at depth 4). Issue 19's audit added about 150 CPU seconds (measured in one process,
+the sweep's and chess's jobs before and after: sweep 232 to 332 s, most of it claim 5's
+traced runs; chess 100 to 152 s), a little over a minute on two cores."""
 
 
 @dataclass(frozen=True)
@@ -103,7 +105,25 @@ def chess_configs(tt_size: int) -> tuple[ChessConfig, ...]:
 
 
 BEST = "+hash move"
-"""The configuration with every ordering enhancement (claims 3, 4 and 7 use it)."""
+"""The configuration with every ordering enhancement (claims 4 and 7 use it)."""
+
+MT = "MT"
+"""Claim 3's configuration: :data:`BEST` with the table as Plaat et al.'s MT keeps it."""
+
+
+def mt_config(tt_size: int) -> ChessConfig:
+    """:data:`BEST` with the table as Plaat et al.'s MT uses it: horizon leaves and their
+    quiescence values stored in it and probed, and an entry's bounds narrowing the window
+    (``tt_leaves``, ``tt_narrow``; off in every configuration of the ladder)."""
+    best = {c.name: c for c in chess_configs(tt_size)}[BEST]
+    return ChessConfig(MT, replace(best.switches, tt_leaves=True, tt_narrow=True), best.ordering,
+                       f"{best.description}; the table also holds horizon leaves and their "
+                       "quiescence values, and an entry narrows the window to its bounds (MT)")
+
+
+def all_configs(tt_size: int) -> tuple[ChessConfig, ...]:
+    """Every chess configuration a claim names: the ordering ladder, then :data:`MT`."""
+    return (*chess_configs(tt_size), mt_config(tt_size))
 
 
 def ladder(*variants: str) -> tuple[tuple[str, str], ...]:
@@ -208,29 +228,40 @@ def _chess_problems(path: Path, count: int) -> list[Problem]:
         return load_problems(f"chess:{path}", skip_invalid=True).problems[:count]
 
 
-def _chess_jobs(pairs: Iterable[tuple[str, str]], scale: Scale, suite: Path | None) -> list[Job]:
-    """Every position with each (configuration, variant) pair, ladder order first."""
-    order = [c.name for c in chess_configs(1)]
+def _chess_jobs(pairs: Iterable[tuple[str, str]], scale: Scale, suite: Path | None,
+                traced: frozenset[str] = frozenset()) -> list[Job]:
+    """Every position with each (configuration, variant) pair, configuration order (the
+    ladder, then :data:`MT`) first, then variant names; the ``traced`` variants' runs
+    traced (alpha-beta, when traced, is each configuration's first traced run)."""
+    order = [c.name for c in all_configs(1)]
     chess_runs = sorted(set(pairs), key=lambda p: (order.index(p[0]), p[1]))
     if not chess_runs or suite is None:
         return []
-    configs = {c.name: c for c in chess_configs(scale.tt_size)}
-    runs = tuple(Run(name, variant, scale.chess_depth, configs[name].switches, configs[name].ordering)
+    configs = {c.name: c for c in all_configs(scale.tt_size)}
+    runs = tuple(Run(name, variant, scale.chess_depth, configs[name].switches, configs[name].ordering,
+                     variant in traced)
                  for name, variant in chess_runs)
     return [((("dataset", "chess"),), p, runs) for p in _chess_problems(suite, scale.chess_positions)]
 
 
-def _sweep_jobs(variants: Sequence[str], scale: Scale) -> list[Job]:
-    """The same trees at every ordering level and value model, each searched by ``variants``."""
-    if not variants:
+def _sweep_jobs(variants: Sequence[str], scale: Scale, at: Iterable[tuple[str, str]] = (),
+                traced: frozenset[str] = frozenset()) -> list[Job]:
+    """The same trees at every ordering level and value model, each searched by ``variants``
+    and, at the levels ``at`` names ((level, variant) pairs), by those too, after them;
+    the ``traced`` variants' runs traced."""
+    extra = sorted(set(at))
+    if not variants and not extra:
         return []
     jobs: list[Job] = []
     d = scale.sweep_depth
     for model, values in VALUE_MODELS.items():
         for level in ORDERING_LEVELS:
+            names = [*variants, *(v for lv, v in extra if lv == level and v not in variants)]
+            if not names:
+                continue
             spec = (f"random:b={scale.sweep_branching},d={d},n={scale.sweep_trees},seed=3,"
                     f"ordering={level},{values}")
-            runs = tuple(Run("default", v, d) for v in variants)
+            runs = tuple(Run("default", v, d, visited=v in traced) for v in names)
             jobs += [((("dataset", "sweep"), ("model", model), ("ordering", level)), p, runs)
                      for p in load_problems(spec).problems]
     return jobs
@@ -244,14 +275,18 @@ this order is kept as the first version had it; a dataset not named here comes a
 
 def plan(chess: Iterable[tuple[str, str]], sweep: Iterable[str],
          own: Mapping[str, Callable[[Scale], list[Job]]], scale: Scale,
-         suite: Path | None) -> list[Job]:
+         suite: Path | None, sweep_at: Iterable[tuple[str, str]] = (),
+         traced: Iterable[str] = ()) -> list[Job]:
     """The jobs of a reproduction: the chess ``(configuration, variant)`` pairs on
     ``suite``'s positions, the ``sweep`` variants on the ordering sweep (in the order of
-    :data:`ALL_VARIANTS`), and each dataset of ``own`` (named by its claim) as its
-    function makes it."""
+    :data:`ALL_VARIANTS`) and the ``sweep_at`` ``(level, variant)`` pairs at their level
+    only, and each dataset of ``own`` (named by its claim) as its function makes it. The
+    runs of the ``traced`` variants, on chess and the sweep, are traced
+    (:attr:`Run.visited`)."""
     wanted = set(sweep)
-    parts = {"chess": _chess_jobs(chess, scale, suite),
-             "sweep": _sweep_jobs([v for v in ALL_VARIANTS if v in wanted], scale),
+    followed = frozenset(traced)
+    parts = {"chess": _chess_jobs(chess, scale, suite, followed),
+             "sweep": _sweep_jobs([v for v in ALL_VARIANTS if v in wanted], scale, sweep_at, followed),
              **{name: make(scale) for name, make in own.items()}}
     names = sorted(parts, key=lambda n: DATASET_ORDER.index(n) if n in DATASET_ORDER
                    else len(DATASET_ORDER))

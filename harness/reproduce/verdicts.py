@@ -234,6 +234,15 @@ def verdict_of(checks: Sequence[Check]) -> str:
     return counts_text(claims)
 
 
+def verdict_by_reading(checks: Sequence[Check], readings: Mapping[str, Sequence[Check]]) -> str:
+    """The verdict of a claim whose words can be read more than one way, each reading
+    judged by its own claim checks: :func:`verdict_of` over every check, then each
+    reading's, ``1 of 2 checks hold, 1 does not hold (distinct nodes: holds; total nodes:
+    does not hold)``."""
+    parts = "; ".join(f"{name}: {verdict_of(claim_checks(found))}" for name, found in readings.items())
+    return f"{verdict_of(checks)} ({parts})"
+
+
 # ---------------------------------------------------------------------------------------
 # Numbers in words
 
