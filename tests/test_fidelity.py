@@ -121,3 +121,57 @@ def test_a_search_reports_its_first_iterations_passes_apart() -> None:
     assert deep.first_passes == shallow.counters["passes"] < deep.counters["passes"]
     plain = run_search(tree, make_spec("pvs"), 4)
     assert plain.first_passes == plain.counters["passes"] == 1
+
+
+# --- the theorems behind claims 5, 6 and 7's correctness checks (harness reproduce) -------
+
+THEOREM_TREES = [f"random:b={b},d={d},n=3,seed=3,ordering={p},{values}"
+                 for b, d in ((3, 4), (5, 3), (2, 7))
+                 for p in ("0.0", "0.5", "0.9", "random")
+                 for values in ("values=uniform,range=1000000000", "values=incremental,range=50")]
+"""Small trees of the reproduction's sweep kinds: both value models, several orderings."""
+
+
+def search(tree: object, label: str, depth: int, switches: Switches | None = None,
+           trace: bool = False):
+    """``label`` (``aspiration:inner=zwp``, ``zwp:researched_pv=0``) searched to ``depth``:
+    the :class:`harness.search.SearchResult`."""
+    name, _, given = label.partition(":")
+    options = dict(item.split("=") for item in given.split(",") if item)
+    return run_search(tree, make_spec(name, options), depth, switches or Switches(), trace=trace)
+
+
+def test_theorem_marsland_and_fail_soft_negascout_are_one_search_without_a_table() -> None:
+    """Claim 6's correctness check: without a table Marsland's PVS and Reinefeld's fail-soft
+    NegaScout make the same searches (every counter, both value models; on chess, without a
+    table and with one, test_marslands_pvs_equals_negascout_on_chess above)."""
+    for spec in THEOREM_TREES:
+        for i in range(3):
+            tree = generate_tree(parse_spec(spec), i)
+            found = [search(tree, v, tree.shape.height).counters for v in ("pvs-marsland", "negascout-fs")]
+            assert found[0] == found[1], (spec, i)
+
+
+def test_theorem_pvs_visits_no_node_alphabeta_does_not_with_a_fixed_order() -> None:
+    """Claim 5's correctness check: with a fixed move order and no table, every node PVS
+    visits alpha-beta visits too (synthetic trees; chess positions with the orderings
+    that do not learn, under iterative deepening as the reproduction searches them)."""
+    def visits(tree: object, variant: str, depth: int, switches: Switches | None = None) -> set[object]:
+        trace = search(tree, variant, depth, switches, trace=True).trace
+        assert trace is not None
+        return set(visited(trace))
+
+    for spec in THEOREM_TREES:
+        for i in range(3):
+            tree = generate_tree(parse_spec(spec), i)
+            d = tree.shape.height
+            assert visits(tree, "pvs", d) <= visits(tree, "alphabeta", d), (spec, i)
+    from harness.games.chess.tree import Ordering
+
+    positions = load_suite(project_positions() / "bench.epd").positions[:3]
+    for position in positions:
+        for ordering in (Ordering(mvv_lva=False), Ordering()):
+            board = ChessTree(chess.Board(position.fen))
+            board.set_ordering(ordering)
+            deepening = Switches(iterative_deepening=True)
+            assert visits(board, "pvs", 3, deepening) <= visits(board, "alphabeta", 3, deepening)

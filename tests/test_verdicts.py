@@ -19,6 +19,7 @@ from harness.errors import HarnessError
 from harness.reproduce import claims as registry
 from harness.reproduce import measure, rules
 from harness.reproduce.claims import knuth_moore, pearl
+from harness.reproduce.claims.gnuchess import LEARNING, STATIC, judge_never_more, readings
 from harness.reproduce.verdicts import (
     CLAIM,
     FAILS,
@@ -39,6 +40,7 @@ from harness.reproduce.verdicts import (
 
 ROOT = Path(__file__).resolve().parents[1]
 RULES_DIR = ROOT / "harness" / "reproduce" / "rules"
+DISTINCT, TIED = "synthetic trees, distinct values", "synthetic trees, tied values"
 
 
 def check(outcome: str, kind: str = CLAIM) -> Check:
@@ -292,7 +294,7 @@ def test_supersede_makes_the_next_version() -> None:
 
 def test_malformed_rules_are_refused() -> None:
     found = rules_file("breuker")
-    theorem = found["rules"]["checks"]["identical/distinct"]
+    theorem = found["rules"]["checks"]["identical/no-table"]
     del theorem["test"]
     found["rules_sha256"] = rules.digest(found["rules"])
     with pytest.raises(HarnessError, match="is a theorem: name its test"):
@@ -312,7 +314,8 @@ def test_checks_for_a_set_find_their_rule() -> None:
     from harness.reproduce.claims.breuker import RULES
 
     assert RULES.check("identical", within="synthetic trees, distinct values").kind == THEOREM
-    assert RULES.check("identical", within="synthetic trees, tied values").kind == CLAIM
+    assert RULES.check("identical", within="chess, no table (none to +history)").kind == THEOREM
+    assert RULES.check("identical", within="chess, a table (+hash move)").kind == CLAIM
     assert RULES.check("identical").kind == CLAIM
     with pytest.raises(HarnessError, match="no check 'nothing'"):
         RULES.check("nothing")
@@ -328,3 +331,83 @@ def test_ordering_rules_record_the_rewrite_after_a_verdict() -> None:
     assert "after their verdict" in first.reason
     assert set(first.rules["checks"]) == {"pvs-good-saves", "pvs-random-costs"}
     assert RULES.history[1].verdict.startswith("partly (7 of 11 checks)")
+
+
+AUDIT = "measured on the object the author named (issue 19 audit)"
+"""Why version 4 of claims 3, 5, 6 and 7 replaced version 3."""
+
+AUDITED = ("gnuchess", "breuker")
+"""The claims issue 19's audit measured again on what their authors named."""
+
+
+@pytest.mark.parametrize("key", AUDITED)
+def test_the_audit_made_a_new_version_of_each_claim_it_changed(key: str) -> None:
+    found = rules.load(key)
+    assert found.version == 4 and found.history[-1].reason == AUDIT
+    assert found.history[-1].verdict and found.history[-1].rules != found.rules
+
+
+def test_the_claims_the_audit_left_keep_their_versions() -> None:
+    for key in set(registry.claim_keys()) - set(AUDITED):
+        assert all(v.reason != AUDIT for v in rules.load(key).history), key
+
+
+def test_claim_5s_rules_name_its_sets_and_traced_variants() -> None:
+    from harness.reproduce.claims import gnuchess
+
+    assert gnuchess.RULES.parameters["traced"] == list(gnuchess.CLAIM.traced)
+    sets = {name for rule in gnuchess.RULES.checks for name in rule.sets}
+    assert sets == {DISTINCT, TIED, *(name for name, _ in gnuchess.PAIR.chess_sets)}
+
+
+def test_claim_6s_rules_name_breukers_pair() -> None:
+    from harness.reproduce.claims import breuker
+
+    assert breuker.RULES.parameters["pair"] == [breuker.PAIR.a, breuker.PAIR.b]
+    assert breuker.RULES.parameters["observation"] == [breuker.OBSERVATION.a, breuker.OBSERVATION.b]
+    sets = {name for rule in breuker.RULES.checks for name in rule.sets}
+    assert sets == {DISTINCT, TIED, *(name for name, _ in breuker.CHESS_SETS)}
+
+
+# --- the audited claims' judges on made-up numbers (issue 19) ----------------------------
+
+def ratio(value: float, low: float, high: float, n: int = 10) -> dict[str, float]:
+    return {"ratio": value, "low": low, "high": high, "n": float(n)}
+
+
+def outcomes(checks: list[Check]) -> list[str]:
+    return [c.outcome for c in checks]
+
+
+
+def gnuchess_numbers(new: int = 0, more: int = 0, static_new: int = 0) -> dict[str, Any]:
+    """Claim 5's sets: ``new`` problems where PVS visited a node alpha-beta did not on chess
+    with learning orders, ``more`` where it searched more nodes (on tied trees), and
+    ``static_new`` new-node problems where that cannot be (a broken implementation)."""
+    return {"sets": {DISTINCT: {"problems": 100, "new": 0, "more": 0},
+                     TIED: {"problems": 100, "new": 0, "more": more},
+                     STATIC: {"problems": 20, "new": static_new, "more": 0},
+                     LEARNING: {"problems": 30, "new": new, "more": 0}}}
+
+
+def test_gnuchess_is_read_two_ways_one_claim_check_each() -> None:
+
+    checks = judge_never_more(gnuchess_numbers())
+    assert [c.kind for c in checks] == ["claim", "claim", THEOREM, THEOREM, THEOREM]
+    assert outcomes(checks) == [HOLDS] * 5 and verdict_of(checks) == HOLDS
+    assert checks[0].measured == "a node alpha-beta did not visit on 0 of 30 problems"
+    assert checks[1].measured == "more on 0 of 250 problems"          # every set pooled
+    checks = judge_never_more(gnuchess_numbers(more=7))
+    assert outcomes(checks)[:2] == [HOLDS, FAILS]
+    verdict = verdict_by_reading(checks, readings(checks))
+    assert verdict == ("1 of 2 checks hold, 1 does not hold (distinct nodes: holds; total nodes: "
+                       "does not hold)")
+    checks = judge_never_more(gnuchess_numbers(new=1, more=7))
+    assert verdict_by_reading(checks, readings(checks)) == (
+        "does not hold (distinct nodes: does not hold; total nodes: does not hold)")
+    # Where the order cannot learn, a new node is a broken implementation, not the claim.
+    checks = judge_never_more(gnuchess_numbers(static_new=1))
+    assert verdict_of(checks) == HOLDS and [c.outcome for c in checks if c.kind == THEOREM] == [
+        HOLDS, HOLDS, FAILS]
+    nothing = {"sets": {DISTINCT: {"problems": 0, "new": 0, "more": 0}}}
+    assert outcomes(judge_never_more(nothing)) == [INCONCLUSIVE, INCONCLUSIVE, INCONCLUSIVE]

@@ -1,88 +1,138 @@
-"""Claim 6. Breuker: PVS and NegaScout expand the same tree."""
+"""Claim 6. Breuker: Marsland's PVS and Reinefeld's NegaScout expand the same tree."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
 
-import pandas as pd
-
 from harness.reproduce import pairwise, rules
 from harness.reproduce.analysis import ClaimInfo, Context, Section
-from harness.reproduce.measure import ladder
+from harness.reproduce.measure import chess_configs, ladder
 from harness.reproduce.verdicts import Check, count_check
 
 RULES = rules.load("breuker")
-"""The registered rules (``rules/breuker.json``): per set, no problem where the two
-searched different node counts (the band [0, 0] on the count)."""
+"""The registered rules (``rules/breuker.json``): per set, no problem where Marsland's PVS
+and Reinefeld's fail-soft NegaScout searched different node counts (the band [0, 0] on the
+count); a correctness check where the two cannot part (no table), a claim check where they
+can (chess with a table)."""
 
+NO_TABLE_STEPS = tuple(c.name for c in chess_configs(1) if not c.switches.tt_size)
+"""The ordering steps without a table (none to +history)."""
+TABLE_STEPS = tuple(c.name for c in chess_configs(1) if c.switches.tt_size)
+"""The ordering step with a table (+hash move)."""
+NO_TABLE = f"chess, no table ({NO_TABLE_STEPS[0]} to {NO_TABLE_STEPS[-1]})"
+"""The chess set where the two cannot part (the rules' ``identical/no-table``)."""
+WITH_TABLE = f"chess, a table ({', '.join(TABLE_STEPS)})"
+"""The chess set where they can (the rules' ``identical``)."""
+CHESS_SETS = ((NO_TABLE, NO_TABLE_STEPS), (WITH_TABLE, TABLE_STEPS))
 
-def _same(p: pd.DataFrame) -> pd.Series:
-    return p["effort_a"] == p["effort_b"]
+MARSLAND, REINEFELD = "pvs-marsland", "negascout-fs"
+"""The pair Breuker names: Marsland's (1986) PVS and Reinefeld's (1989) NegaScout."""
+WIKI = ("pvs", "negascout")
+"""The pair measured before (rules versions 1 to 3): the wiki's fail-hard PVS, which
+re-searches with (alpha, beta), and NegaScout as the wiki gives it."""
 
+IDENTICAL = pairwise.Count("identical", "identical", "identical node counts",
+                           lambda p: p["effort_a"] == p["effort_b"])
 
 PAIR = pairwise.Pair(
-    "pvs", "negascout", _same, "identical", "identical node counts",
-    "pvs (fail-hard) and negascout (Reinefeld, as the wiki gives it)",
-    "problems where the two searched identical node counts (total nodes on chess)",
-    "Problems where PVS and NegaScout searched identical node counts",
-    ("identical", "NegaScout / PVS (geo. mean)", "NegaScout fewer / equal / more"),
-    ("breuker", "Where PVS and NegaScout search the same tree",
-     "problems with identical node counts (%)", "PVS and NegaScout identical"))
-"""NegaScout against PVS, counting the problems where both searched the same nodes."""
+    MARSLAND, REINEFELD, (IDENTICAL,), CHESS_SETS,
+    "pvs-marsland (Marsland 1986: fail-soft, tests around the best value so far, a test that "
+    "fails high inside the window searched again with (merit, beta)) and negascout-fs "
+    "(Reinefeld 1989: fail-soft, re-search with (t, beta) keeping the larger value)",
+    "Counted per set: the problems where the two searched different node counts (total nodes "
+    "on chess), an exact check against [0, 0]. Without a table the two are one search written "
+    "two ways: the same windows in the same order, and the re-search of a child whose test "
+    "proved at least merit returns merit or more, so Marsland's re-searched value and "
+    "Reinefeld's max(t, re-search) agree; on the synthetic trees and the ordering steps "
+    "without a table the count is a correctness check. With a table an entry from another "
+    "search can make a re-search return less than its test proved, where Marsland keeps the "
+    "re-search's value and Reinefeld the larger: chess with a table is the claim check.",
+    "Problems where Marsland's PVS and Reinefeld's fail-soft NegaScout searched identical node "
+    "counts",
+    ("negascout-fs / pvs-marsland (geo. mean)", "negascout-fs fewer / equal / more"))
+"""Reinefeld's NegaScout against Marsland's PVS, counting the problems where both searched
+the same nodes."""
+
+OBSERVATION = pairwise.Pair(
+    *WIKI, (IDENTICAL,), CHESS_SETS,
+    "the wiki's pvs (fail-hard, re-search with (alpha, beta)) and negascout (fail-hard, "
+    "re-search with (t, beta)), the pair rules versions 1 to 3 measured",
+    "Counted as for the pair above; not checked.",
+    "Observation, not in the verdict: problems where the wiki's pvs and negascout searched "
+    "identical node counts (the pair measured before; the wiki says its PVS differs from "
+    "Marsland's)",
+    ("negascout / pvs (geo. mean)", "negascout fewer / equal / more"))
+"""The pair measured before, kept as a labelled observation: no check is made of it."""
 
 
 def judge_same_tree(numbers: Mapping[str, Any]) -> list[Check]:
-    """Claim 6: PVS and NegaScout searched exactly as many nodes on every problem of each
-    set, an exact statement tested on its count of problems where they differ.
+    """Claim 6: Marsland's PVS and Reinefeld's fail-soft NegaScout searched exactly as many
+    nodes on every problem of each set, an exact statement tested on its count of problems
+    where they differ.
 
-    The set of distinct values is a correctness check (the rules' ``identical/distinct``):
-    the two can part only at a tie on alpha + 1, which distinct values do not make, so it
-    tests the implementation. Tied values and chess, where ties happen, are claim checks."""
+    Where there is no table (the synthetic trees, chess without a table) the two cannot
+    part: a correctness check (the rules' ``identical/no-table``). Chess with a table,
+    where a re-search can return less than its test proved, is the claim check. The
+    observation (``numbers["observation"]``) is never judged."""
     checks = []
     for name, found in numbers["sets"].items():
         rule = RULES.check("identical", within=name)
         same, problems = int(found["identical"]), int(found["problems"])
-        checks.append(count_check(f"{name}: PVS and NegaScout search identical node counts on "
-                                  f"every problem (problems where they differ in {rule.band})",
-                                  problems - same, problems, rule.band,
-                                  f"identical on {same} of {problems} problems", rule.kind))
+        checks.append(count_check(f"{name}: Marsland's PVS and Reinefeld's fail-soft NegaScout "
+                                  f"search identical node counts on every problem (problems "
+                                  f"where they differ in {rule.band})", problems - same, problems,
+                                  rule.band, f"identical on {same} of {problems} problems",
+                                  rule.kind))
     return checks
 
 
+def _identical(sets: Mapping[str, Mapping[str, Any]]) -> str:
+    return "; ".join(f"{name}: identical on {x['identical']} of {x['problems']} problems"
+                     for name, x in sets.items())
+
+
 def describe(numbers: Mapping[str, Any], by_level: pairwise.Shares) -> str:
-    """Where the two are identical, why they can part at all, and who wins where they do."""
-    free = sum(x["research_free_differences"] for x in numbers["sets"].values())
-    parts = [f"{name}: identical on {x['identical']} of {x['problems']} problems"
-             for name, x in numbers["sets"].items()]
-    measured = ("; ".join(parts) + f". Of the problems that differ, {free} had no re-search "
-                "in either search: the trees part only where a zero-window test fails high and "
-                "the child is searched again, PVS with (alpha, beta), NegaScout with (t, beta). "
-                "In NegaScout as written a node returns at least its alpha, so a failed test of "
-                "an interior child returns exactly t = alpha + 1 (at a leaf child the re-search "
-                "is one evaluation either way): the two windows differ by the single value "
-                "alpha + 1, and the searches can part only where a position's value equals it, "
-                "a tie.")
-    sets = numbers["sets"]
-    alike = [name for name, x in sets.items() if x["identical"] == x["problems"]]
-    apart = [name for name, x in sets.items() if x["identical"] < x["problems"]]
-    if alike:
-        measured += f" Identical on every problem: {', '.join(alike)}."
+    """Where the named pair is identical, then the observation: where the wiki's pair parts,
+    why it can at all, and who wins where it does."""
+    measured = f"{MARSLAND} against {REINEFELD}: {_identical(numbers['sets'])}."
+    apart = [name for name, x in numbers["sets"].items() if x["identical"] < x["problems"]]
     if apart:
-        fewer = sum(sets[n]["b_fewer"] for n in apart)
-        more = sum(sets[n]["b_more"] for n in apart)
-        measured += (f" Where they differ ({', '.join(apart)}), NegaScout searched fewer nodes on "
-                     f"{fewer} problems and more on {more}.")
+        measured += f" They differ in: {', '.join(apart)}."
+    observed = numbers.get("observation")
+    if observed is None:
+        return measured
+    sets = observed["sets"]
+    free = sum(x["research_free_differences"] for x in sets.values())
+    measured += (f" Observation, not in the verdict (the pair measured before): the wiki's "
+                 f"{WIKI[0]} against {WIKI[1]}: {_identical(sets)}. Of the problems where they "
+                 f"differ, {free} had no re-search in either search: they part only where a "
+                 "zero-window test fails high and the child is searched again, the wiki's PVS "
+                 "with (alpha, beta), NegaScout with (t, beta); fail-hard, a failed test of an "
+                 "interior child returns exactly t = alpha + 1, so the windows differ by that "
+                 "one value and the searches can part only at a tie on it.")
+    differ = [name for name, x in sets.items() if x["identical"] < x["problems"]]
+    if differ:
+        fewer = sum(sets[n]["b_fewer"] for n in differ)
+        more = sum(sets[n]["b_more"] for n in differ)
+        measured += (f" Where they differ, {WIKI[1]} searched fewer nodes on {fewer} problems "
+                     f"and more on {more}.")
     return measured
 
 
+CHART = ("breuker", "Where PVS and NegaScout search the same tree",
+         "problems with identical node counts (%)", "identical node counts")
+
+
 def analyse(ctx: Context, info: ClaimInfo) -> Section:
-    return pairwise.analyse(ctx, info, PAIR, judge_same_tree, describe, RULES.bootstrap)
+    return pairwise.analyse(ctx, info, PAIR, judge_same_tree, describe, RULES.bootstrap, CHART,
+                            observe=OBSERVATION)
 
 
 CLAIM = ClaimInfo(
-    "breuker", "Breuker: PVS and NegaScout expand the same tree",
+    "breuker", "Breuker: Marsland's PVS and Reinefeld's NegaScout expand the same tree",
     "pvs-wiki-article.txt (Dennis Breuker, CCC 2004; his thesis, note 15)",
-    "Marsland's PVS and Reinefeld's NegaScout are identical: \"they expand the same "
-    "search tree\".", analyse, sweep=("pvs", "negascout"), chess=ladder("pvs", "negascout"),
-    rules=RULES)
+    "\"The version of principal-variation search as mentioned by Marsland (1986) is identical "
+    "to the version of negascout as mentioned by Reinefeld (1989)\": they expand the same "
+    "search tree.", analyse, sweep=(MARSLAND, REINEFELD, *WIKI),
+    chess=ladder(MARSLAND, REINEFELD, *WIKI), rules=RULES)
