@@ -28,7 +28,6 @@ from harness.reproduce import (
     ReproduceOutput,
     Scale,
     judge_knuth_moore,
-    judge_mtdf,
     judge_ordering,
     judge_pearl,
     judge_pvs_article,
@@ -137,23 +136,6 @@ def test_pearl_needs_a_trend_toward_the_asymptote_and_the_band_with_intervals() 
     assert verdict_of(judge_pearl(pearl_numbers((-0.2, -0.05), (1.12, 1.2)))) == FAILS
     # Within the band but not shown to move toward it.
     assert outcomes(judge_pearl(pearl_numbers((-0.1, 0.2), (0.93, 0.97)))) == [INCONCLUSIVE, HOLDS]
-
-
-def passes(mean: float, low: float, high: float) -> dict[str, float]:
-    return {"mean": mean, "low": low, "high": high, "n": 10.0}
-
-
-def test_mtdf_checks_band_interval_and_passes() -> None:
-    good = {"leaves": ratio(0.93, 0.91, 0.95), "mtdf_passes_per_iteration": passes(4.2, 3.9, 4.6)}
-    assert verdict_of(judge_mtdf(good)) == HOLDS
-    fewer_by_more = {**good, "leaves": ratio(0.80, 0.75, 0.85)}
-    assert outcomes(judge_mtdf(fewer_by_more)) == [HOLDS, FAILS, HOLDS]
-    worse = {"leaves": ratio(1.05, 1.01, 1.14), "mtdf_passes_per_iteration": passes(7.0, 6.5, 7.5)}
-    assert verdict_of(judge_mtdf(worse)) == FAILS
-    boundary = {"leaves": ratio(0.93, 0.90, 0.95), "mtdf_passes_per_iteration": passes(4, 3.0, 6.0)}
-    assert verdict_of(judge_mtdf(boundary)) == HOLDS                   # closed bands include their ends
-    point_only = {**good, "leaves": ratio(0.924, 0.836, 1.019)}       # issue 19's full run
-    assert verdict_of(judge_mtdf(point_only)) == "1 of 3 checks hold, 2 inconclusive"
 
 
 def fh_rate(rate: float, low: float, high: float) -> dict[str, float]:
@@ -552,6 +534,9 @@ def test_every_claim_runs_at_a_tiny_scale(tmp_path: Path, monkeypatch: pytest.Mo
     # re-searched.
     assert all(s["research_free_differences"] == 0 for s in observed["sets"].values())
     assert len(breuker.checks) == 4                     # the observation is never checked
+    mtdf = by_key["mtdf"]
+    assert mtdf.numbers["config"] == "MT" and mtdf.numbers["observation"]["config"] == "+hash move"
+    assert len(mtdf.checks) == 4 and "three games" in mtdf.claimed
     ordering = by_key["ordering"].numbers["variants"]
     assert set(ordering) == set(rp.ALL_VARIANTS) - {"alphabeta"}
     # Perfect ordering: every PVS-family variant searches alpha-beta's tree exactly.

@@ -5,6 +5,7 @@ what the code measures)."""
 from __future__ import annotations
 
 import copy
+import dataclasses
 import hashlib
 import json
 import math
@@ -20,6 +21,7 @@ from harness.reproduce import claims as registry
 from harness.reproduce import measure, rules
 from harness.reproduce.claims import knuth_moore, pearl
 from harness.reproduce.claims.gnuchess import LEARNING, STATIC, judge_never_more, readings
+from harness.reproduce.claims.mtdf import judge_mtdf
 from harness.reproduce.verdicts import (
     CLAIM,
     FAILS,
@@ -76,16 +78,19 @@ def test_interval_check_at_an_open_end(low: float, high: float, outcome: str) ->
 
 def test_the_mtdf_band_on_its_full_run_numbers_is_inconclusive() -> None:
     """Issue 19: 0.924 with an interval of 0.836 to 1.019 does not hold the 5-10% band."""
-    from harness.reproduce.claims.mtdf import RULES, judge_mtdf
+    from harness.reproduce.claims.mtdf import RULES
 
     band = RULES.check("five-to-ten").band
     assert str(band) == "[0.9, 0.95]" and band.contains(0.924)          # the point is inside
     assert outcome_of(0.836, 1.019, band) == INCONCLUSIVE
     numbers = {"leaves": {"ratio": 0.924, "low": 0.836, "high": 1.019, "n": 30.0},
+               "total_nodes": {"ratio": 1.081, "low": 1.01, "high": 1.16, "n": 30.0},
                "mtdf_passes_per_iteration": {"mean": 5.16, "low": 4.9, "high": 5.4, "n": 30.0}}
-    fewer, by, passes = judge_mtdf(numbers)
+    fewer, by, total, passes = judge_mtdf(numbers)
     assert (fewer.outcome, by.outcome, passes.outcome) == (INCONCLUSIVE, INCONCLUSIVE, HOLDS)
-    assert verdict_of([fewer, by, passes]) == "1 of 3 checks hold, 2 inconclusive"
+    assert total.outcome == FAILS                       # 1.081 times the nodes: not fewer
+    assert verdict_of([fewer, by, total, passes]) == (
+        "1 of 4 checks hold, 2 inconclusive, 1 does not hold")
 
 
 def test_count_checks_are_intervals_of_one_point() -> None:
@@ -336,7 +341,7 @@ def test_ordering_rules_record_the_rewrite_after_a_verdict() -> None:
 AUDIT = "measured on the object the author named (issue 19 audit)"
 """Why version 4 of claims 3, 5, 6 and 7 replaced version 3."""
 
-AUDITED = ("gnuchess", "breuker")
+AUDITED = ("mtdf", "gnuchess", "breuker")
 """The claims issue 19's audit measured again on what their authors named."""
 
 
@@ -350,6 +355,21 @@ def test_the_audit_made_a_new_version_of_each_claim_it_changed(key: str) -> None
 def test_the_claims_the_audit_left_keep_their_versions() -> None:
     for key in set(registry.claim_keys()) - set(AUDITED):
         assert all(v.reason != AUDIT for v in rules.load(key).history), key
+
+
+def test_claim_3s_rules_name_mt() -> None:
+    """MT is the best ordering with the table as MT keeps it; the old configuration observed."""
+    from harness.reproduce.claims import mtdf
+
+    params = mtdf.RULES.parameters
+    config = {c.name: c for c in measure.all_configs(1 << 20)}[params["config"]]
+    best = {c.name: c for c in measure.chess_configs(1 << 20)}[params["observed"]]
+    assert config.name == measure.MT and best.name == measure.BEST
+    assert (config.switches.tt_leaves, config.switches.tt_narrow) == (True, True)
+    assert config.switches == dataclasses.replace(best.switches, **params["switches"])
+    assert config.ordering == best.ordering
+    assert not any(c.switches.tt_leaves or c.switches.tt_narrow for c in measure.chess_configs(1))
+    assert {c for c, _ in mtdf.CLAIM.chess} == {measure.MT, measure.BEST}
 
 
 def test_claim_5s_rules_name_its_sets_and_traced_variants() -> None:
@@ -378,6 +398,39 @@ def ratio(value: float, low: float, high: float, n: int = 10) -> dict[str, float
 def outcomes(checks: list[Check]) -> list[str]:
     return [c.outcome for c in checks]
 
+
+
+def passes(mean: float, low: float, high: float) -> dict[str, float]:
+    return {"mean": mean, "low": low, "high": high, "n": 10.0}
+
+
+def test_mtdf_checks_band_interval_total_nodes_and_passes() -> None:
+    good = {"leaves": ratio(0.93, 0.91, 0.95), "total_nodes": ratio(0.96, 0.93, 0.99),
+            "mtdf_passes_per_iteration": passes(4.2, 3.9, 4.6)}
+    assert verdict_of(judge_mtdf(good)) == HOLDS
+    fewer_by_more = {**good, "leaves": ratio(0.80, 0.75, 0.85)}
+    assert outcomes(judge_mtdf(fewer_by_more)) == [HOLDS, FAILS, HOLDS, HOLDS]
+    worse = {"leaves": ratio(1.05, 1.01, 1.14), "total_nodes": ratio(1.1, 1.05, 1.2),
+             "mtdf_passes_per_iteration": passes(7.0, 6.5, 7.5)}
+    assert verdict_of(judge_mtdf(worse)) == FAILS
+    boundary = {**good, "leaves": ratio(0.93, 0.90, 0.95),
+                "mtdf_passes_per_iteration": passes(4, 3.0, 6.0)}
+    assert verdict_of(judge_mtdf(boundary)) == HOLDS                   # closed bands include their ends
+    point_only = {**good, "leaves": ratio(0.924, 0.836, 1.019)}       # issue 19's full run
+    assert verdict_of(judge_mtdf(point_only)) == "2 of 4 checks hold, 2 inconclusive"
+    # The companion statement: fewer leaves need not mean fewer nodes in total.
+    more_nodes = {**good, "total_nodes": ratio(1.08, 1.02, 1.16)}
+    assert outcomes(judge_mtdf(more_nodes)) == [HOLDS, HOLDS, FAILS, HOLDS]
+    assert "fewer nodes in total" in judge_mtdf(good)[2].statement
+
+
+def test_mtdf_passes_per_iteration_leave_out_the_first_iteration() -> None:
+    import pandas as pd
+
+    from harness.reproduce.claims.mtdf import per_iteration
+
+    frame = pd.DataFrame({"passes": [14, 9], "first_passes": [5, 3]})
+    assert per_iteration(frame, 4).tolist() == [3.0, 2.0]            # (14 - 5) / 3, (9 - 3) / 3
 
 
 def gnuchess_numbers(new: int = 0, more: int = 0, static_new: int = 0) -> dict[str, Any]:
