@@ -123,6 +123,22 @@ def test_a_search_reports_its_first_iterations_passes_apart() -> None:
     assert plain.first_passes == plain.counters["passes"] == 1
 
 
+def test_zwp_pv_acts_inside_aspiration_windows() -> None:
+    """Claim 7 measures the note's ideas inside aspiration windows too: there a first
+    successor on the leftmost path can fail to meet alpha, so zwp-pv acts, and zwp-all, with
+    no expected-All node searched with an open window, still searches zwp's tree."""
+    for spec in (ORDERED, TIED):
+        fired = 0
+        for tree in trees(spec):
+            found = {inner: run_search(tree, make_spec("aspiration", {"inner": inner}), 5)
+                     for inner in ("zwp", "zwp-pv", "zwp-all")}
+            expected = run_search(tree, make_spec("minimax"), 5).score
+            assert all(r.score == expected for r in found.values())
+            assert found["zwp-all"].counters == found["zwp"].counters
+            fired += found["zwp-pv"].counters != found["zwp"].counters
+        assert fired > 0, spec
+
+
 # --- the theorems behind claims 5, 6 and 7's correctness checks (harness reproduce) -------
 
 THEOREM_TREES = [f"random:b={b},d={d},n=3,seed=3,ordering={p},{values}"
@@ -175,3 +191,23 @@ def test_theorem_pvs_visits_no_node_alphabeta_does_not_with_a_fixed_order() -> N
             board.set_ordering(ordering)
             deepening = Switches(iterative_deepening=True)
             assert visits(board, "pvs", 3, deepening) <= visits(board, "alphabeta", 3, deepening)
+
+
+def test_theorem_zwp_all_is_zwp_under_the_notes_typing() -> None:
+    """Claim 7's correctness check: with re-searched successors expected PV (the note's
+    typing, the default) no expected-All node is searched with an open window, so zwp-all
+    searches zwp's tree, with a full window, inside aspiration windows and with a table.
+    Under Knuth and Moore's types alone it does not (where its old cost came from)."""
+    table = Switches(tt_size=4096, iterative_deepening=True)
+    apart = 0
+    for spec in THEOREM_TREES:
+        for i in range(3):
+            tree = generate_tree(parse_spec(spec), i)
+            d = tree.shape.height
+            for a, b, switches in (("zwp", "zwp-all", Switches()), ("zwp", "zwp-all", table),
+                                   ("aspiration:inner=zwp", "aspiration:inner=zwp-all", Switches())):
+                found = [search(tree, v, d, switches).counters for v in (a, b)]
+                assert found[0] == found[1], (spec, i, a, switches)
+            old = [search(tree, f"{v}:researched_pv=0", d).counters for v in ("zwp", "zwp-all")]
+            apart += old[0] != old[1]
+    assert apart > 0

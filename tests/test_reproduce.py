@@ -180,23 +180,31 @@ def test_breuker_is_a_claim_only_where_a_table_can_part_the_pair() -> None:
     assert len(judge_same_tree(same)) == 4
 
 
+def same_tree(n: int = 10, differ: int = 0) -> dict[str, float]:
+    return {**ratio(1.0, 1.0, 1.0, n), "differ": float(differ)}
+
+
 def zwp_numbers() -> dict[str, Any]:
-    found = {"improvement": ratio(0.99, 0.98, 0.995), "zwp-all": ratio(1.0, 1.0, 1.0),
-             "zwp-pv": ratio(0.97, 0.95, 0.99)}
+    full = {"improvement": ratio(0.99, 0.98, 0.995), "zwp-all": same_tree(),
+            "zwp-pv": ratio(0.97, 0.95, 0.99)}
+    aspiration = {"zwp-all": same_tree(), "zwp-pv": ratio(0.98, 0.96, 0.995)}
     return {"improvement_never_costs": {"sets": {"synthetic trees (no table)": {"problems": 100, "more": 0},
                                                  "chess, +hash move (a table)": {"problems": 10, "more": 0}}},
-            "sets": {"chess": found}}
+            "sets": {"chess, full window": full, "chess, aspiration windows": aspiration}}
 
 
 def test_zwp_checks() -> None:
     numbers = zwp_numbers()
     checks = judge_zwp(numbers)
-    assert [c.kind for c in checks] == [THEOREM, "claim", "claim", "claim", "claim"]
+    assert [c.kind for c in checks] == [THEOREM, "claim", "claim", THEOREM, "claim", THEOREM, "claim"]
     assert verdict_of(checks) == HOLDS
-    numbers["sets"]["chess"]["zwp-all"] = ratio(0.985, 0.98, 0.989)    # saves 1.5%
-    assert outcomes(judge_zwp(numbers))[3] == FAILS
-    numbers["sets"]["chess"]["zwp-all"] = ratio(0.995, 0.985, 1.0)     # maybe 1.5%, maybe none
-    assert outcomes(judge_zwp(numbers))[3] == INCONCLUSIVE
+    assert "aspiration windows" in checks[-1].statement and "improvement" not in checks[-2].statement
+    numbers["sets"]["chess, aspiration windows"]["zwp-pv"] = ratio(0.995, 0.985, 1.0)   # maybe none
+    assert outcomes(judge_zwp(numbers))[6] == INCONCLUSIVE
+    numbers = zwp_numbers()
+    numbers["sets"]["chess, full window"]["zwp-all"] = same_tree(differ=1)     # zwp-all acted
+    checks = judge_zwp(numbers)
+    assert checks[3].outcome == FAILS and checks[3].kind == THEOREM and verdict_of(checks) == HOLDS
     numbers = zwp_numbers()
     numbers["improvement_never_costs"]["sets"]["chess, +hash move (a table)"]["more"] = 1
     assert outcomes(judge_zwp(numbers))[:2] == [HOLDS, FAILS]           # a claim check on chess
@@ -537,6 +545,10 @@ def test_every_claim_runs_at_a_tiny_scale(tmp_path: Path, monkeypatch: pytest.Mo
     mtdf = by_key["mtdf"]
     assert mtdf.numbers["config"] == "MT" and mtdf.numbers["observation"]["config"] == "+hash move"
     assert len(mtdf.checks) == 4 and "three games" in mtdf.claimed
+    zwp = by_key["zwp"]
+    assert "researched_pv=1" in zwp.setup and "researched_pv=1" in zwp.numbers["typing"]
+    assert {"chess, aspiration windows", "chess, full window"} <= set(zwp.numbers["sets"])
+    assert all(x["zwp-all"]["differ"] == 0 for x in zwp.numbers["sets"].values())
     ordering = by_key["ordering"].numbers["variants"]
     assert set(ordering) == set(rp.ALL_VARIANTS) - {"alphabeta"}
     # Perfect ordering: every PVS-family variant searches alpha-beta's tree exactly.

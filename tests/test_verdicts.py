@@ -18,10 +18,11 @@ import pytest
 
 from harness.errors import HarnessError
 from harness.reproduce import claims as registry
-from harness.reproduce import measure, rules
+from harness.reproduce import jobs_of, measure, rules
 from harness.reproduce.claims import knuth_moore, pearl
 from harness.reproduce.claims.gnuchess import LEARNING, STATIC, judge_never_more, readings
 from harness.reproduce.claims.mtdf import judge_mtdf
+from harness.reproduce.claims.zwp import ASPIRATION as ZWP_ASPIRATION
 from harness.reproduce.verdicts import (
     CLAIM,
     FAILS,
@@ -341,7 +342,7 @@ def test_ordering_rules_record_the_rewrite_after_a_verdict() -> None:
 AUDIT = "measured on the object the author named (issue 19 audit)"
 """Why version 4 of claims 3, 5, 6 and 7 replaced version 3."""
 
-AUDITED = ("mtdf", "gnuchess", "breuker")
+AUDITED = ("mtdf", "gnuchess", "breuker", "zwp")
 """The claims issue 19's audit measured again on what their authors named."""
 
 
@@ -387,6 +388,14 @@ def test_claim_6s_rules_name_breukers_pair() -> None:
     assert breuker.RULES.parameters["observation"] == [breuker.OBSERVATION.a, breuker.OBSERVATION.b]
     sets = {name for rule in breuker.RULES.checks for name in rule.sets}
     assert sets == {DISTINCT, TIED, *(name for name, _ in breuker.CHESS_SETS)}
+
+
+def test_claim_7s_rules_name_the_typing_and_the_aspiration_searches() -> None:
+    from harness.reproduce.claims import zwp
+    from harness.search.registry import find_variant
+
+    assert zwp.RULES.parameters["researched_pv"] is find_variant("zwp").options["researched_pv"].default
+    assert zwp.RULES.parameters["aspiration"] == list(zwp.ASPIRATION)
 
 
 # --- the audited claims' judges on made-up numbers (issue 19) ----------------------------
@@ -464,3 +473,28 @@ def test_gnuchess_is_read_two_ways_one_claim_check_each() -> None:
         HOLDS, HOLDS, FAILS]
     nothing = {"sets": {DISTINCT: {"problems": 0, "new": 0, "more": 0}}}
     assert outcomes(judge_never_more(nothing)) == [INCONCLUSIVE, INCONCLUSIVE, INCONCLUSIVE]
+
+
+def test_the_plan_traces_and_adds_runs_where_claims_ask() -> None:
+    """Claim 5's traced runs compare against alpha-beta's, the first traced run of each
+    configuration in a job; claim 7's aspiration searches run at good ordering only; claim
+    3's configuration comes after the ladder."""
+    suite = measure.chess_suite()
+    jobs = jobs_of(registry.select(["gnuchess", "zwp", "mtdf", "breuker"]), measure.QUICK, suite)
+    for _, _, runs in jobs:
+        traced = [r for r in runs if r.visited]
+        by_config: dict[str, list[str]] = {}
+        for r in traced:
+            by_config.setdefault(r.config, []).append(r.variant)
+        assert all(v[0] == "alphabeta" and set(v) == {"alphabeta", "pvs"} for v in by_config.values())
+    sweep = [(dict(tags), runs) for tags, _, runs in jobs if dict(tags)["dataset"] == "sweep"]
+    for tags, runs in sweep:
+        aspiration = {r.variant for r in runs if r.variant.startswith("aspiration")}
+        assert aspiration == (set(ZWP_ASPIRATION) if tags["ordering"] == "0.9" else set())
+    if suite is not None:
+        chess_runs = next(runs for tags, _, runs in jobs if dict(tags)["dataset"] == "chess")
+        configs = list(dict.fromkeys(r.config for r in chess_runs))
+        assert configs == [c.name for c in measure.all_configs(1)]
+        mt = [r for r in chess_runs if r.config == "MT"]
+        assert {r.variant for r in mt} == {"mtdf", "aspiration:inner=negascout"}
+        assert all(r.switches.tt_leaves and r.switches.tt_narrow and r.switches.tt_size for r in mt)

@@ -23,12 +23,13 @@ from harness.reproduce.analysis import (
     wtl,
 )
 from harness.reproduce.measure import BEST, ORDERING_LEVELS, VALUE_MODELS
+from harness.reproduce.rules import Bootstrap
 from harness.reproduce.verdicts import Check, count_check, interval_check, ratio_text
 
 RULES = rules.load("zwp")
 """The registered rules (``rules/zwp.json``): "never costs" (a correctness check without a
-table, a claim check on chess with one), "saves" = a ratio in (0, 1), "fairly useless" =
-a ratio in [0.99, inf), each with its interval."""
+table, a claim check on chess with one), "saves" = a ratio in (0, 1), each with its
+interval; zwp-all searching zwp's very tree under the note's typing is a correctness check."""
 
 GOOD_ORDERING = str(RULES.parameters["good_ordering"])
 """The synthetic ordering level standing for good ordering."""
@@ -42,13 +43,35 @@ WITH_TABLE = f"chess, {BEST} (a table)"
 ZWP_FAMILY = ("zwp", "zwp:improve=0", "zwp-all", "zwp-pv")
 """The note's variants."""
 
+ASPIRATION = tuple(f"aspiration:inner={v}" for v in ("zwp", "zwp-all", "zwp-pv"))
+"""The note's search and its two ideas inside aspiration windows (iterative deepening, a
+window of ±50 around the previous iteration's score, opened on a fail)."""
+
+WINDOWS: dict[str, dict[str, tuple[str, str]]] = {
+    "full window": {"improvement": ("zwp:improve=0", "zwp"), "zwp-all": ("zwp", "zwp-all"),
+                    "zwp-pv": ("zwp", "zwp-pv")},
+    "aspiration windows": {"zwp-all": (ASPIRATION[0], ASPIRATION[1]),
+                           "zwp-pv": (ASPIRATION[0], ASPIRATION[2])},
+}
+"""Per root window, each comparison: (A, B) of the ratio B / A."""
+
+TYPING = ("expected node types as Knuth and Moore give them (the root PV; a PV node's first "
+          "child PV, the others Cut; a Cut node's children All, an All node's Cut), except that "
+          "a successor searched again after its test (Z+F) is expected PV, as the note labels "
+          "it: zwp's option researched_pv=1, its default")
+"""The typing the note's variants are measured with."""
+
 
 def judge_zwp(numbers: Mapping[str, Any]) -> list[Check]:
-    """Claim 7: the improvement never costs and saves; zwp-all saves < 1%; zwp-pv saves.
+    """Claim 7: the improvement never costs and saves; zwp-all is fairly useless; zwp-pv
+    saves, with a full root window and inside aspiration windows.
 
     "Never costs" without a table is a correctness check: the improvement only leaves out
     a search that cannot change alpha, and nothing else remembers it. With a table it can
-    change later searches, so on chess it is a claim check. The rest are claim checks."""
+    change later searches, so on chess it is a claim check. Under the note's typing no
+    expected-All node is searched with an open window (they appear only inside zero-window
+    trees, where no test is made), so zwp-all searches zwp's very tree: a correctness
+    check, its count of problems where the two differ. The rest are claim checks."""
     checks = []
     for name, found in numbers["improvement_never_costs"]["sets"].items():
         rule = RULES.check("never-costs", within=name)
@@ -57,71 +80,68 @@ def judge_zwp(numbers: Mapping[str, Any]) -> list[Check]:
             f"{name}: the improvement never searches more nodes (problems where zwp searched "
             f"more than zwp:improve=0 in {rule.band})", more, problems, rule.band,
             f"more on {more} of {problems} problems", rule.kind))
-    saves, useless, pv = (RULES.check("improvement-saves"), RULES.check("zwp-all-useless"),
-                          RULES.check("zwp-pv-saves"))
+    saves, same, pv = (RULES.check("improvement-saves"), RULES.check("zwp-all-is-zwp"),
+                       RULES.check("zwp-pv-saves"))
     for name, found in numbers["sets"].items():
-        improve, every, better = found["improvement"], found["zwp-all"], found["zwp-pv"]
+        if "improvement" in found:
+            improve = found["improvement"]
+            checks.append(interval_check(f"{name}: the improvement saves nodes (zwp / "
+                                         f"zwp:improve=0 in {saves.band})", improve["low"],
+                                         improve["high"], saves.band, ratio_text(improve), saves.kind))
+        every, better = found["zwp-all"], found["zwp-pv"]
         checks += [
-            interval_check(f"{name}: the improvement saves nodes (zwp / zwp:improve=0 in "
-                           f"{saves.band})", improve["low"], improve["high"], saves.band,
-                           ratio_text(improve), saves.kind),
-            interval_check(f"{name}: zwp-all is fairly useless (saves less than 1% against zwp: "
-                           f"zwp-all / zwp in {useless.band})", every["low"], every["high"],
-                           useless.band, ratio_text(every), useless.kind),
+            count_check(f"{name}: zwp-all searches zwp's tree (the idea has no node to act on: "
+                        f"problems where they differ in {same.band})", int(every["differ"]),
+                        int(every["n"]), same.band,
+                        f"differ on {every['differ']:.0f} of {every['n']:.0f} problems", same.kind),
             interval_check(f"{name}: zwp-pv saves nodes against zwp (zwp-pv / zwp in {pv.band})",
                            better["low"], better["high"], pv.band, ratio_text(better), pv.kind),
         ]
     return checks
 
 
+def _ratio(frame: pd.DataFrame, a: str, b: str, boot: Bootstrap) -> dict[str, float]:
+    """:func:`pair_ratio` of B against A, with the problems where their counts differ."""
+    found = pair_ratio(frame, a, b, boot)
+    return {**found, "differ": found["n"] - found["equal"]}
+
+
 def analyse(ctx: Context, info: ClaimInfo) -> Section:
     sweep = ctx.sweep()
-    frames: dict[str, pd.DataFrame] = {
-        f"synthetic, ordering {GOOD_ORDERING}": sweep[sweep["ordering"] == GOOD_ORDERING]}
-    if ctx.chess is not None:
-        frames["chess"] = ctx.chess[ctx.chess["config"] == BEST]
+    good = sweep[sweep["ordering"] == GOOD_ORDERING]
+    chess = None if ctx.chess is None else ctx.chess[ctx.chess["config"] == BEST]
+    frames: dict[str, tuple[pd.DataFrame, str]] = {}
+    for window in WINDOWS:
+        frames[f"synthetic, ordering {GOOD_ORDERING}, {window}"] = (good, window)
+        if chess is not None:
+            frames[f"chess, {window}"] = (chess, window)
     sets: dict[str, dict[str, Any]] = {}
     rows = []
     boot = RULES.bootstrap
-    for name, frame in frames.items():
-        found = {"improvement": pair_ratio(frame, "zwp:improve=0", "zwp", boot),
-                 "zwp-all": pair_ratio(frame, "zwp", "zwp-all", boot),
-                 "zwp-pv": pair_ratio(frame, "zwp", "zwp-pv", boot)}
-        sets[name] = found
-        for variant in ZWP_FAMILY:
-            r = pair_ratio(frame, "pvs", variant, boot)
-            rows.append([name, variant, "pvs", fmt(r["ratio"], 4), interval(r), wtl(r)])
-        for label, (base, variant) in (("improvement", ("zwp:improve=0", "zwp")),
-                                       ("zwp-all", ("zwp", "zwp-all")), ("zwp-pv", ("zwp", "zwp-pv"))):
-            r = found[label]
-            rows.append([name, variant, base, fmt(r["ratio"], 4), interval(r), wtl(r)])
-    every = {NO_TABLE: sweep}
-    if ctx.chess is not None:
-        every[WITH_TABLE] = ctx.chess[ctx.chess["config"] == BEST]
+    for name, (frame, window) in frames.items():
+        sets[name] = {label: _ratio(frame, a, b, boot) for label, (a, b) in WINDOWS[window].items()}
+        if window == "full window":
+            for variant in ZWP_FAMILY:
+                r = pair_ratio(frame, "pvs", variant, boot)
+                rows.append([name, variant, "pvs", fmt(r["ratio"], 4), interval(r), wtl(r)])
+        for label, (a, b) in WINDOWS[window].items():
+            r = sets[name][label]
+            rows.append([name, b, a, fmt(r["ratio"], 4), interval(r), wtl(r)])
+    every = {NO_TABLE: sweep} if chess is None else {NO_TABLE: sweep, WITH_TABLE: chess}
     never: dict[str, dict[str, int]] = {}
     for name, frame in every.items():
         both = paired(frame, "zwp:improve=0", "zwp")
         never[name] = {"problems": len(both), "more": int((both["effort_b"] > both["effort_a"]).sum())}
     more = sum(x["more"] for x in never.values())
     problems = sum(x["problems"] for x in never.values())
-    identical = {}
-    for variant in ("zwp-all", "zwp-pv"):
-        same = total = 0
-        for frame in every.values():
-            both = paired(frame, "zwp", variant)
-            same += int((both["effort_a"] == both["effort_b"]).sum())
-            total += len(both)
-        identical[variant] = {"identical": same, "problems": total}
     against_pvs = {}
     for config, part in sweep.groupby("config", sort=False):
         against_pvs[str(config)] = {v: pair_ratio(part, "pvs", v, boot) for v in ZWP_FAMILY}
-    chess_pvs = ({v: pair_ratio(frames["chess"], "pvs", v, boot) for v in ZWP_FAMILY}
-                 if "chess" in frames else None)
-    numbers = {"improvement_never_costs": {"problems": problems, "more": more, "sets": never},
-               "sets": sets,
-               "identical_to_zwp": identical,
-               "against_pvs": against_pvs, "chess_against_pvs": chess_pvs,
-               "chess_measured": ctx.chess is not None}
+    chess_pvs = None if chess is None else {v: pair_ratio(chess, "pvs", v, boot) for v in ZWP_FAMILY}
+    numbers = {"typing": TYPING, "improvement_never_costs": {"problems": problems, "more": more,
+                                                             "sets": never},
+               "sets": sets, "against_pvs": against_pvs, "chess_against_pvs": chess_pvs,
+               "chess_measured": chess is not None}
     checks = judge_zwp(numbers)
     return Section(info, _setup(ctx), _measured(numbers), numbers, checks,
                    [("The note's variants against pvs and against each other (ratio B/A)",
@@ -132,27 +152,30 @@ def analyse(ctx: Context, info: ClaimInfo) -> Section:
 
 
 def _measured(numbers: Mapping[str, Any]) -> str:
-    sets, identical = numbers["sets"], numbers["identical_to_zwp"]
-    never, chess_pvs = numbers["improvement_never_costs"], numbers["chess_against_pvs"]
-    measured = " ".join(
-        f"{name}: zwp / zwp:improve=0 {x['improvement']['ratio']:.4f} ({interval(x['improvement'])}), "
-        f"zwp-all / zwp {x['zwp-all']['ratio']:.4f} ({interval(x['zwp-all'])}), zwp-pv / zwp "
-        f"{x['zwp-pv']['ratio']:.4f} ({interval(x['zwp-pv'])})." for name, x in sets.items())
+    sets, never = numbers["sets"], numbers["improvement_never_costs"]
+    measured = " ".join(f"{name}: " + ", ".join(
+        f"{b} / {a} {x[label]['ratio']:.4f} ({interval(x[label])})"
+        for label, (a, b) in WINDOWS[_window(name)].items()) + "." for name, x in sets.items())
     measured += (" The improvement searched more nodes on " + "; ".join(
         f"{x['more']} of {x['problems']} problems ({name})" for name, x in never["sets"].items())
-                 + ". zwp-all searched exactly zwp's nodes on "
-                 f"{identical['zwp-all']['identical']} of {identical['zwp-all']['problems']} "
-                 f"problems, zwp-pv on {identical['zwp-pv']['identical']} of "
-                 f"{identical['zwp-pv']['problems']}.")
-    if identical["zwp-pv"]["identical"] == identical["zwp-pv"]["problems"]:
-        measured += (" zwp-pv never differed from zwp: with Knuth and Moore's expected node types "
-                     "only the leftmost path is expected-PV, and under a full root window its "
-                     "nodes all have alpha = -infinity, so their first successor always meets "
-                     "alpha and the idea never fires (it could only act inside a narrowed root "
-                     "window, or if re-searched successors were typed PV).")
-    measured += (" zwp-all acts only at expected-All nodes of the full-window tree (the "
-                 "children of re-searched Cut nodes), so it can matter only where re-searches "
-                 "happen.")
+                 + ".")
+    differ = sum(x["zwp-all"]["differ"] for x in sets.values())
+    total = sum(x["zwp-all"]["n"] for x in sets.values())
+    measured += (f" zwp-all searched exactly zwp's nodes on {total - differ:.0f} of {total:.0f} "
+                 "problems: under the note's typing an expected-All node is never searched with "
+                 "an open window (they appear only inside zero-window trees, as the note says, "
+                 "where no test is made), so the idea has no node to act on. The small cost "
+                 "measured before (zwp-all / zwp 1.005 on synthetic trees and 1.001 on chess, "
+                 "the full run of 2026-11-23) came from the old typing, where a re-searched "
+                 "successor stayed a Cut node and its children were expected-All nodes searched "
+                 "with an open window. zwp-pv searched other node counts than zwp on " + "; ".join(
+                     f"{x['zwp-pv']['differ']:.0f} of {x['zwp-pv']['n']:.0f} problems ({name})"
+                     for name, x in sets.items())
+                 + ": it acts at an expected-PV node whose first successor fails to meet alpha, "
+                 "which a full window at the root rules out on the leftmost path; it can happen "
+                 "at a re-searched successor (expected PV under the note's typing, its window "
+                 "narrowed by its parent's alpha) and inside an aspiration window.")
+    chess_pvs = numbers["chess_against_pvs"]
     if chess_pvs is not None:
         measured += (" Against pvs on chess: " + ", ".join(
             f"{v} {r['ratio']:.3f}" for v, r in chess_pvs.items()) + ".")
@@ -161,13 +184,23 @@ def _measured(numbers: Mapping[str, Any]) -> str:
     return measured
 
 
+def _window(name: str) -> str:
+    """The root window a set's name ends with (a key of :data:`WINDOWS`)."""
+    return next(window for window in WINDOWS if name.endswith(window))
+
+
 def _setup(ctx: Context) -> str:
-    return (f"{ctx.sweep_text('pvs, zwp, zwp:improve=0, zwp-all, zwp-pv')}. Chess: "
-            f"{ctx.chess_text()}, switches {BEST} (every ordering enhancement and a table). "
-            f"The note's expectations are checked on the synthetic trees with good ordering "
-            f"(p = {GOOD_ORDERING}, both value models) and on chess; every ratio is a geometric "
-            "mean of per-problem node ratios with a paired bootstrap interval. \"Never costs\" is "
-            "counted on every synthetic tree (no table) and on chess (a table) apart.")
+    return (f"{ctx.sweep_text('pvs, zwp, zwp:improve=0, zwp-all, zwp-pv')}; at p = {GOOD_ORDERING} "
+            f"also {', '.join(ASPIRATION)}, which bring their own iterative deepening (no table). "
+            f"Chess: {ctx.chess_text()}, switches {BEST} (every ordering enhancement and a "
+            f"table), the same variants. Typing: {TYPING}; rules versions 1 to 3 were measured "
+            "with Knuth and Moore's types alone (a re-searched successor stayed Cut). The note's "
+            f"expectations are checked with a full root window and inside aspiration windows "
+            f"(±50 around the previous iteration's score, opened on a fail), each on the "
+            f"synthetic trees with good ordering (p = {GOOD_ORDERING}, both value models) and on "
+            "chess; every ratio is a geometric mean of per-problem node ratios (total nodes on "
+            "chess) with a paired bootstrap interval. \"Never costs\" is counted on every "
+            "synthetic tree (no table) and on chess (a table) apart.")
 
 
 def chart(against: Mapping[str, Mapping[str, Mapping[str, float]]],
@@ -222,5 +255,5 @@ CLAIM = ClaimInfo(
     "every successor of an expected-All node \"might be fairly useless\"; at an "
     "expected-PV node, searching with a full window until a successor meets alpha "
     "avoids useless tests. \"No one has tried\" the last two.", analyse,
-    sweep=("pvs", *ZWP_FAMILY), chess=tuple((BEST, v) for v in ("pvs", *ZWP_FAMILY)),
-    rules=RULES)
+    sweep=("pvs", *ZWP_FAMILY), sweep_at=tuple((GOOD_ORDERING, v) for v in ASPIRATION),
+    chess=tuple((BEST, v) for v in ("pvs", *ZWP_FAMILY, *ASPIRATION)), rules=RULES)
