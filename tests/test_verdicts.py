@@ -498,3 +498,20 @@ def test_the_plan_traces_and_adds_runs_where_claims_ask() -> None:
         mt = [r for r in chess_runs if r.config == "MT"]
         assert {r.variant for r in mt} == {"mtdf", "aspiration:inner=negascout"}
         assert all(r.switches.tt_leaves and r.switches.tt_narrow and r.switches.tt_size for r in mt)
+
+
+def test_the_verdict_table_is_one_row_per_claim_with_its_first_real_sentence() -> None:
+    from types import SimpleNamespace
+
+    from harness.reproduce.document import verdict_table
+
+    claims = [SimpleNamespace(key="knuth-moore", title="Knuth | Moore", verdict="holds",
+                              rules={"version": 2}, measured="Trends. Every search was exact on 9 of 9 "
+                              "trees of the sample. More text follows here."),
+              SimpleNamespace(key="pearl", title="Pearl", verdict="3 of 4 checks hold, 1 inconclusive",
+                              rules=None, measured="short")]
+    lines = verdict_table(claims).splitlines()  # type: ignore[arg-type]
+    assert len(lines) == 4
+    assert lines[2] == ("| 1 | Knuth \\| Moore | holds | v2 | Every search was exact on 9 of 9 trees of "
+                        "the sample. |")
+    assert lines[3] == "| 2 | Pearl | 3 of 4 checks hold, 1 inconclusive |  | short. |"

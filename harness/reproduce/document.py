@@ -97,6 +97,7 @@ def write_all(out_dir: Path, frames: dict[str, pd.DataFrame], selected: Sequence
     }
     (out_dir / "claims.json").write_text(json.dumps(record, indent=2, sort_keys=False) + "\n",
                                          encoding="utf-8")
+    (out_dir / "verdicts.md").write_text(verdict_table(claims), encoding="utf-8")
     return ReproduceOutput(out_dir, tuple(claims), md, page, tuple(data), seconds, quick)
 
 
@@ -108,6 +109,20 @@ def _rules_record(rules: Rules, quick: bool, scale: Mapping[str, Any]) -> dict[s
             "sample_as_registered": not differences, "sample_differences": differences,
             "history": [{"version": v.version, "verdict": v.verdict, "changed": v.changed,
                          "reason": v.reason} for v in rules.history]}
+
+
+def verdict_table(claims: Sequence[Claim]) -> str:
+    """The claims as a Markdown table (number, title, verdict, rules version, the first
+    sentence of what was measured): ``verdicts.md``, which the README's table is."""
+    rows = ["| # | claim | verdict | rules | measured (first sentence; all of it in report.md) |",
+            "|---|---|---|---|---|"]
+    for c in claims:
+        sentences = [s for s in c.measured.split(". ") if len(s) >= 40] or [c.measured]
+        first = sentences[0].rstrip(".") + "."
+        version = "" if c.rules is None else f"v{c.rules['version']}"
+        rows.append(f"| {registry.number(c.key)} | {_md_cell(c.title)} | {_md_cell(c.verdict)} "
+                    f"| {version} | {_md_cell(first)} |")
+    return "\n".join(rows) + "\n"
 
 
 def summary_lines(output: ReproduceOutput) -> list[str]:
