@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import shutil
+import subprocess
+import sys
 import sysconfig
 from pathlib import Path
 
@@ -29,3 +32,19 @@ def textbook_file() -> Path:
 def private_download_dir(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
     """Suites a user downloaded must not leak into the tests (nor the tests into them)."""
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path_factory.mktemp("xdg-data")))
+
+
+def harness_installed_with(site: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """``python -m harness ARGS`` with ``site`` on the path, as if installed there."""
+    env = {**os.environ, "PYTHONPATH": str(site)}
+    return subprocess.run([sys.executable, "-m", "harness", *args], capture_output=True,
+                          text=True, env=env, timeout=300)
+
+
+def pip_install_into(site: Path, package: Path) -> Path:
+    """``package`` (a folder with its own pyproject) installed by pip into ``site``."""
+    build = subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps",
+                            "--no-build-isolation", "--no-index", "--target", str(site),
+                            str(package)], capture_output=True, text=True, timeout=300)
+    assert build.returncode == 0, build.stderr
+    return site

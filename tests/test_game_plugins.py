@@ -5,9 +5,6 @@ one warning line, never a failure."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from functools import reduce
 from operator import xor
 from pathlib import Path
@@ -15,28 +12,21 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+from .conftest import harness_installed_with, pip_install_into
+
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "harness-nim"
 NIM = {"1-2-3": (1, 2, 3), "3-4-5": (3, 4, 5)}
 """The problems searched, by suite, with their piles: 1-2-3 is a loss for the mover
 (nim-sum 0), 3-4-5 a win (nim-sum 2)."""
 
 
-def harness(site: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    """``python -m harness ARGS`` with ``site`` on the path, as if installed there."""
-    env = {**os.environ, "PYTHONPATH": str(site)}
-    return subprocess.run([sys.executable, "-m", "harness", *args], capture_output=True,
-                          text=True, env=env, timeout=300)
+harness = harness_installed_with
 
 
 @pytest.fixture(scope="module")
 def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The example plug-in installed (by pip, from its own pyproject) into a folder."""
-    site = tmp_path_factory.mktemp("site")
-    build = subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps",
-                            "--no-build-isolation", "--no-index", "--target", str(site),
-                            str(EXAMPLE)], capture_output=True, text=True, timeout=300)
-    assert build.returncode == 0, build.stderr
-    return site
+    return pip_install_into(tmp_path_factory.mktemp("site"), EXAMPLE)
 
 
 def test_an_installed_game_is_listed_with_its_package(installed: Path) -> None:
