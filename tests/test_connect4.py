@@ -216,3 +216,14 @@ def test_a_position_without_a_safe_move_is_lost_in_two() -> None:
     plain = Connect4Tree(board_from("22334"))
     assert len(plain.moves()) == 7
     assert run_search(plain, make_spec("alphabeta"), 37).score == -18
+
+
+def test_a_root_window_is_recorded_and_read_back() -> None:
+    import json
+
+    from harness.run.plan import ExperimentConfig
+
+    config = ExperimentConfig(problems=("connect4:4453,width=5,height=4",), variants="alphabeta",
+                              switches=Switches(window=(-1, 1), value_bounds=False))
+    again = ExperimentConfig.from_dict(json.loads(json.dumps(config.as_dict())))
+    assert again == config and again.switches.window == (-1, 1)
