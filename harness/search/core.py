@@ -165,16 +165,9 @@ class Search:
             c.leaves += 1
             return tree.terminal_value(), None
         if self.value_bound is not None:
-            if alpha < (floor := self.value_floor()):
-                alpha = floor
-                if alpha >= beta:
-                    c.bound_cutoffs += 1
-                    return alpha, None
-            if beta > (bound := self.value_bound()):
-                beta = bound
-                if alpha >= beta:
-                    c.bound_cutoffs += 1
-                    return beta, None
+            alpha, beta, answer = self.bounded(self.value_bound, alpha, beta)
+            if answer is not None:
+                return answer, None
         hash_move: Move | None = None
         if self.table is not None and self.hash_move:
             c.tt_probes += 1
@@ -183,6 +176,25 @@ class Search:
                 c.tt_hits += 1
                 hash_move = entry[4]
         return self.expand(loop, moves, depth, alpha, beta, hash_move), self.best_move
+
+    def bounded(self, value_bound: Callable[[], int], alpha: int,
+                beta: int) -> tuple[int, int, int | None]:
+        """The window with alpha raised to the tree's floor and beta lowered to its
+        ``value_bound`` (the floor first, as in Pons's solver), and the node's value when
+        they leave no window between them (counted in ``bound_cutoffs``), else ``None``."""
+        floor = self.value_floor()
+        if alpha < floor:
+            alpha = floor
+            if alpha >= beta:
+                self.counters.bound_cutoffs += 1
+                return alpha, beta, alpha
+        bound = value_bound()
+        if beta > bound:
+            beta = bound
+            if alpha >= beta:
+                self.counters.bound_cutoffs += 1
+                return alpha, beta, beta
+        return alpha, beta, None
 
     def child(self, loop: Loop, move: Move, depth: int, alpha: int, beta: int) -> int:
         """Search the child reached by ``move`` with ``loop``; its value for its side to move."""
@@ -284,16 +296,9 @@ class Search:
             c.leaves += 1
             return tree.terminal_value()
         if self.value_bound is not None:
-            if alpha < (floor := self.value_floor()):
-                alpha = floor
-                if alpha >= beta:
-                    c.bound_cutoffs += 1
-                    return alpha
-            if beta > (bound := self.value_bound()):
-                beta = bound
-                if alpha >= beta:
-                    c.bound_cutoffs += 1
-                    return beta
+            alpha, beta, answer = self.bounded(self.value_bound, alpha, beta)
+            if answer is not None:
+                return answer
         r = self.null_reduction
         if (r and enhanced is not None and depth > r and beta < INF
                 and enhanced.null_allowed(self.null_rule)):
