@@ -187,26 +187,32 @@ class Connect4Tree:
         b = self.board
         b.position, b.mask, b.moves = self._stack.pop()
 
-    def terminal_value(self) -> int:
+    def leaf_value(self) -> int | None:
+        """The node's value if it is a leaf (the cases :meth:`moves` stops at, in its
+        order), else ``None``."""
         b = self.board
         size = b.width * b.height
         if b.moves == size:
             return 0
         if b.can_win():
             return (size + 1 - b.moves) // 2
-        if self._anticipate and not b.non_losing():
-            return -((size - b.moves) // 2)             # every move loses
-        return 0                                        # two squares left, no win: a draw
+        if self._anticipate:
+            if not b.non_losing():
+                return -((size - b.moves) // 2)         # every move loses
+            if b.moves >= size - 2:
+                return 0                                # two squares left, no win: a draw
+        return None
+
+    def terminal_value(self) -> int:
+        value = self.leaf_value()
+        assert value is not None, "terminal_value of a node with moves"
+        return value
 
     def value(self) -> int:
-        """A leaf's exact value (a full board, a win at once); before the end of the game
-        0, "not decided yet", as for any game the harness cannot evaluate better."""
-        b = self.board
-        size = b.width * b.height
-        if b.moves == size or b.can_win() or (self._anticipate and (b.moves >= size - 2
-                                                                    or not b.non_losing())):
-            return self.terminal_value()
-        return 0
+        """A leaf's exact value (a full board, a win at once...); before the end of the
+        game 0, "not decided yet", as for any game the harness cannot evaluate better."""
+        value = self.leaf_value()
+        return 0 if value is None else value
 
     def child_value(self, move: object) -> int:
         self.push(move)
