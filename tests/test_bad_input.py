@@ -150,6 +150,9 @@ CASES = [
                  id="run-problems-openspiel-bad-moves"),
     pytest.param([*RUN, "--problems", "openspiel:tic_tac_toe,moves=4 4"], "action 4 is not legal",
                  id="run-problems-openspiel-illegal-move"),
+    pytest.param([*RUN, "--problems", "openspiel:othello"],
+                 "openspiel:othello: the game's length, 128 plies, is the depth searched without --depth",
+                 id="run-problems-openspiel-longer-than-any-search"),
     # run: variants, depths, switches
     pytest.param([*RUN, *TREES, "--variants", "pvz"], "unknown variant 'pvz'", id="run-unknown-variant"),
     pytest.param([*RUN, *TREES, "--variants", "pvs:depth=2"], "unknown option 'depth'",

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol
 
 from harness.errors import HarnessError
-from harness.options import Option, OptionValue
+from harness.options import Option, OptionValue, text
 from harness.plugins import BUILT_IN
 
 INF = 1_000_000_000
@@ -187,6 +187,16 @@ FEATURES = {
 <harness.search.run.Switches>` field that turns them on, and the abilities they need."""
 
 
+def check_default_depth(what: str, height: int, depths: tuple[int, ...] | None,
+                        hint: str = "give --depth N") -> None:
+    """Refuse to search to a problem's own depth ``height`` (no ``depths`` given) when no
+    search goes that deep; ``what`` says what the number is (``fig.json: the tree's
+    height, 150,``)."""
+    if not depths and height > MAX_DEPTH:
+        raise HarnessError(f"{what} is the depth searched without --depth, and the harness "
+                           f"searches at most {MAX_DEPTH} plies deep: {hint}")
+
+
 class Game(ABC):
     """A source of problems: how a spec names them, loads them and makes each one's tree.
 
@@ -226,6 +236,12 @@ class Game(ABC):
     @abstractmethod
     def tree(self, problem: Problem) -> Tree:
         """The problem's tree, cursor at the root."""
+
+    def set_name(self, spec: str, options: tuple[tuple[str, OptionValue], ...]) -> str:
+        """A problem set's name: ``spec`` with the options that differ from the game's
+        defaults (``bench.epd,killers=1``)."""
+        changed = [f"{k}={text(v)}" for k, v in options if v != self.options[k].default]
+        return ",".join([spec, *changed])
 
     def work(self, problem: Problem) -> float:
         """A rough measure of searching ``problem`` (comparable within the game), to start the

@@ -35,8 +35,8 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
 from harness.errors import HarnessError
-from harness.games.base import INF, MAX_DEPTH, Game, Move, Problem, ProblemSet, Tree
-from harness.options import Option, OptionValue, text
+from harness.games.base import INF, Game, Move, Problem, ProblemSet, Tree, check_default_depth
+from harness.options import Option, OptionValue
 
 Evaluation = Callable[[Any], int]
 """A static evaluation of a non-terminal ``pyspiel.State`` for its player to move."""
@@ -264,8 +264,7 @@ class OpenSpiel(Game):
                                f"{self.name}:tic_tac_toe)")
         start = _actions(spec, str(dict(options)["moves"]))
         root = OpenSpielTree(spec, actions=start, scale=int(dict(options)["scale"]))
-        changed = {k: v for k, v in options if v != self.options[k].default}
-        name = spec + "".join(f",{k}={text(v)}" for k, v in changed.items())
+        name = self.set_name(spec, options)
         lines = _lines_from(root.state(), start, int(dict(options)["plies"]))
         if not lines:
             raise HarnessError(f"{self.name}:{name}: every game is over within "
@@ -285,11 +284,9 @@ class OpenSpiel(Game):
 
     def check(self, problems: ProblemSet, depths: tuple[int, ...] | None) -> None:
         problem = problems.problems[0]
-        if not depths and problem.default_depth > MAX_DEPTH:
-            raise HarnessError(f"{self.name}:{problem.source}: the game lasts up to "
-                               f"{problem.default_depth:,} plies, the depth searched without "
-                               f"--depth, and the harness searches at most {MAX_DEPTH}: give "
-                               "--depth N (with an evaluation) or a later position (moves=...)")
+        check_default_depth(f"{self.name}:{problem.source}: the game's length, "
+                            f"{problem.default_depth:,} plies,", problem.default_depth, depths,
+                            "give --depth N (with an evaluation) or a later position (moves=...)")
 
 
 def _actions(spec: str, moves: str) -> list[int]:

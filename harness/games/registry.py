@@ -53,13 +53,6 @@ class ProblemName:
     options: tuple[tuple[str, OptionValue], ...]
     """Every option of the game, defaults included, the given ones read."""
 
-    def changed(self) -> str:
-        """The options that differ from the game's defaults, as ``k=v,k=v``."""
-        from harness.options import text
-
-        return ",".join(f"{k}={text(v)}" for k, v in self.options
-                        if v != self.game.options[k].default)
-
 
 def split_items(text: str) -> list[str]:
     """``text`` split at the commas outside parentheses."""

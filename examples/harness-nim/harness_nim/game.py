@@ -29,7 +29,7 @@ from typing import ClassVar, cast
 
 from harness.errors import HarnessError
 from harness.games.base import Game, Move, Problem, ProblemSet, Tree
-from harness.options import Option, OptionValue, text
+from harness.options import Option, OptionValue
 
 
 class NimTree:
@@ -102,8 +102,7 @@ class Nim(Game):
         if not piles:
             raise HarnessError(f"{self.name}:{spec}: no piles (for example {self.name}:3-4-5)")
         canonical = "-".join(map(str, piles))
-        suite = ",".join([canonical, *(f"{k}={text(v)}" for k, v in options
-                                       if v != self.options[k].default)])
+        suite = self.set_name(canonical, options)
         problem = Problem(self.name, suite, canonical, canonical, 0, options,
                           default_depth=max(1, sum(piles)))
         return ProblemSet(suite, [problem], {"piles": list(piles)})

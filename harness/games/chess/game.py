@@ -19,7 +19,7 @@ from harness.games.chess.epd import EpdPosition, SkippedLineWarning, Suite, load
 from harness.games.chess.movegen import perft
 from harness.games.chess.suites import find_suite
 from harness.games.chess.tree import ChessTree, Ordering
-from harness.options import Option, OptionValue, text
+from harness.options import Option, OptionValue
 
 DEFAULT_DEPTH = 3
 """Depth searched on chess positions when none is given."""
@@ -65,8 +65,7 @@ class Chess(Game):
         for warning in caught:
             warnings.warn_explicit(warning.message, warning.category, warning.filename,
                                    warning.lineno)
-        changed = ",".join(f"{k}={text(v)}" for k, v in options if v != self.options[k].default)
-        name = suite.name + (f",{changed}" if changed else "")
+        name = self.set_name(suite.name, options)
         problems = [Problem(self.name, name, p.id, str(path), i, options, DEFAULT_DEPTH)
                     for i, p in enumerate(suite.positions)]
         return ProblemSet(name, problems, {

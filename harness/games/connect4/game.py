@@ -11,7 +11,7 @@ from typing import ClassVar
 from harness.errors import HarnessError, decode_utf8
 from harness.games.base import MAX_DEPTH, Game, Problem, ProblemSet, Tree
 from harness.games.connect4.tree import ORDERS, Connect4Tree, board_from
-from harness.options import Option, OptionValue, text
+from harness.options import Option, OptionValue
 
 
 class Connect4(Game):
@@ -54,8 +54,7 @@ class Connect4(Game):
         else:
             raise HarnessError(f"connect4:{spec}: no such file, and not a position (columns "
                                f"1-{width}, or start)")
-        changed = ",".join(f"{k}={text(v)}" for k, v in options if v != self.options[k].default)
-        name += f",{changed}" if changed else ""
+        name = self.set_name(name, options)
         problems = []
         seen: dict[str, int] = {}
         for number, (moves, score) in enumerate(lines, 1):

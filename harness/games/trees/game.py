@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import ClassVar
 
 from harness.errors import HarnessError
-from harness.games.base import MAX_DEPTH, Game, Problem, ProblemSet, Tree
+from harness.games.base import Game, Problem, ProblemSet, Tree, check_default_depth
 from harness.games.trees.explicit import load_tree_file
 from harness.games.trees.synthetic import SyntheticSpec, generate_tree, parse_spec
 from harness.options import Option, OptionValue, text
@@ -57,10 +57,7 @@ class RandomTrees(Game):
 
     def check(self, problems: ProblemSet, depths: tuple[int, ...] | None) -> None:
         height = problems.problems[0].default_depth
-        if not depths and height > MAX_DEPTH:
-            raise HarnessError(f"{problems.name}: d={height:,}, the trees' height, is the depth "
-                               f"searched without --depth, and the harness searches at most "
-                               f"{MAX_DEPTH} plies deep: give --depth N")
+        check_default_depth(f"{problems.name}: d={height:,}, the trees' height,", height, depths)
 
 
 class TreeFile(Game):
@@ -85,10 +82,8 @@ class TreeFile(Game):
 
     def check(self, problems: ProblemSet, depths: tuple[int, ...] | None) -> None:
         problem = problems.problems[0]
-        if not depths and problem.default_depth > MAX_DEPTH:
-            raise HarnessError(f"{problem.source}: the tree's height, {problem.default_depth:,}, "
-                               f"is the depth searched without --depth, and the harness searches "
-                               f"at most {MAX_DEPTH} plies deep: give --depth N")
+        check_default_depth(f"{problem.source}: the tree's height, {problem.default_depth:,},",
+                            problem.default_depth, depths)
         valueless = load_tree_file(problem.source).shape.valueless_plies
         for depth in problem.depths(depths):
             if depth in valueless:
