@@ -227,3 +227,51 @@ def test_a_root_window_is_recorded_and_read_back() -> None:
                               switches=Switches(window=(-1, 1), value_bounds=False))
     again = ExperimentConfig.from_dict(json.loads(json.dumps(config.as_dict())))
     assert again == config and again.switches.window == (-1, 1)
+
+
+def test_mtd_pons_tests_the_windows_pons_solver_tests() -> None:
+    """Pons's root (part 8): min = -(42 - 14) / 2 = -14, max = 14; the midpoint 0 is pulled
+    to min/2 = -7, so the first pass asks "more than -7?" with (-7, -6), and so on. The
+    windows below are those an independent transcription of Pons's solve() (C++ integer
+    division) tests on this position of Test_L1_R1 (score 8); his solver searches 10,657
+    nodes there, the harness a similar number (its table is not his)."""
+    board = board_from("17516442226766")
+    tree = Connect4Tree(board, "threats", anticipate=True)
+    result = run_search(tree, make_spec("mtd-pons"), 42 - board.moves, trace=True)
+    assert result.score == 8 and result.bound == "exact"
+    assert result.trace is not None
+    assert [(p.alpha, p.beta) for p in result.trace] == [(-7, -6), (7, 8), (11, 12), (9, 10), (8, 9)]
+    assert 5_000 < result.counters["nodes"] < 20_000
+    # Without the tree's range (value bounds off) the same driver is MTD-bi.
+    small = Connect4Tree(board_from("", 5, 4))
+    off = Switches(value_bounds=False)
+    bisect = run_search(small, make_spec("mtd-bi"), 20, off)
+    pons = run_search(small, make_spec("mtd-pons"), 20, off)
+    assert pons.counters == bisect.counters and pons.score == bisect.score
+    assert run_search(small, make_spec("mtd-pons"), 20).counters != bisect.counters
+
+
+def test_a_value_range_holds_every_score() -> None:
+    """The range a Connect Four node states (lose to the next stone, win with one's own)
+    holds the exact score of every position of the end-game set's first fifty."""
+    for problem in load_problems(f"connect4:{shared('Test_L3_R1')}").problems[:50]:
+        tree = find_game("connect4").tree(problem)
+        low, high = tree.value_range()  # type: ignore[attr-defined]
+        assert low <= int(problem.position.split()[1]) <= high
+
+
+def test_keys_are_unique_and_spread_over_the_table() -> None:
+    """The mixed key is one per position (a bijection of Pons's key) and its low bits take
+    every column into account: the positions two plies deep fill distinct slots of a
+    power-of-two table, where Pons's raw key (low bits: the first three columns) does not."""
+    import itertools
+
+    deep = {"".join(m) for m in itertools.product("1234567", repeat=4)}
+    assert len({Connect4Tree(board_from(m)).key() for m in deep}) == len({
+        (b.position, b.mask) for b in map(board_from, deep)})      # transpositions merge
+    positions = {m: Connect4Tree(board_from(m)).key() for m in (f"{a}{b}" for a in "1234567"
+                                                                 for b in "1234567")}
+    assert len(set(positions.values())) == 49
+    assert len({k % (1 << 20) for k in positions.values()}) == 49
+    raw = {b.position + b.mask for b in map(board_from, positions)}
+    assert len({k % (1 << 20) for k in raw}) < 49
