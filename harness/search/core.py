@@ -78,6 +78,7 @@ class Search:
         "tree",
         "value_bound",
         "value_floor",
+        "value_range",
         "window",
     )
 
@@ -113,6 +114,11 @@ class Search:
         self.value_floor: Callable[[], int] = getattr(tree, "value_floor", _no_floor)
         """The tree's bound from below (Connect Four: the least the player to move can
         score), which raises alpha as ``value_bound`` lowers beta."""
+        self.value_range: Callable[[], tuple[int, int]] | None = (
+            getattr(tree, "value_range", None) if value_bounds else None)
+        """The tree's least and most value of the current node whatever it is (Connect
+        Four: lose to the next stone, win with one's own), or ``None``: the MTD drivers
+        start their bounds there rather than at infinity."""
         self.window = window
         """The root window of a full-window pass (``(-1, 1)``: a weak solve)."""
         self.narrow_on_hit = narrow_on_hit and table is not None

@@ -101,11 +101,41 @@ def mtd_bi(inner: Loop, max_passes: int) -> Driver:
     return drive
 
 
+def mtd_pons(inner: Loop, max_passes: int) -> Driver:
+    """Pons's Connect Four solver's root: zero-window passes between the tree's least and
+    most value (:attr:`Search.value_range`), each at the midpoint of the bounds moved
+    halfway from 0 to the bound on its side (``min/2`` or ``max/2``, rounded towards 0,
+    when that is farther from 0): the first passes ask whether the game is won or lost by
+    much. A tree that states no range is searched by MTD-bi."""
+
+    def pons(g: int, lower: int, upper: int) -> int:
+        # Pons tests "value > med" with the window (med, med + 1); here beta = med + 1.
+        med = lower + (upper - lower) // 2
+        if med <= 0 and _halve(lower) < med:
+            med = _halve(lower)
+        elif med >= 0 and _halve(upper) > med:
+            med = _halve(upper)
+        return med + 1
+
+    def drive(s: Search, depth: int, guess: int | None) -> Outcome:
+        if s.value_range is None:
+            return mtd_bi(inner, max_passes)(s, depth, guess)
+        return _zero_window_passes(s, inner, depth, max_passes, 0, pons)
+
+    return drive
+
+
+def _halve(x: int) -> int:
+    """``x / 2`` rounded towards 0, as C's integer division (Pons's solver)."""
+    return -(-x // 2) if x < 0 else x // 2
+
+
 def _zero_window_passes(s: Search, inner: Loop, depth: int, max_passes: int, g: int,
                         choose: Callable[[int, int, int], int]) -> Outcome:
     """The MTD loop: test ``beta = choose(g, lower, upper)`` with the window
-    ``(beta - 1, beta)``; a value below beta is an upper bound, else a lower bound."""
-    lower, upper = -INF, INF
+    ``(beta - 1, beta)``; a value below beta is an upper bound, else a lower bound. The
+    bounds start at the tree's range of values where it states one, else at infinity."""
+    lower, upper = (-INF, INF) if s.value_range is None else s.value_range()
     best: Move | None = None
     passes = 0
     while lower < upper:

@@ -163,6 +163,13 @@ VARIANTS: list[Variant] = [
             driver=lambda o: drivers.mtd_bi(alphabeta(soft=True), _int(o, "max_passes")),
             options={"max_passes": Option(100, "pass cap per depth", minimum=1)},
             uses_table=True),
+    Variant("mtd-pons", "Pons's Connect Four solver's root: zero-window fail-soft passes with "
+            "memory between the tree's bounds, each test pulled from the midpoint halfway "
+            "towards the farther bound (MTD-bi where the tree states no range)",
+            "Pascal Pons, Solving Connect Four, part 8 (iterative deepening and null window)",
+            driver=lambda o: drivers.mtd_pons(alphabeta(soft=True), _int(o, "max_passes")),
+            options={"max_passes": Option(100, "pass cap per depth", minimum=1)},
+            uses_table=True),
     Variant("zwp", "PVS as zero-window pruning: closed windows, strict cutoff beta < alpha, "
             "F skipped when Z <= alpha", "pvs-zero-window-pruning-note.txt (merged search, "
             "improvement)", loop=_zwp, options=_zwp_options()),
