@@ -58,16 +58,21 @@ class Scale:
     """Chess claims: depth of the iterative-deepening searches."""
     tt_size: int
     """Chess claims: entries of the transposition table where one is on."""
+    connect4: tuple[tuple[str, int], ...] = ()
+    """Claim 9: the first N positions of each of Pons's test sets (``../shared/connect4``);
+    Pons's ladder is measured on Test_L3_R1's."""
 
 
 QUICK = Scale(km_max_leaves=40_000, km_branchings=(2, 3, 4, 5, 8), km_trees=2,
               pearl=((3, 10), (5, 8)), pearl_trees=12, sweep_branching=6, sweep_depth=6,
-              sweep_trees=8, chess_positions=8, chess_depth=3, tt_size=1 << 20)
+              sweep_trees=8, chess_positions=8, chess_depth=3, tt_size=1 << 20,
+              connect4=(("Test_L3_R1", 1000), ("Test_L2_R1", 100), ("Test_L1_R1", 20)))
 """The quick scale: a few minutes on two cores (CI)."""
 
 FULL = Scale(km_max_leaves=2_000_000, km_branchings=(2, 3, 4, 5, 6, 8, 10), km_trees=5,
              pearl=((3, 13), (5, 9)), pearl_trees=40, sweep_branching=8, sweep_depth=6,
-             sweep_trees=40, chess_positions=30, chess_depth=4, tt_size=1 << 20)
+             sweep_trees=40, chess_positions=30, chess_depth=4, tt_size=1 << 20,
+             connect4=(("Test_L3_R1", 1000), ("Test_L2_R1", 1000), ("Test_L1_R1", 1000)))
 """The full scale: about 20 minutes on two cores (the project's README has its table).
 Chess stops at depth 4: at depth 5 the chess part alone ran 11 of 30 positions in 35
 minutes. The unordered configuration of claim 4 is most of it (91% of the chess search
@@ -267,7 +272,7 @@ def _sweep_jobs(variants: Sequence[str], scale: Scale, at: Iterable[tuple[str, s
     return jobs
 
 
-DATASET_ORDER = ("chess", "pearl", "sweep", "knuth-moore")
+DATASET_ORDER = ("chess", "pearl", "sweep", "knuth-moore", "pons")
 """The order datasets are measured in. A job's place in the list is its number in the log
 of finished jobs, and the list's fingerprint decides whether a folder can be resumed, so
 this order is kept as the first version had it; a dataset not named here comes after."""

@@ -8,7 +8,17 @@ from collections.abc import Sequence
 
 from harness.errors import HarnessError
 from harness.reproduce.analysis import ClaimInfo
-from harness.reproduce.claims import breuker, gnuchess, knuth_moore, mtdf, ordering, pearl, pvs_article, zwp
+from harness.reproduce.claims import (
+    breuker,
+    gnuchess,
+    knuth_moore,
+    mtdf,
+    ordering,
+    pearl,
+    pons,
+    pvs_article,
+    zwp,
+)
 
 CLAIMS: tuple[ClaimInfo, ...] = (
     knuth_moore.CLAIM,
@@ -19,6 +29,7 @@ CLAIMS: tuple[ClaimInfo, ...] = (
     breuker.CLAIM,
     zwp.CLAIM,
     ordering.CLAIM,
+    pons.CLAIM,
 )
 """The claims, in report order (a claim's number is its place here)."""
 
