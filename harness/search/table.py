@@ -34,14 +34,16 @@ class TranspositionTable:
             raise ValueError("a transposition table needs at least one entry")
         self.size = size
         """Number of slots."""
-        self.slots: list[Entry | None] = [None] * size
-        """The entries; ``None`` where empty."""
+        self.slots: dict[int, Entry] = {}
+        """The entries by slot, filled as they are stored: a search that stores little
+        never pays for the whole table (a list of 2**20 slots costs a millisecond to make
+        and another to free, more than a short Connect Four search)."""
         self.stored = 0
         """Number of stores made."""
 
     def probe(self, key: Hashable) -> Entry | None:
         """The entry for ``key``, or ``None``."""
-        entry = self.slots[hash(key) % self.size]
+        entry = self.slots.get(hash(key) % self.size)
         if entry is not None and entry[0] == key:
             return entry
         return None
@@ -54,7 +56,7 @@ class TranspositionTable:
         lower, upper = (-INF, value) if value <= alpha else (value, INF) if value >= beta \
             else (value, value)
         slot = hash(key) % self.size
-        old = self.slots[slot]
+        old = self.slots.get(slot)
         if old is not None:
             if old[0] == key:
                 if old[1] == depth and max(lower, old[2]) <= min(upper, old[3]):
