@@ -1,13 +1,15 @@
 """Builds of the optional compiled modules; everything else is in pyproject.toml.
 
 - The move generator (``harness/games/chess/_movegen.c``).
+- The Connect Four tree (``harness/games/connect4/_board.c``, see
+  ``harness/games/connect4/compiled.py``).
 - The search core, compiled from its Python source with mypyc (see
   ``harness/search/compiled.py``), with a record of the sources it was compiled from.
 
-Both are optional: where no C compiler is found (or mypyc cannot compile the core) the
+All are optional: where no C compiler is found (or mypyc cannot compile the core) the
 package installs without them and runs the same code in Python, with the same counts.
 
-``HARNESS_BUILD_PURE=1`` builds neither: a pure-Python package in seconds (mypyc takes about
+``HARNESS_BUILD_PURE=1`` builds none of them: a pure-Python package in seconds (mypyc takes about
 a minute), for tests of what a build ships (``tests/test_install.py``), not for use.
 """
 
@@ -48,12 +50,14 @@ class BuildWithRecord(build_ext):
 
 
 def compiled_extensions() -> list[Extension]:
-    """The move generator and, where mypyc can compile it, the search core; none with
-    ``HARNESS_BUILD_PURE=1``."""
+    """The move generator, the Connect Four tree and, where mypyc can compile it, the
+    search core; none with ``HARNESS_BUILD_PURE=1``."""
     if os.environ.get("HARNESS_BUILD_PURE") == "1":
         print("harness: HARNESS_BUILD_PURE=1: nothing compiled; it runs as Python", file=sys.stderr)
         return []
     extensions = [Extension("harness.games.chess._movegen", ["harness/games/chess/_movegen.c"],
+                            extra_compile_args=["-O2"], optional=True),
+                  Extension("harness.games.connect4._board", ["harness/games/connect4/_board.c"],
                             extra_compile_args=["-O2"], optional=True)]
     try:
         from mypyc.build import mypycify

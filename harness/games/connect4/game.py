@@ -10,7 +10,8 @@ from typing import ClassVar
 
 from harness.errors import HarnessError, decode_utf8
 from harness.games.base import MAX_DEPTH, Game, Problem, ProblemSet, Tree
-from harness.games.connect4.tree import ORDERS, Connect4Tree, board_from
+from harness.games.connect4.compiled import connect4_tree
+from harness.games.connect4.tree import ORDERS, board_from
 from harness.options import Option, OptionValue
 
 
@@ -75,7 +76,8 @@ class Connect4(Game):
         values = dict(problem.options)
         moves = problem.position.split()[0] if problem.position.split() else ""
         board = board_from(moves, int(values["width"]), int(values["height"]))
-        return Connect4Tree(board, str(values["order"]), bool(values["anticipate"]))
+        # The compiled tree where it was built and the board fits 64 bits (same nodes).
+        return connect4_tree(board, str(values["order"]), bool(values["anticipate"]))
 
     def work(self, problem: Problem) -> float:
         """Empty squares: a rough rank (earlier positions need far more work)."""

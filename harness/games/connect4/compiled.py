@@ -1,0 +1,67 @@
+"""Which Connect Four tree runs: the compiled twin of :class:`Connect4Tree`, or the Python one.
+
+The search frame calls a tree's methods several times a node, and the Python tree's
+bitboards on Python integers cost more than the (compiled) search itself: about 80,000
+nodes a second. ``_board.c``, built when the package is installed where a C compiler is
+found, is the same tree in C (the same moves in the same order, values, bounds and keys;
+``tests/test_connect4_compiled.py`` compares every search node for node) for boards of at
+most 64 bits: ``width * (height + 1) <= 64``, every board up to 7x7 and 8x6. Bigger
+boards, a build without a compiler, and ``HARNESS_PURE_PYTHON`` set in the environment
+(as for the search core, :mod:`harness.search.compiled`) run the Python tree.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+from types import ModuleType
+
+from harness.errors import HarnessError
+from harness.games.base import Tree
+from harness.games.connect4.tree import Board, Connect4Tree
+
+
+def _built() -> ModuleType | None:
+    try:
+        return importlib.import_module("harness.games.connect4._board")
+    except ImportError:           # installed without a C compiler: the Python tree
+        return None
+
+
+BUILT = _built()
+"""The compiled module, or ``None`` where it was not built."""
+
+
+def compiled_available() -> bool:
+    """Whether the compiled tree was built and imports."""
+    return BUILT is not None
+
+
+def fits(width: int, height: int) -> bool:
+    """Whether the compiled tree takes a board this size (64-bit bitboards)."""
+    return width >= 4 and height >= 4 and width * (height + 1) <= 64
+
+
+def CompiledTree(board: Board, order: str = "centre", anticipate: bool = False) -> Tree:
+    """The compiled tree of ``board``, as ``Connect4Tree(board, order, anticipate)``; a
+    :class:`HarnessError` where it was not built or the board does not fit."""
+    if BUILT is None:
+        raise HarnessError("connect4: the compiled tree was not built (no C compiler at install)")
+    if not fits(board.width, board.height):
+        raise HarnessError(f"connect4: a {board.width}x{board.height} board does not fit the "
+                           f"compiled tree (width * (height + 1) <= 64)")
+    tree: Tree = BUILT.Connect4Tree(board, order, anticipate)
+    return tree
+
+
+def connect4_tree(board: Board, order: str = "centre", anticipate: bool = False,
+                  compiled: bool | None = None) -> Tree:
+    """The tree of ``board``: compiled (``compiled=True``), Python (``False``), or by
+    default compiled where it was built, the board fits and ``HARNESS_PURE_PYTHON`` is not
+    set, else Python."""
+    if compiled is None:
+        compiled = (BUILT is not None and fits(board.width, board.height)
+                    and not os.environ.get("HARNESS_PURE_PYTHON"))
+    if compiled:
+        return CompiledTree(board, order, anticipate)
+    return Connect4Tree(board, order, anticipate)
