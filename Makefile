@@ -7,7 +7,7 @@ STAMP  := $(VENV)/.installed
 SHARED_SUITES := $(abspath ../shared/positions)
 export HARNESS_SUITES ?= $(if $(wildcard $(SHARED_SUITES)),$(SHARED_SUITES))
 
-.PHONY: install run test lint typecheck pytest report bench bench-headline clean
+.PHONY: install run test lint typecheck pytest report bench bench-headline connect4-check clean
 
 # setup.py builds the compiled move generator and compiles the search core with mypyc: a
 # changed source of either is a new install (harness/search/compiled.py runs a stale
@@ -70,6 +70,28 @@ bench: $(STAMP)
 ## --jobs 2: wall time and peak memory (about 35 minutes here)
 bench-headline: $(STAMP)
 	$(BIN)/python -m benchmarks.headline $(HEADLINE_ARGS)
+
+## make connect4-check: every exact variant on Pons's test sets (../shared/connect4, Pons's
+## later tree) with and without a table and iterative deepening, strong and weak; each run
+## prints its solve rate (results/connect4-check/; about 20 minutes). Test_L1_R1: its first
+## C4_L1_LIMIT positions, and without a table only weak (a strong solve without one takes
+## millions of nodes a position there).
+C4_DIR := $(abspath ../shared/connect4)
+C4_EXACT := alphabeta,alphabeta-fs,pvs,pvs-fs,negascout,moreland,scout,mtdf,mtd-bi,aspiration,mtd-pons
+C4_L1_LIMIT ?= 100
+connect4-check: $(STAMP)
+	@test -f $(C4_DIR)/Test_L3_R1 || { echo "connect4-check: $(C4_DIR) not found"; exit 2; }
+	@for set in Test_L3_R1 Test_L2_R1 Test_L1_R1; do \
+	  for tt in 0 1048576; do for id in "" --id; do for window in strong -1,1; do \
+	    if [ $$set = Test_L1_R1 ] && [ $$tt = 0 ] && [ $$window = strong ]; then continue; fi; \
+	    out=results/connect4-check/$$set-tt$$tt$${id:+-id}-$$window; rm -rf $$out; \
+	    printf '%s tt=%s %s window=%s: ' $$set $$tt "$${id:-no-id}" $$window; \
+	    $(BIN)/harness run --problems connect4:$(C4_DIR)/$$set,order=threats,anticipate=1 \
+	      --variants $(C4_EXACT) $$( [ $$tt = 0 ] || echo --tt $$tt ) $$id \
+	      $$( [ $$window = strong ] || echo --window $$window ) \
+	      $$( [ $$set = Test_L1_R1 ] && echo --limit $(C4_L1_LIMIT) ) \
+	      --jobs 2 --no-progress --out $$out | grep 'solved:' || echo "FAILED (see $$out)"; \
+	  done; done; done; done
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache .hypothesis harness/games/chess/*.so harness/games/connect4/*.so harness/search/*.so \

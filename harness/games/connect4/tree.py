@@ -79,8 +79,9 @@ class Board:
         more): still unique, but with low bits that depend on every column. The
         transposition table's slot is the key modulo its size; the raw key's low bits are
         the first columns alone, which crowds a table of 2**20 entries into few slots
-        (Pons's table takes a prime size instead): on the first position of Test_L1_R1,
-        mtd-bi searched 344,692 nodes with the raw key, 62,993 with this one."""
+        (Pons's table takes a prime size instead): on the first position of Test_L1_R1
+        (``order=threats,anticipate=1``, a table of 2**20), mtd-bi searched 304,003 nodes
+        with the raw key, 62,993 with this one."""
         half = self.key_bits.bit_length() // 2
         x = self.position + self.mask
         x ^= x >> half                      # each step is invertible: x ^ (x >> s), x * odd

@@ -256,11 +256,15 @@ def chart(numbers: Mapping[str, Any], sets: list[str]) -> Figure:
             style = charts.variant_style(i)
             ax.scatter([p[0] for p in points], [p[1] for p in points], marker=style["marker"],
                        color=style["color"], label=f"harness, {name}", zorder=2)
+        final = numbers["pons_final"]
+        last = labels.index(FINAL[-1].name)
+        ax.scatter([last] * len(sets), [final[name]["nodes"] for name in sets], marker="x", s=60,
+                   color="black", label="Pons's final solver (each set)", zorder=3)
         ax.set_xticks(list(xs), labels, rotation=35, ha="right", fontsize=8)
         ax.set_yscale("log")
         ax.set_ylabel("mean nodes per position")
         ax.set_title("Connect Four: Pons's ladder and later steps")
-        ax.legend(loc="upper right", fontsize=8)
+        ax.legend(loc="center left", bbox_to_anchor=(0.0, 0.62), fontsize=8)
     return fig
 
 
