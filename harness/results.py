@@ -22,6 +22,7 @@ import pandas as pd
 
 from harness.errors import HarnessError
 from harness.games.chess import movegen
+from harness.games.connect4 import compiled as connect4_compiled
 from harness.search import compiled
 from harness.search.counters import COUNTER_NAMES
 
@@ -237,6 +238,7 @@ def environment() -> dict[str, Any]:
         "versions": versions,
         "compiled_movegen": movegen.compiled_in_use(),
         "compiled_search": compiled.compiled_in_use(),
+        "compiled_connect4": connect4_compiled.compiled_in_use(),
         "git_revision": _git_revision(),
         "machine": {
             "platform": platform.platform(),

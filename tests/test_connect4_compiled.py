@@ -21,6 +21,7 @@ from harness.games.connect4 import compiled
 from harness.games.connect4.compiled import CompiledTree, connect4_tree, fits
 from harness.games.connect4.tree import ORDERS, Board, Connect4Tree, board_from
 from harness.games.registry import find_game, load_problems
+from harness.results import environment
 from harness.search import VARIANTS, Switches, make_spec, run_search
 from harness.search.run import SearchResult
 
@@ -191,8 +192,10 @@ def test_the_game_searches_with_the_compiled_tree(monkeypatch: pytest.MonkeyPatc
     problem = load_problems("connect4:4453,width=5,height=4").problems[0]
     monkeypatch.delenv("HARNESS_PURE_PYTHON", raising=False)
     assert not isinstance(game.tree(problem), Connect4Tree)
+    assert environment()["compiled_connect4"] is True           # run.json says which ran
     monkeypatch.setenv("HARNESS_PURE_PYTHON", "1")
     assert isinstance(game.tree(problem), Connect4Tree)
+    assert environment()["compiled_connect4"] is False
     monkeypatch.delenv("HARNESS_PURE_PYTHON")
     big = load_problems("connect4:4453,width=9,height=7").problems[0]     # 72 bits
     assert not fits(9, 7) and isinstance(game.tree(big), Connect4Tree)

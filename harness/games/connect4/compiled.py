@@ -37,6 +37,12 @@ def compiled_available() -> bool:
     return BUILT is not None
 
 
+def compiled_in_use() -> bool:
+    """Whether a 7x6 board's tree is the compiled one in this process (built, and
+    ``HARNESS_PURE_PYTHON`` not set): what ``run.json`` records."""
+    return BUILT is not None and not os.environ.get("HARNESS_PURE_PYTHON")
+
+
 def fits(width: int, height: int) -> bool:
     """Whether the compiled tree takes a board this size (64-bit bitboards)."""
     return width >= 4 and height >= 4 and width * (height + 1) <= 64
