@@ -100,9 +100,10 @@ def test_a_weak_solve_gives_the_sign() -> None:
 # Pons, "Solving Connect Four", parts 3-6: the mean positions explored on Test_L3_R1; the
 # totals over its 1,000 positions, from an independent implementation of his steps.
 PONS_LADDER = [
-    ("alpha-beta, left to right, bound, window [-21, 21]", ",order=left", "alphabeta", (-21, 21), 283_618),
-    ("centre-first columns", "", "alphabeta", (-21, 21), 139_659),
-    ("weak solver, window [-1, 1]", "", "alphabeta", (-1, 1), 107_145),
+    ("alpha-beta, left to right, bound, window [-21, 21]", ",order=left,anticipate=0", "alphabeta",
+     (-21, 21), 283_618),
+    ("centre-first columns", ",order=centre,anticipate=0", "alphabeta", (-21, 21), 139_659),
+    ("weak solver, window [-1, 1]", ",order=centre,anticipate=0", "alphabeta", (-1, 1), 107_145),
 ]
 
 
@@ -125,7 +126,7 @@ def test_pons_minimax_on_the_first_hundred() -> None:
     """Pons's minimax (no bound, left to right): 11,024,541 nodes on all 1,000 positions
     (measured: 36 s here); the first hundred, pinned, in a test's time."""
     game = find_game("connect4")
-    found = load_problems(f"connect4:{shared('Test_L3_R1')},order=left").problems[:100]
+    found = load_problems(f"connect4:{shared('Test_L3_R1')},order=left,anticipate=0").problems[:100]
     nodes = sum(run_search(game.tree(p), make_spec("minimax"), p.default_depth,
                            Switches(value_bounds=False)).counters["nodes"] for p in found)
     assert nodes == 2_315_552
@@ -155,9 +156,12 @@ def test_run_prints_the_solve_rate(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     frame = load_results(out)
     assert (frame["solved"] == 1).all() and set(frame["game"]) == {"connect4"}
+    assert set(frame["suite"]) == {"few"}           # Pons's final tree is the default
     assert list(frame["known_score"].astype(int).unique()) == [-1, 1, 0]
     assert "each problem to its own depth, at most 8, 3 problems" in result.output
     assert "solved: 3 of 3 by every variant" in result.output
+    page = (out / "report.html").read_text(encoding="utf-8")
+    assert "<code>alphabeta</code>, each problem to its own depth (at most 8)." in page
 
 
 def test_sets_solved_to_each_problems_end_are_one_group() -> None:
@@ -192,12 +196,13 @@ def test_bad_lines_are_one_line_exit_2(tmp_path: Path, line: str, reason: str) -
     assert not (tmp_path / "run").exists()
 
 
-@pytest.mark.parametrize("options", [",anticipate=1", ",order=threats", ",order=threats,anticipate=1"])
+@pytest.mark.parametrize("options", [",order=centre,anticipate=1", ",order=threats,anticipate=0", ""])
 def test_pons_later_ideas_keep_every_score_and_shrink_the_tree(options: str) -> None:
-    """Anticipating losing moves and ordering by threats (Pons, parts 8 and 9) search
-    smaller trees to the same scores, with the value floor raising alpha."""
+    """Anticipating losing moves and ordering by threats (Pons, parts 8 and 9; both are the
+    game's defaults) search smaller trees to the same scores, with the value floor raising
+    alpha."""
     game = find_game("connect4")
-    plain = load_problems(f"connect4:{shared('Test_L3_R1')}").problems[::10]
+    plain = load_problems(f"connect4:{shared('Test_L3_R1')},order=centre,anticipate=0").problems[::10]
     later = load_problems(f"connect4:{shared('Test_L3_R1')}{options}").problems[::10]
     before = after = 0
     for a, b in zip(plain, later, strict=True):

@@ -157,7 +157,9 @@ def relative_nodes_chart(comparison: Comparison, depth: int | None = None) -> Fi
             y = np.array([y_of[str(v)] for v in part["variant"]], dtype=float)
             _draw_ratios(ax, part, y, limits)
             n = int(part["n"].max()) if len(part) else 0
-            ax.set_title(_wrap(f"{names.label(suite)}: depth {shown}, {n} problems", 45))
+            depth_text = (f"each problem to its own depth (at most {shown})"
+                          if suite in comparison.own_depth else f"depth {shown}")
+            ax.set_title(_wrap(f"{names.label(suite)}: {depth_text}, {n} problems", 45))
             ax.set_xlabel(f"nodes / {comparison.baseline} (log scale)")
             ax.grid(axis="y", visible=False)
         for k in range(len(panels), rows * cols):

@@ -80,6 +80,9 @@ class Comparison:
     """Coverage of the intervals (0.95)."""
     pooled: bool = False
     """Whether every problem set was put in one group (asked for; the default is per set)."""
+    own_depth: frozenset[str] = frozenset()
+    """The problem sets searched each problem to its own depth (a game solved to its end),
+    compared as one group at their deepest depth (:func:`harness.report.depths.group_own_depths`)."""
 
     def render(self) -> str:
         """A readable text table, then a verdict per variant at its deepest depth."""
@@ -172,7 +175,9 @@ def compare(results: pd.DataFrame, baseline: str, others: list[str], seed: int =
     kept = [d for d in differences if not d.empty]
     diffs = (pd.concat(kept, ignore_index=True) if kept
              else pd.DataFrame(columns=diff_columns))
-    return Comparison(baseline, table, diffs[diff_columns], seed, resamples, level, pooled)
+    own = frozenset(str(x) for x in results.loc[results["own_depth"], "suite"].unique())
+    return Comparison(baseline, table, diffs[diff_columns], seed, resamples, level, pooled,
+                      own | ({POOLED} if pooled and own == set(suites) else frozenset()))
 
 
 def _compare_depth(part: pd.DataFrame, baseline: str, other: str, depth: int, seed: int,

@@ -522,6 +522,10 @@ def render_html(summary: pd.DataFrame, comparison: Comparison, info: Mapping[str
     config_hash = str(info.get("config_hash", ""))
     title = f"harness report {config_hash[:12]}" if config_hash else "harness report"
     depths = sorted(int(d) for d in summary["depth"].unique())
+    suites = {str(x) for x in summary["suite"].unique()}
+    depth_text = (f"each problem to its own depth (at most {max(depths)})"
+                  if suites and suites <= comparison.own_depth
+                  else "depths " + ", ".join(str(d) for d in depths))
     method = (
         f"A is the baseline <code>{_e(baseline)}</code>, B each other variant. Problems are "
         "paired on problem set, problem and depth, and every problem set is compared on its "
@@ -556,7 +560,7 @@ def render_html(summary: pd.DataFrame, comparison: Comparison, info: Mapping[str
 <body>
 <h1>{_e(title)}</h1>
 <p class="lead">{summary["variant"].nunique()} variants against the baseline (A)
-<code>{_e(baseline)}</code>, depths {_e(", ".join(str(d) for d in depths))}.
+<code>{_e(baseline)}</code>, {_e(depth_text)}.
 {_sets_html(names, summary)}</p>
 {lead_figure}
 <h2>Verdicts at each variant's deepest depth</h2>

@@ -49,28 +49,33 @@ class Step:
     """What it adds, in words."""
 
 
+CENTRE = "order=centre,anticipate=0"
+"""Pons's early tree: every move, columns from the centre out (the game's defaults are his
+final tree)."""
+
+
 def _steps() -> tuple[tuple[Step, ...], tuple[Step, ...], tuple[Step, ...]]:
     tt = int(RULES.parameters["tt_size"])
     strong = (-21, 21)
     ladder = (
-        Step("minimax", "order=left", "minimax", Switches(value_bounds=False),
+        Step("minimax", "order=left,anticipate=0", "minimax", Switches(value_bounds=False),
              "every node to the end of the game, columns left to right"),
-        Step("alpha-beta", "order=left", "alphabeta", Switches(window=strong),
+        Step("alpha-beta", "order=left,anticipate=0", "alphabeta", Switches(window=strong),
              "alpha-beta, window [-21, 21], beta lowered to the score bound"),
-        Step("centre order", "order=centre", "alphabeta", Switches(window=strong),
+        Step("centre order", CENTRE, "alphabeta", Switches(window=strong),
              "columns from the centre out (4, 3, 5, 2, 6, 1, 7)"),
-        Step("weak solver", "order=centre", "alphabeta", Switches(window=(-1, 1)),
+        Step("weak solver", CENTRE, "alphabeta", Switches(window=(-1, 1)),
              "window [-1, 1]: the sign of the score"),
     )
     later = (
-        Step("+ table", "order=centre", "alphabeta", Switches(window=strong, tt_size=tt),
+        Step("+ table", CENTRE, "alphabeta", Switches(window=strong, tt_size=tt),
              "centre order, strong, a transposition table (best move first)"),
-        Step("+ iterative deepening", "order=centre", "alphabeta",
+        Step("+ iterative deepening", CENTRE, "alphabeta",
              Switches(window=strong, tt_size=tt, iterative_deepening=True),
              "the table, depths 1, 2, ... to the end (0 at the horizon)"),
-        Step("PVS", "order=centre", "pvs", Switches(window=strong, tt_size=tt, iterative_deepening=True),
+        Step("PVS", CENTRE, "pvs", Switches(window=strong, tt_size=tt, iterative_deepening=True),
              "PVS in place of alpha-beta"),
-        Step("MTD(f)", "order=centre", "mtdf", Switches(tt_size=tt, iterative_deepening=True),
+        Step("MTD(f)", CENTRE, "mtdf", Switches(tt_size=tt, iterative_deepening=True),
              "MTD(f) in place of PVS"),
     )
     pons_tree = "order=threats,anticipate=1"
