@@ -121,12 +121,11 @@ def jobs(scale: Scale) -> list[Job]:
         steps = [s for s in (*(LADDER if name == LADDER_SET else ()), *LATER, *FINAL)
                  if s.name not in skip.get(name, ())]
         for tree in dict.fromkeys(s.tree for s in steps):
-            runs = tuple(Run(s.name, s.variant, 42, s.switches) for s in steps if s.tree == tree)
             for problem in load_problems(f"connect4:{folder / name},{tree}").problems[:count]:
                 known = problem.position.split()[1]
-                found.append(((("dataset", "pons"), ("set", name), ("known", known)), problem,
-                              tuple(Run(r.config, r.variant, problem.default_depth, r.switches)
-                                    for r in runs)))
+                runs = tuple(Run(s.name, s.variant, problem.default_depth, s.switches)
+                             for s in steps if s.tree == tree)
+                found.append(((("dataset", "pons"), ("set", name), ("known", known)), problem, runs))
     return found
 
 
