@@ -117,9 +117,11 @@ def mtd_pons(inner: Loop, max_passes: int) -> Driver:
             med = _halve(upper)
         return med + 1
 
+    bisection = mtd_bi(inner, max_passes)
+
     def drive(s: Search, depth: int, guess: int | None) -> Outcome:
         if s.value_range is None:
-            return mtd_bi(inner, max_passes)(s, depth, guess)
+            return bisection(s, depth, guess)
         return _zero_window_passes(s, inner, depth, max_passes, 0, pons)
 
     return drive

@@ -66,8 +66,7 @@ def connect4_tree(board: Board, order: str = "centre", anticipate: bool = False,
     default compiled where it was built, the board fits and ``HARNESS_PURE_PYTHON`` is not
     set, else Python."""
     if compiled is None:
-        compiled = (BUILT is not None and fits(board.width, board.height)
-                    and not os.environ.get("HARNESS_PURE_PYTHON"))
+        compiled = compiled_in_use() and fits(board.width, board.height)
     if compiled:
         return CompiledTree(board, order, anticipate)
     return Connect4Tree(board, order, anticipate)
