@@ -22,7 +22,7 @@ from pathlib import Path
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
-SEARCH_PYTHON = ("__init__", "compiled", "registry", "run", "trace", "minimal")
+SEARCH_PYTHON = ("__init__", "compiled", "registry", "run", "trace", "minimal", "agreement")
 """The modules of ``harness/search`` that stay Python; mypyc compiles every other one (the
 frame, counters, table, drivers and every variant's loop: each per-node path of a search),
 so a new variant's module is compiled without being listed anywhere. ``compiled`` chooses
