@@ -19,12 +19,14 @@ from harness.games.chess.suites import KNOWN_SUITES, download_dir, download_suit
 from harness.games.registry import GAMES, find_game, with_defaults
 from harness.games.registry import PLUGIN_PROBLEMS as GAME_PLUGIN_PROBLEMS
 from harness.plugins import BUILT_IN
+from harness.report.answers import DISAGREEMENT_EXIT, DISAGREEMENTS_FILE
 from harness.report.compare import render_comparison, worse_rows
 from harness.report.page import rebuild_reports, where_to_read
 from harness.report.summary import brief_summary, format_summary, summarize
 from harness.results import find_runs, load_results, load_run_info
 from harness.run.executors import EXECUTORS, Execution
 from harness.run.experiment import (
+    RunOutput,
     compare_variants,
     draw_search,
     is_default_folder,
@@ -38,6 +40,16 @@ from harness.search.registry import CORE, PLUGIN_PROBLEMS, VARIANTS
 from harness.search.run import Switches
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+ALLOW_DISAGREEMENT = click.option(
+    "--allow-disagreement", is_flag=True,
+    help=f"Exit 0 even when the exact variants' answers disagree [default: exit "
+         f"{DISAGREEMENT_EXIT}; the results are written either way].")
+
+
+def pd_unique(values: Any) -> list[str]:
+    """The distinct values of a column, in order, as text."""
+    return list(dict.fromkeys(str(v) for v in values))
 
 
 class InputError(click.ClickException):
@@ -118,7 +130,12 @@ PROBLEM_OPTIONS: dict[str, Callable[[F], F]] = {
                  help="Depth or inclusive range [default: a tree's height; 3 for chess; an OpenSpiel "
                       "game's end]."),
     "tt_size": click.option("--tt", "tt_size", type=int, default=0, metavar="SIZE",
-                 help="Transposition table with SIZE entries for every variant [default: none]."),
+                 help="Transposition table with SIZE entries for every variant [default: none; "
+                      "when a variant brings its own (mtdf, mtd-bi, mtd-pons), 1,048,576 "
+                      "entries for every variant]."),
+    "own_tables": click.option("--own-tables", is_flag=True,
+                 help="Let the variants that bring their own table keep it alone (the others "
+                      "search without one; comparisons name the difference)."),
     "iterative": click.option("--id", "iterative", is_flag=True,
                            help="Iterative deepening for every variant."),
     "no_hash_move": click.option("--no-hash-move", is_flag=True,
@@ -232,7 +249,7 @@ def make_config(variants: str, options: dict[str, Any]) -> ExperimentConfig:
         problems=tuple(with_defaults(text, {"chess": chess}) for text in named),
         variants=variants, depths=parse_depths(o["depth_text"]) if o["depth_text"] else None,
         switches=switches, measure_minimal=o["minimal"], skip_invalid=o["skip_invalid"],
-        max_nodes=o["max_nodes"], limit=o["limit"])
+        max_nodes=o["max_nodes"], limit=o["limit"], own_tables=o["own_tables"])
 
 
 def default_out(kind: str) -> str:
@@ -277,6 +294,7 @@ def variants() -> None:
         click.echo(f"{v.name:<{width}}  {v.description}")
         pad = " " * (width + 2)
         click.echo(f"{pad}source: {v.source}")
+        click.echo(f"{pad}answers: {v.answers}")
         if v.origin != BUILT_IN:
             click.echo(f"{pad}added by: {v.origin} (plug-in)")
         for key, option in v.options.items():
@@ -317,15 +335,19 @@ def games() -> None:
               help="Run folder [default: results/run-<UTC time>].")
 @click.option("--resume", "resume_dir", type=click.Path(file_okay=False, exists=True),
               metavar="DIR", help="Finish an interrupted run (its configuration is in DIR/run.json).")
+@ALLOW_DISAGREEMENT
 @click.pass_context
 @reports_errors
 def run(ctx: click.Context, /, variant_list: str, epd_out: str | None, out_dir: str | None,
-        resume_dir: str | None, **options: Any) -> None:
+        resume_dir: str | None, allow_disagreement: bool, **options: Any) -> None:
     """Search problems with variants at fixed depths; write the run folder: results.csv,
     run.json, summary.csv, charts and report.html.
 
     With no problems given, runs the embedded default: the same synthetic trees with
     good and with random move ordering, every variant, depths 1-6, iterative deepening.
+
+    The exact variants' answers are checked against each other (and minimax's); when they
+    disagree, disagreements.csv lists them and the exit status is 3.
     """
     execution, progress = make_execution(options), progress_for(options)
     if resume_dir is not None:
@@ -340,8 +362,9 @@ def run(ctx: click.Context, /, variant_list: str, epd_out: str | None, out_dir: 
         except KeyboardInterrupt:
             run_interrupted(resume_dir)
         for output in outputs:
-            click.echo(brief_summary(output.results) + "\n" + where_to_read(output.run_dir))
+            click.echo(told(output) + "\n" + where_to_read(output.run_dir))
             click.echo(f"\nfinished {output.run_dir}")
+        exit_if_disagreeing(outputs, allow_disagreement)
         return
     if not (options["tree_files"] or options["tree_specs"] or options["suites"] or options["problems"]):
         click.echo("No problems given: running the default comparison (synthetic trees, every "
@@ -353,8 +376,9 @@ def run(ctx: click.Context, /, variant_list: str, epd_out: str | None, out_dir: 
             interrupted(f"every finished problem is saved under {out_dir}",
                         f"harness run --resume {shlex.quote(out_dir)}")
         for output in outputs:
-            click.echo(brief_summary(output.results) + "\n" + where_to_read(output.run_dir) + "\n")
+            click.echo(told(output) + "\n" + where_to_read(output.run_dir) + "\n")
         click.echo(f"wrote {', '.join(str(o.run_dir) for o in outputs)} and {index}")
+        exit_if_disagreeing(outputs, allow_disagreement)
         return
     config = make_config(variant_list, options)
     out_dir = out_dir or default_out("run")
@@ -363,10 +387,31 @@ def run(ctx: click.Context, /, variant_list: str, epd_out: str | None, out_dir: 
                                 progress=progress, epd_out=epd_out, execution=execution)
     except KeyboardInterrupt:
         run_interrupted(out_dir)
-    click.echo(brief_summary(output.results) + "\n" + where_to_read(output.run_dir))
+    click.echo(told(output) + "\n" + where_to_read(output.run_dir))
     written = ["results.csv", "run.json", "summary.csv", "report.html"]
+    written += [DISAGREEMENTS_FILE] if output.disagree else []
     click.echo(f"\nwrote {', '.join(str(output.run_dir / f) for f in written)}"
                + (f", {epd_out}" if epd_out else ""))
+    exit_if_disagreeing([output], allow_disagreement)
+
+
+def told(output: RunOutput) -> str:
+    """A run's brief summary, then whether its exact variants' answers agree."""
+    lines = [brief_summary(output.results, info=output.info)]
+    if output.answers is not None:
+        lines += [""] + (output.answers.lines() or [output.answers.note()])
+    return "\n".join(lines)
+
+
+def exit_if_disagreeing(outputs: list[RunOutput], allowed: bool) -> None:
+    """Exit with :data:`DISAGREEMENT_EXIT` when some run's exact variants disagree (its files
+    are written), unless ``--allow-disagreement``."""
+    wrong = [str(o.run_dir) for o in outputs if o.disagree]
+    if wrong and not allowed:
+        click.echo(f"error: the exact variants' answers disagree in {', '.join(wrong)} (see "
+                   f"{DISAGREEMENTS_FILE}; exit {DISAGREEMENT_EXIT}, or --allow-disagreement "
+                   "for 0)", err=True)
+        sys.exit(DISAGREEMENT_EXIT)
 
 
 @cli.command()
@@ -385,11 +430,12 @@ def run(ctx: click.Context, /, variant_list: str, epd_out: str | None, out_dir: 
               metavar="DIR", help="Finish an interrupted comparison's run in DIR, then compare.")
 @click.option("--pooled", is_flag=True,
               help="Pool every problem set into one group [default: each set on its own].")
+@ALLOW_DISAGREEMENT
 @click.pass_context
 @reports_errors
 def compare(ctx: click.Context, /, baseline: str, others: tuple[str, ...], run_dir: str | None,
             out_dir: str | None, seed: int, fail_if_worse: float | None, resume_dir: str | None,
-            pooled: bool, **options: Any) -> None:
+            pooled: bool, allow_disagreement: bool, **options: Any) -> None:
     """Compare variants with BASELINE on the same problems: node ratios with bootstrap
     intervals, sign tests, re-search and first-move fail-high rates, largest differences."""
     command = ["harness", *sys.argv[1:]]
@@ -399,7 +445,8 @@ def compare(ctx: click.Context, /, baseline: str, others: tuple[str, ...], run_d
     else:
         if resume_dir is not None:
             refuse_besides_resume(ctx, {"baseline", "others", "seed", "fail_if_worse", "pooled",
-                                        "jobs", "executor", "scheduler", "no_progress"},
+                                        "jobs", "executor", "scheduler", "no_progress",
+                                        "allow_disagreement"},
                                   f"the comparison's configuration from {resume_dir}/run.json")
             out_dir, config = resume_dir, None
         else:
@@ -426,6 +473,12 @@ def compare(ctx: click.Context, /, baseline: str, others: tuple[str, ...], run_d
                        f"{row['depth']} (limit {fail_if_worse:g}%)", err=True)
         if not beyond.empty:
             sys.exit(1)
+    wrong = files.comparison.table[files.comparison.table["disagree"] > 0]
+    if not wrong.empty and not allow_disagreement:
+        click.echo(f"error: wrong answers: {', '.join(pd_unique(wrong['variant']))} and "
+                   f"{files.comparison.baseline} disagree (no verdict on nodes given; exit "
+                   f"{DISAGREEMENT_EXIT}, or --allow-disagreement for 0)", err=True)
+        sys.exit(DISAGREEMENT_EXIT)
 
 
 @cli.command()

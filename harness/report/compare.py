@@ -23,7 +23,10 @@ import pandas as pd
 
 from harness.errors import HarnessError
 from harness.report import stats
+from harness.report.answers import answer_of, check_answers
 from harness.report.depths import group_own_depths
+from harness.search.agreement import disagreement
+from harness.search.registry import parse_variants
 
 KEYS = ("suite", "problem_id", "depth")
 """The columns that identify a problem searched to a depth."""
@@ -31,8 +34,10 @@ KEYS = ("suite", "problem_id", "depth")
 REQUIRED = ("suite", "problem_id", "variant", "depth", "nodes")
 """Columns a results frame needs for any comparison."""
 
-PAIRED_COUNTERS = ("nodes", "zw_searches", "researches", "fail_highs", "fail_highs_first")
-"""Counters carried into a paired frame (when the results have them)."""
+PAIRED_COUNTERS = ("nodes", "zw_searches", "researches", "fail_highs", "fail_highs_first",
+                   "score", "bound", "tt_size", "iterative")
+"""Counters (and the answer and conditions) carried into a paired frame (when the results
+have them)."""
 
 POOLED = "all problem sets (pooled)"
 """The ``suite`` of a pooled comparison's rows: every problem set in one group."""
@@ -47,7 +52,7 @@ TABLE_COLUMNS = (
     "suite", "variant", "baseline", "depth", "n", "ratio", "ratio_low", "ratio_high", "median_ratio",
     "wins", "ties", "losses", "sign_p", "significant", "nodes_a", "nodes_b",
     "research_rate_a", "research_rate_b", "fh_first_rate_a", "fh_first_rate_b",
-    "largest", "verdict",
+    "largest", "disagree", "conditions", "verdict",
 )
 """The columns of :attr:`Comparison.table`, in order (A: the baseline, B: ``variant``)."""
 
@@ -67,7 +72,10 @@ class Comparison:
     ``significant`` when the interval excludes 1 and ``sign_p`` < 0.05; ``nodes_a`` and
     ``nodes_b`` totals; re-search rates (researches / zw_searches) and first-move
     fail-high rates (fail_highs_first / fail_highs) of each over the same problems;
-    ``largest`` the problems that differ most, as text; ``verdict`` one plain sentence."""
+    ``largest`` the problems that differ most, as text; ``disagree`` the problems whose
+    answers (score and bound) of B and A cannot both be right (no verdict on nodes is
+    given then); ``conditions`` how the two searched differently (a table, iterative
+    deepening, a root window), empty when alike; ``verdict`` one plain sentence."""
     differences: pd.DataFrame
     """The problems behind ``largest``, one row each: variant, depth, rank, suite,
     problem_id, nodes_a, nodes_b, ratio (``suite`` is the problem's own set, also when
@@ -137,15 +145,20 @@ def pair(results: pd.DataFrame, baseline: str, other: str) -> pd.DataFrame:
 
 def compare(results: pd.DataFrame, baseline: str, others: list[str], seed: int = 0,
             resamples: int = stats.DEFAULT_RESAMPLES, level: float = 0.95,
-            pooled: bool = False) -> Comparison:
+            pooled: bool = False, info: Mapping[str, Any] | None = None) -> Comparison:
     """Each of ``others`` against ``baseline``, per problem set and depth, on the problems
     both searched; with ``pooled``, every problem set in one group labelled :data:`POOLED`.
 
     An empty ``others`` means every variant of the results but the baseline. Rows come
     per problem set (in the order the sets first appear), then variant, then depth. Every
     interval uses the same ``seed``, so a comparison is a pure function of its arguments.
+    ``info`` (the run's ``run.json``) says whether answers can be checked (not under null
+    move) and the root window, for the conditions.
     """
     results = group_own_depths(results)
+    checked = check_answers(results, info)
+    judged = set() if checked.skipped else set(checked.checked)
+    window = (((info or {}).get("config") or {}).get("switches") or {}).get("window")
     known = variants_in(results)
     if baseline not in known:
         raise HarnessError(f"baseline {baseline!r} is not in the results "
@@ -166,8 +179,10 @@ def compare(results: pd.DataFrame, baseline: str, others: list[str], seed: int =
             searched = in_group & results["variant"].isin([baseline, other])
             for depth in sorted(results.loc[searched, "depth"].unique()):
                 part = paired[paired["depth"] == depth]
+                wrong = checked.wrong_questions(baseline) | checked.wrong_questions(other)
                 row, top = _compare_depth(part, baseline, other, int(depth), seed, resamples,
-                                          level)
+                                          level, wrong if {baseline, other} <= judged else None,
+                                          window is not None)
                 rows.append({"suite": label, **row})
                 differences.append(top)
     table = pd.DataFrame(rows, columns=list(TABLE_COLUMNS))
@@ -181,7 +196,8 @@ def compare(results: pd.DataFrame, baseline: str, others: list[str], seed: int =
 
 
 def _compare_depth(part: pd.DataFrame, baseline: str, other: str, depth: int, seed: int,
-                   resamples: int, level: float) -> tuple[dict[str, object], pd.DataFrame]:
+                   resamples: int, level: float, wrong: set[tuple[str, str, int]] | None,
+                   window: bool) -> tuple[dict[str, object], pd.DataFrame]:
     a = part["nodes_a"].to_numpy(dtype=np.float64)
     b = part["nodes_b"].to_numpy(dtype=np.float64)
     ratios = stats.ratios(a, b)
@@ -203,10 +219,64 @@ def _compare_depth(part: pd.DataFrame, baseline: str, other: str, depth: int, se
         "fh_first_rate_a": column_rate(part, "fail_highs_first_a", "fail_highs_a"),
         "fh_first_rate_b": column_rate(part, "fail_highs_first_b", "fail_highs_b"),
         "largest": _largest_text(top, several_suites=part["suite"].nunique() > 1),
+        "disagree": 0 if wrong is None else disagreeing(part, wrong),
+        "conditions": conditions(part, baseline, other, window),
     }
-    row["verdict"] = verdict(other, baseline, len(part), ratio, (low, high), wins, ties, losses,
-                             p, level)
+    if row["disagree"]:
+        row["significant"] = False
+        row["verdict"] = (f"{other}: wrong answers on {row['disagree']} of {len(part)} problems "
+                          f"(its scores, {baseline}'s or both are not minimax's): no verdict on "
+                          "nodes.")
+    else:
+        row["verdict"] = verdict(other, baseline, len(part), ratio, (low, high), wins, ties,
+                                 losses, p, level)
     return row, top
+
+
+def disagreeing(part: pd.DataFrame, wrong: set[tuple[str, str, int]]) -> int:
+    """Paired problems where either answer is wrong: the two cannot both be right, or the
+    run's check found one of them against the others (``wrong``: suite, problem, depth)."""
+    if "score_a" not in part.columns or "bound_a" not in part.columns:
+        return 0
+    count = 0
+    columns = ["suite", "problem_id", "depth", "score_a", "bound_a", "score_b", "bound_b"]
+    for row in part[columns].itertuples(index=False):
+        answers = [answer_of("a", row.score_a, row.bound_a),
+                   answer_of("b", row.score_b, row.bound_b)]
+        count += ((str(row.suite), str(row.problem_id), int(str(row.depth))) in wrong
+                  or disagreement(answers) is not None)
+    return count
+
+
+def conditions(part: pd.DataFrame, baseline: str, other: str, window: bool) -> str:
+    """How B and A searched differently, in words (empty when alike): a table or its size,
+    iterative deepening, and (with a root window given) a driver's own windows."""
+    if part.empty:
+        return ""
+    said = []
+    for name, side in ((other, "b"), (baseline, "a")):
+        table = int(part[f"tt_size_{side}"].max()) if f"tt_size_{side}" in part.columns else 0
+        deepening = bool(part[f"iterative_{side}"].max()) if f"iterative_{side}" in part.columns \
+            else False
+        own = window and _own_windows(name)
+        said.append((name, table, deepening, own))
+    (_, tb, db, ob), (_, ta, da, oa) = said
+    if (tb, db, ob) == (ta, da, oa):
+        return ""
+    words = []
+    for name, table, deepening, own in said:
+        items = [f"a {table:,}-entry table" if table else "no table",
+                 "iterative deepening" if deepening else "no iterative deepening"]
+        items += ["its own windows, not the root window given"] if own else []
+        words.append(f"{name}: {', '.join(items)}")
+    return "; ".join(words)
+
+
+def _own_windows(label: str) -> bool:
+    try:
+        return parse_variants(label)[0].variant.driver is not None
+    except HarnessError:
+        return False
 
 
 def column_rate(part: pd.DataFrame, numerator: str, denominator: str) -> float:
@@ -280,6 +350,8 @@ def brief_verdict(row: Mapping[Any, Any] | pd.Series) -> str:
     n, ratio, p = int(row["n"]), float(row["ratio"]), float(row["sign_p"])
     if n == 0:
         return "no problems in common"
+    if int(row.get("disagree", 0) or 0):
+        return f"wrong answers on {int(row['disagree'])} of {n} problems"
     if int(row["wins"]) == int(row["losses"]) == 0:
         return f"as many nodes on all {n} problems"
     if ratio >= 2:
@@ -338,7 +410,9 @@ def render_comparison(comparison: Comparison, depths: Sequence[int] | None = Non
         lines += ["", "Verdicts at each variant's deepest depth:"]
         for row in deepest.to_dict("records"):
             lines.append(f"  depth {row['depth']}: {row['verdict']}")
-            if row["largest"]:
+            if row["conditions"]:
+                lines.append(f"    searched differently: {row['conditions']}")
+            if row["largest"] and not row["disagree"]:
                 lines.append(f"    largest differences: {row['largest']}")
     return "\n".join(lines)
 

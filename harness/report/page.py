@@ -19,6 +19,7 @@ import pandas as pd
 from harness.errors import HarnessError
 from harness.lock import hold_folder
 from harness.report import charts, stats
+from harness.report.answers import DISAGREEMENTS_FILE, AnswerCheck, check_answers
 from harness.report.compare import (
     Comparison,
     brief_verdict,
@@ -146,7 +147,8 @@ def write_report(run_dir: Path, results: pd.DataFrame, info: Mapping[str, Any],
         baseline = default_baseline(results)
     summary = summary_table(results, baseline, seed, resamples)
     others = [v for v in variants_in(results) if v != baseline]
-    comparison = compare(results, baseline, others, seed, resamples)
+    comparison = compare(results, baseline, others, seed, resamples, info=info)
+    answers = check_answers(results, info)
     run_dir.mkdir(parents=True, exist_ok=True)
     summary_path = run_dir / SUMMARY_FILE
     summary.to_csv(summary_path, index=False)
@@ -173,7 +175,7 @@ def write_report(run_dir: Path, results: pd.DataFrame, info: Mapping[str, Any],
         written += [png, svg]
         embedded.append((name, title, png.read_bytes()))
 
-    page = render_html(summary, comparison, info, embedded)
+    page = render_html(summary, comparison, info, embedded, answers)
     html_path = run_dir / REPORT_FILE
     html_path.write_text(page, encoding="utf-8")
     return ReportFiles(html_path, summary_path, comparison_path, tuple(written), baseline)
@@ -262,11 +264,13 @@ class ComparisonFiles:
 
 
 def write_comparison(results: pd.DataFrame, baseline: str, others: list[str], out_dir: Path,
-                     seed: int = 0, pooled: bool = False) -> ComparisonFiles:
+                     seed: int = 0, pooled: bool = False,
+                     info: Mapping[str, Any] | None = None) -> ComparisonFiles:
     """Compare ``others`` with ``baseline`` and write ``compare.csv`` and the scatter chart
     (``compare_scatter.png|svg``) into ``out_dir``: per problem set, or with ``pooled``
-    every set in one group (see :func:`harness.report.compare.compare`)."""
-    comparison = compare(results, baseline, others, seed, pooled=pooled)
+    every set in one group (see :func:`harness.report.compare.compare`; ``info``, the
+    run's ``run.json``, says whether answers are checked)."""
+    comparison = compare(results, baseline, others, seed, pooled=pooled, info=info)
     out_dir.mkdir(parents=True, exist_ok=True)
     table = out_dir / "compare.csv"
     comparison.table.to_csv(table, index=False)
@@ -298,6 +302,8 @@ pre { background: #f6f6f6; padding: 0.8em; overflow-x: auto; white-space: pre-wr
 summary h3 { display: inline; font-size: 1.05em; } p.lead { font-size: 1.05em; }
 dl { display: grid; grid-template-columns: max-content auto; gap: 0.2em 1em; }
 dt { font-weight: bold; } dd { margin: 0; }
+.alarm { border: 3px solid #b00020; background: #fdecee; padding: 0.3em 1em 0.6em; }
+.alarm h2 { color: #b00020; margin-top: 0.3em; border: none; }
 @media print { h2 { page-break-after: avoid; } img, table { page-break-inside: avoid; }
                details > *:not(summary) { display: block; } }
 """
@@ -502,8 +508,22 @@ def _sets_html(names: SetNames, summary: pd.DataFrame) -> str:
     return f"{word}: {each}."
 
 
+def _answers_html(answers: AnswerCheck | None) -> str:
+    """Above everything: the exact variants disagree (which, on how many problems, the first
+    few, where the rest are), or one line saying they agree or why they were not checked."""
+    if answers is None:
+        return ""
+    if answers.rows.empty:
+        return f'<p class="note">{_e(answers.note())}.</p>'
+    head, *first = answers.lines(first=5)
+    items = "".join(f"<li>{_e(line.strip())}</li>" for line in first)
+    return (f'<div class="alarm" role="alert"><h2>Answers disagree</h2><p>{_e(head)}. Every '
+            f"answer to those problems is in <code>{DISAGREEMENTS_FILE}</code>; node counts of "
+            f"a variant that answers wrongly measure a wrong search.</p><ul>{items}</ul></div>")
+
+
 def render_html(summary: pd.DataFrame, comparison: Comparison, info: Mapping[str, Any],
-                charts_png: list[tuple[str, str, bytes]]) -> str:
+                charts_png: list[tuple[str, str, bytes]], answers: AnswerCheck | None = None) -> str:
     """The report page, opening with what a reader came for: the relative-nodes chart and
     a verdict per variant and problem set; then the other charts, the tables (folded), the
     method and the run. Every chart an embedded base64 PNG, every value escaped."""
@@ -559,6 +579,7 @@ def render_html(summary: pd.DataFrame, comparison: Comparison, info: Mapping[str
 </head>
 <body>
 <h1>{_e(title)}</h1>
+{_answers_html(answers)}
 <p class="lead">{summary["variant"].nunique()} variants against the baseline (A)
 <code>{_e(baseline)}</code>, {_e(depth_text)}.
 {_sets_html(names, summary)}</p>

@@ -4,8 +4,9 @@ short names for problem sets; and the brief summary ``harness run`` prints."""
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import pandas as pd
 
@@ -120,13 +121,16 @@ def set_names(suites: Sequence[str]) -> SetNames:
 
 
 def brief_summary(results: pd.DataFrame, baseline: str | None = None, seed: int = 0,
-                  resamples: int = stats.DEFAULT_RESAMPLES) -> str:
+                  resamples: int = stats.DEFAULT_RESAMPLES,
+                  info: Mapping[str, Any] | None = None) -> str:
     """What a run found, read at a glance: per problem set (short names, see
     :func:`set_names`) at its deepest depth, the variants with the fewest and the most
     nodes against ``baseline`` (default: ``alphabeta`` when present) with the ratio, its
     95% interval and whether it is significant, how many variants differ significantly,
     and the solve counts when the problems have solutions. The same comparison as the
     report's, at that depth only (same seed), so the numbers agree with ``comparison.csv``.
+    A variant whose answers disagree with the baseline's is never ranked: it is named with
+    the problems it got wrong. ``info`` (``run.json``) says whether answers are checked.
     """
     baseline = baseline or default_baseline(results)
     results = group_own_depths(results)
@@ -144,30 +148,39 @@ def brief_summary(results: pd.DataFrame, baseline: str | None = None, seed: int 
         deepest = part[part["depth"] == depth]
         lines += ["", f"{names.label(suite)} ({depth_label(deepest, depth)}, "
                       f"{deepest['problem_id'].nunique()} problems)"]
-        lines += _brief_set(deepest, baseline, seed, resamples)
+        lines += _brief_set(deepest, baseline, seed, resamples, info)
         lines += _brief_solved(deepest)
     return "\n".join(lines)
 
 
-def _brief_set(deepest: pd.DataFrame, baseline: str, seed: int, resamples: int) -> list[str]:
+def _brief_set(deepest: pd.DataFrame, baseline: str, seed: int, resamples: int,
+               info: Mapping[str, Any] | None) -> list[str]:
     """The best and worst variant against the baseline and the count of significant ones."""
     variants = [str(v) for v in pd.unique(deepest["variant"])]
     if baseline not in variants:
         return [f"  {baseline} did not search this set at this depth: nothing to compare"]
     if len(variants) == 1:
         return [f"  only {baseline}: nothing to compare ({int(deepest['nodes'].sum()):,} nodes)"]
-    table = compare(deepest, baseline, [], seed, resamples).table
+    table = compare(deepest, baseline, [], seed, resamples, info=info).table
     table = table[table["n"] > 0]
     if table.empty:
         return [f"  no variant searched the same problems as {baseline}"]
+    wrong = table[table["disagree"] > 0]
+    table = table[table["disagree"] == 0]
+    lines = [f"  wrong answers:  {row['variant']} on {row['disagree']} of {row['n']} problems "
+             f"(against {baseline}'s): not ranked" for row in wrong.to_dict("records")]
+    if table.empty:
+        return lines
     ranked = table.sort_values("ratio", kind="stable")
     picks = [("fewest nodes", ranked.iloc[0])]
     if len(ranked) > 1:
         picks.append(("most nodes", ranked.iloc[-1]))
     width = max(len(str(row["variant"])) for _, row in picks)
-    lines = [f"  {label + ':':<13} {row['variant']!s:<{width}}  {row['ratio']:.3f} "
-             f"({row['ratio_low']:.3f}-{row['ratio_high']:.3f})  {brief_verdict(row)}"
-             for label, row in picks]
+    for label, row in picks:
+        lines.append(f"  {label + ':':<13} {row['variant']!s:<{width}}  {row['ratio']:.3f} "
+                     f"({row['ratio_low']:.3f}-{row['ratio_high']:.3f})  {brief_verdict(row)}")
+        if row["conditions"]:
+            lines.append(f"  {'':<13} searched differently: {row['conditions']}")
     fewer = int((table["significant"] & (table["ratio"] < 1)).sum())
     more = int((table["significant"] & (table["ratio"] > 1)).sum())
     lines.append(f"  significant at 5%: {fewer} with fewer nodes, {more} with more, "

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from contextlib import closing
 from dataclasses import asdict, dataclass, replace
@@ -15,6 +16,7 @@ from harness.games.base import Problem
 from harness.games.chess.game import Chess, export_epd
 from harness.games.registry import find_game
 from harness.lock import hold_folder
+from harness.report.answers import DISAGREEMENTS_FILE, AnswerCheck, check_answers
 from harness.report.page import ComparisonFiles, report_files, write_comparison, write_index, write_report
 from harness.report.trace import render_image, render_text
 from harness.results import (
@@ -70,7 +72,8 @@ def run_default(out_dir: str | Path, command: Sequence[str] = (),
         if info is None:
             outputs.append(run_experiment(config, run_dir, command, progress, execution=execution))
         elif info.get("finished"):
-            outputs.append(RunOutput(run_dir, load_results(run_dir), info))
+            results = load_results(run_dir)
+            outputs.append(RunOutput(run_dir, results, info, check_answers(results, info)))
         else:
             outputs.append(resume_experiment(run_dir, execution, progress))
     index = write_index(out_dir, [(o.run_dir, report_files(o.run_dir)) for o in outputs])
@@ -93,6 +96,13 @@ class RunOutput:
     """The rows of ``results.csv``."""
     info: dict[str, Any]
     """The contents of ``run.json``."""
+    answers: AnswerCheck | None = None
+    """Whether its exact variants agree (``None``: a finished run read back, not checked)."""
+
+    @property
+    def disagree(self) -> bool:
+        """Whether the exact variants' answers disagree on some problem."""
+        return self.answers is not None and not self.answers.rows.empty
 
 
 def run_experiment(config: ExperimentConfig, run_dir: str | Path,
@@ -128,6 +138,7 @@ def run_experiment(config: ExperimentConfig, run_dir: str | Path,
             "command": list(command),
             "config": settings,
             "config_hash": config_hash(settings),
+            "switches": asdict(plan.switches),
             "variants": {spec.label: {"name": spec.name, "options": dict(spec.options),
                                       "source": spec.variant.source} for spec in plan.variants},
             "suites": plan.suites,
@@ -174,7 +185,7 @@ def _execute(plan: Plan, config: ExperimentConfig, run_dir: Path, info: dict[str
              report: bool) -> RunOutput:
     labels = [spec.label for spec in plan.variants]
     todo = [i for i in range(len(plan.problems)) if i not in done]
-    jobs = [(plan.problems[i], labels, config.depths, config.switches, config.measure_minimal,
+    jobs = [(plan.problems[i], labels, config.depths, plan.switches, config.measure_minimal,
              config.max_nodes) for i in todo]
     listener = progress or Listener()
     searches = [len(labels) * len(p.depths(config.depths)) for p in plan.problems]
@@ -189,15 +200,30 @@ def _execute(plan: Plan, config: ExperimentConfig, run_dir: Path, info: dict[str
     rows = read_rows(run_dir / RESULTS_FILE)
     rows.sort(key=lambda row: order[(row["suite"], row["problem_id"])])   # stable within a job
     rewrite_results(run_dir / RESULTS_FILE, rows, plan.columns)
+    results_frame = load_results(run_dir)
+    answers = check_answers(results_frame, info)
+    write_disagreements(run_dir, answers)
+    info["answers"] = answers.summary()
     info["finished"] = now()
     write_run_info(run_dir, info)
-    results_frame = load_results(run_dir)
     if info.get("epd_out"):
         export_epd(results_frame, plan.problems, info["epd_out"])
     if report:
         listener.note("writing summary.csv, comparison.csv, charts and report.html")
         write_report(run_dir, results_frame, info)
-    return RunOutput(run_dir, results_frame, info)
+    return RunOutput(run_dir, results_frame, info, answers)
+
+
+def write_disagreements(run_dir: Path, answers: AnswerCheck) -> None:
+    """``disagreements.csv``: every answer to a question whose exact answers disagree, written
+    whole (a temporary file renamed); no file, and none left from before, when all agree."""
+    path = run_dir / DISAGREEMENTS_FILE
+    if answers.rows.empty:
+        path.unlink(missing_ok=True)
+        return
+    tmp = path.with_suffix(".csv.tmp")
+    answers.rows.to_csv(tmp, index=False)
+    os.replace(tmp, path)
 
 
 def _work(problem: Problem) -> float:
@@ -245,7 +271,8 @@ def compare_variants(baseline: str, others: Sequence[str], out_dir: str | Path,
     load_run_info(Path(out_dir))                # not a run folder: say so before locking it
     with hold_folder(out_dir, command):
         results = load_results(out_dir)
-        return write_comparison(results, baseline, list(others), Path(out_dir), seed, pooled)
+        return write_comparison(results, baseline, list(others), Path(out_dir), seed, pooled,
+                                load_run_info(Path(out_dir)))
 
 
 @dataclass
@@ -287,7 +314,7 @@ def draw_search(config: ExperimentConfig, variants: Sequence[str], depth: int | 
     results: list[tuple[str, SearchResult]] = []
     blocks = []
     for spec in plan.variants:
-        result = run_search(tree, spec, depth, config.switches, trace=True,
+        result = run_search(tree, spec, depth, plan.switches, trace=True,
                             max_nodes=config.max_nodes)
         assert result.trace is not None
         results.append((spec.label, result))

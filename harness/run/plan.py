@@ -4,7 +4,7 @@ before anything is searched."""
 from __future__ import annotations
 
 import warnings
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from harness.errors import HarnessError
@@ -13,6 +13,7 @@ from harness.games.registry import find_game, load_problems
 from harness.results import ROW_COLUMNS
 from harness.search.registry import VariantSpec, parse_variants
 from harness.search.run import MAX_DEPTH, Switches, check_depth
+from harness.search.table import DEFAULT_SIZE
 
 
 @dataclass(frozen=True)
@@ -37,6 +38,10 @@ class ExperimentConfig:
     """Stop a search after this many nodes and record it with status ``max-nodes``."""
     limit: int | None = None
     """Search only the first ``limit`` problems of each problem set."""
+    own_tables: bool = False
+    """Let a variant that brings its own table (the MTD drivers) keep it alone. By default,
+    when any variant of a run brings one and no ``--tt`` is given, every variant searches
+    with a table of that size, so a node ratio measures the search, not the memory."""
 
     def as_dict(self) -> dict[str, Any]:
         data = asdict(self)
@@ -56,6 +61,7 @@ class ExperimentConfig:
             if switches.get("window") is not None:
                 switches["window"] = tuple(switches["window"])     # JSON made it a list
             values["switches"] = Switches(**switches)
+            values.setdefault("own_tables", True)   # recorded before tables were shared
             return cls(**values)
         except TypeError as exc:
             raise HarnessError(f"run.json: configuration not understood: {exc}") from None
@@ -90,6 +96,17 @@ class Plan:
     """What run.json records about each problem set (game, options, path, sha256...)."""
     columns: tuple[str, ...] = ROW_COLUMNS
     """The columns of ``results.csv``: every run's, then those its games add."""
+    switches: Switches = Switches()
+    """The switches every search runs with: the configuration's, with the shared table
+    (see :func:`shared_table`)."""
+
+
+def shared_table(switches: Switches, variants: list[VariantSpec], own_tables: bool) -> Switches:
+    """``switches`` with a table for every variant when one of ``variants`` brings its own
+    and none was asked for (unless ``own_tables``): the same size it brings."""
+    if own_tables or switches.tt_size or not any(spec.variant.uses_table for spec in variants):
+        return switches
+    return replace(switches, tt_size=DEFAULT_SIZE)
 
 
 def plan_experiment(config: ExperimentConfig) -> Plan:
@@ -132,7 +149,8 @@ def plan_experiment(config: ExperimentConfig) -> Plan:
     columns = [*ROW_COLUMNS]
     for name in games:
         columns += [c for c in find_game(name).columns if c not in columns]
-    return Plan(problems, variants, suites, tuple(columns))
+    return Plan(problems, variants, suites, tuple(columns),
+                shared_table(switches, variants, config.own_tables))
 
 
 FEATURE_FLAGS = {"null_move": "--null-move", "check_extension": "--check-extension"}

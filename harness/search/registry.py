@@ -40,6 +40,15 @@ class Variant:
     """The options it accepts, by name."""
     exact: bool = True
     """Whether its root score equals minimax at a full window (as a value, not a bound)."""
+    returns_bounds: bool = False
+    """Whether its score may be a bound on minimax's value, said so in the result's
+    ``bound`` (Belle's root: an unresolved fail-high is a lower bound)."""
+    inexact_with: Callable[[Options], str | None] | None = None
+    """Options under which its answer need not hold minimax's value: given the options,
+    the reason, or ``None`` when they keep it exact."""
+    reference: bool = False
+    """Whether it is the reference every other answer is checked against: it visits every
+    node to the depth, without a table or a game's value bounds (minimax)."""
     uses_table: bool = False
     """Whether it brings a transposition table when none is switched on."""
     iterative: bool = False
@@ -47,6 +56,27 @@ class Variant:
     origin: str = "built in"
     """Where it was registered: ``built in``, or the installed package that added it
     (entry-point group :data:`PLUGIN_GROUP`)."""
+
+    def inexact_reason(self, options: Options) -> str | None:
+        """Why an answer of this variant with ``options`` need not hold minimax's value
+        (``None``: it must, as a value or as the bound its result states)."""
+        if not (self.exact or self.returns_bounds):
+            return "not an exact search"
+        return None if self.inexact_with is None else self.inexact_with(options)
+
+    @property
+    def answers(self) -> str:
+        """What its answers are, in words (``harness variants``)."""
+        if self.reference:
+            return "the reference: every node to the depth (no table, no value bounds)"
+        if self.exact:
+            what = "exact: minimax's value"
+        elif self.returns_bounds:
+            what = "minimax's value or a bound on it (the bound column says which)"
+        else:
+            return "not exact: not cross-checked"
+        caveat = "" if self.inexact_with is None else "; not exact with some options (see below)"
+        return what + caveat
 
     def make_driver(self, options: Options) -> drivers.Driver:
         """The driver for one search with these (complete) options."""
@@ -57,8 +87,16 @@ class Variant:
 
 
 _ZW_MIN = Option(1, "no zero-window tests at nodes with less remaining depth", minimum=1)
-_RS_MIN = Option(1, "trust failed-high tests without a re-search below this remaining depth",
-                 minimum=1)
+_RS_MIN = Option(1, "trust failed-high tests without a re-search below this remaining depth "
+                 "(above 1: not exact, not cross-checked)", minimum=1)
+
+
+def _trusts_tests(o: Options) -> str | None:
+    """research_min_depth above 1 takes a failed-high test's bound for the value (sound only
+    with exact leaf values, VARIANTS.md): a quiescence search's are not."""
+    if o.get("research_min_depth", 1) != 1:
+        return "research_min_depth above 1 trusts tests without a re-search"
+    return None
 
 
 def _int(o: Options, k: str) -> int:
@@ -101,7 +139,7 @@ WINDOW_LOOPS = ("alphabeta", "alphabeta-fs", "pvs", "pvs-fs", "pvs-marsland", "n
 
 VARIANTS: list[Variant] = [
     Variant("minimax", "no pruning: every node of the tree to the depth; the reference value",
-            "VARIANTS.md, the textbook core", loop=lambda o: minimax),
+            "VARIANTS.md, the textbook core", loop=lambda o: minimax, reference=True),
     Variant("alphabeta", "fail-hard alpha-beta: returns values clamped to the window",
             "alphabeta-aspiration-mtdf-pvs.txt; Knuth and Moore (1975)",
             loop=lambda o: alphabeta(soft=False)),
@@ -111,10 +149,12 @@ VARIANTS: list[Variant] = [
     Variant("pvs", "principal variation search, fail-hard: full window for the first child, "
             "zero-window tests and re-searches for the rest",
             "pvs-wiki-article.txt (Marsland and Campbell 1982; Fishburn's Calphabeta)",
-            loop=_pvs(soft=False), options={"zw_min_depth": _ZW_MIN, "research_min_depth": _RS_MIN}),
+            loop=_pvs(soft=False), options={"zw_min_depth": _ZW_MIN, "research_min_depth": _RS_MIN},
+            inexact_with=_trusts_tests),
     Variant("pvs-fs", "principal variation search in the fail-soft frame",
             "alphabeta-aspiration-mtdf-pvs.txt (fail-soft PVS); diepeveen-failsoft-pvs-nullmove.txt",
-            loop=_pvs(soft=True), options={"zw_min_depth": _ZW_MIN, "research_min_depth": _RS_MIN}),
+            loop=_pvs(soft=True), options={"zw_min_depth": _ZW_MIN, "research_min_depth": _RS_MIN},
+            inexact_with=_trusts_tests),
     Variant("pvs-marsland", "Marsland's (1986) PVS: fail-soft, zero-window tests around the "
             "best value so far, re-search with (merit, beta)",
             "pvs-wiki-article.txt (Breuker: Marsland 1986, the PVS he finds identical to "
@@ -123,20 +163,21 @@ VARIANTS: list[Variant] = [
     Variant("negascout", "Reinefeld's NegaScout: window (alpha, alpha+1) after the first "
             "child, re-search with (t, beta)", "pvs-wiki-article.txt (Reinefeld 1983, 1989)",
             loop=lambda o: negascout(research_min_depth=_int(o, "research_min_depth")),
-            options={"research_min_depth": _RS_MIN}),
+            options={"research_min_depth": _RS_MIN}, inexact_with=_trusts_tests),
     Variant("negascout-fs", "Reinefeld's (1989) fail-soft NegaScout: tests around the best "
             "value so far, re-search with (t, beta) keeping the larger value",
             "pvs-wiki-article.txt (Breuker: Reinefeld 1989, identical to Marsland's PVS); "
             "Reinefeld, Spielbaumsuchverfahren, 1989",
             loop=lambda o: negascout_fs(research_min_depth=_int(o, "research_min_depth")),
-            options={"research_min_depth": _RS_MIN}),
+            options={"research_min_depth": _RS_MIN}, inexact_with=_trusts_tests),
     Variant("moreland", "PVS that starts zero-window tests only after a child raised alpha",
             "pvs-wiki-article.txt (Bruce Moreland's PVS)", loop=_pvs(soft=False, moreland=True),
-            options={"zw_min_depth": _ZW_MIN, "research_min_depth": _RS_MIN}),
+            options={"zw_min_depth": _ZW_MIN, "research_min_depth": _RS_MIN},
+            inexact_with=_trusts_tests),
     Variant("belle", "Belle's root: a fail-high becomes the best move unresolved; re-search "
             "only on a second fail-high (PVS below the root)",
             "pvs-wiki-article.txt (Fishburn on Thompson's Belle)",
-            loop=lambda o: belle(pvs()), exact=False),
+            loop=lambda o: belle(pvs()), exact=False, returns_bounds=True),
     Variant("scout", "Pearl's Scout: exact value of the first child, boolean TEST of the "
             "others, exact search of those that pass", "Pearl (1980), via pvs-wiki-article.txt",
             loop=lambda o: scout()),
@@ -149,7 +190,8 @@ VARIANTS: list[Variant] = [
                      "window": Option(50, "half-width W of the first window", minimum=1),
                      "widen": Option("full", "on a fail: 'full' opens that side, 'double' "
                                      "doubles its width", ("full", "double"))},
-            iterative=True),
+            iterative=True,
+            inexact_with=lambda o: "Belle's root inside reports bounds" if o["inner"] == "belle" else None),
     Variant("mtdf", "MTD(f): zero-window fail-soft alpha-beta passes with memory converging "
             "on the value", "alphabeta-aspiration-mtdf-pvs.txt (Plaat, Schaeffer, Pijls and "
             "de Bruin 1996)",

@@ -101,7 +101,9 @@ def search_with(frame: type[Search], tree: Tree, spec: VariantSpec, depth: int,
     the choice of frame is here, so a benchmark of a plain ``Search`` runs this same code."""
     check_depth(depth)
     tree.reset()
-    tt_size = switches.tt_size or (DEFAULT_SIZE if spec.variant.uses_table else 0)
+    # The reference (minimax) visits every node to the depth: no table, no value bounds.
+    reference = spec.variant.reference
+    tt_size = 0 if reference else switches.tt_size or (DEFAULT_SIZE if spec.variant.uses_table else 0)
     table = TranspositionTable(tt_size) if tt_size else None
     # The tree's optional abilities (harness.games.base.Tree), by what it has, not its class.
     if quiescence is None and switches.quiescence:
@@ -112,7 +114,8 @@ def search_with(frame: type[Search], tree: Tree, spec: VariantSpec, depth: int,
                    null_rule=switches.null_rule,
                    extend_checks=switches.check_extension and enhanced,
                    store_leaves=switches.tt_leaves, narrow_on_hit=switches.tt_narrow,
-                   value_bounds=switches.value_bounds, window=switches.window or (-INF, INF))
+                   value_bounds=switches.value_bounds and not reference,
+                   window=switches.window or (-INF, INF))
     if max_nodes is not None:
         search.node_limit = max_nodes
     drive = spec.driver()

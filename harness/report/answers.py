@@ -1,0 +1,180 @@
+"""Whether a run's exact variants agree: its rows checked by :mod:`harness.search.agreement`.
+
+For each problem and depth, the answers of every variant whose answer must hold minimax's
+value (exact variants; Belle's root by its bound) are checked against each other, the
+reference (minimax) first where the run has it. A question whose answers cannot all be right
+is a disagreement: every answer to it is a row of ``disagreements.csv``, marked whether it
+allows the value the others settle on (minimax's, else the exact score most of them give).
+A run whose frame is not exact for any variant (null move prunes by the window) is not
+checked, and says why.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import pandas as pd
+
+from harness.errors import HarnessError
+from harness.search.agreement import Answer, disagreement
+from harness.search.registry import parse_variants
+
+DISAGREEMENTS_FILE = "disagreements.csv"
+DISAGREEMENT_EXIT = 3
+"""The exit status of a run, comparison or reproduction whose exact variants disagree."""
+QUESTION = ["game", "suite", "problem_id", "depth"]
+"""What identifies one question: a problem searched to one depth (the run's switches are
+the same for every row)."""
+COLUMNS = [*QUESTION, "variant", "tt_size", "iterative", "score", "bound", "agrees", "answers"]
+"""The columns of ``disagreements.csv``."""
+
+
+@dataclass(frozen=True)
+class AnswerCheck:
+    """What a run's answers came to."""
+
+    rows: pd.DataFrame
+    """Every answer to a question whose answers disagree (:data:`COLUMNS`); empty if none."""
+    questions: int
+    """Questions checked (problems x depths with at least two checked answers)."""
+    checked: tuple[str, ...]
+    """The variants whose answers were checked."""
+    unchecked: dict[str, str]
+    """Variants left out of the check, with the reason."""
+    skipped: str | None = None
+    """Why the run was not checked at all (``None``: it was)."""
+    by: tuple[str, ...] = tuple(QUESTION)
+    """The columns that identify a question."""
+
+    @property
+    def disagreeing(self) -> int:
+        """Questions whose answers disagree."""
+        return 0 if self.rows.empty else len(self.rows.groupby(list(self.by), sort=False))
+
+    def wrong_by_variant(self) -> dict[str, int]:
+        """For each variant, the questions where its answer does not allow the value the
+        others settle on."""
+        if self.rows.empty:
+            return {}
+        wrong = self.rows[self.rows["agrees"] == 0]
+        return {str(k): int(v) for k, v in wrong.groupby("variant", sort=False).size().items()}
+
+    def wrong_questions(self, variant: str) -> set[tuple[str, str, int]]:
+        """The questions (set, problem id, depth) ``variant`` answered against the value the
+        others settle on."""
+        if self.rows.empty:
+            return set()
+        wrong = self.rows[(self.rows["agrees"] == 0) & (self.rows["variant"] == variant)]
+        return set(zip(wrong["suite"].astype(str), wrong["problem_id"].astype(str),
+                       wrong["depth"].astype(int), strict=True))
+
+    def lines(self, first: int = 3) -> list[str]:
+        """The terminal's account: nothing when every answer agreed; else which variants,
+        on how many questions, and the first ``first`` of them."""
+        if self.skipped is not None or self.rows.empty:
+            return []
+        wrong = ", ".join(f"{v} on {n}" for v, n in self.wrong_by_variant().items())
+        out = [f"ANSWERS DISAGREE: the exact variants' scores differ on {self.disagreeing} of "
+               f"{self.questions} problems x depths (wrong: {wrong or 'no majority'}); "
+               "at least one search or the game's tree is wrong"]
+        for key, part in list(self.rows.groupby(list(self.by), sort=False))[:first]:
+            named = dict(zip(self.by, key, strict=True))
+            where = " ".join(str(v) for k, v in named.items() if k not in ("game", "depth"))
+            out.append(f"  {where} depth {named['depth']}: {part['answers'].iloc[0]}")
+        return out
+
+    def note(self) -> str:
+        """One line for a run that agreed, or was not checked."""
+        if self.skipped is not None:
+            return f"answers not cross-checked: {self.skipped}"
+        return (f"answers cross-checked: {len(self.checked)} exact variants agree on "
+                f"{self.questions} problems x depths")
+
+    def summary(self) -> dict[str, Any]:
+        """What ``run.json`` records."""
+        return {"questions": self.questions, "disagreeing": self.disagreeing,
+                "checked": list(self.checked), "unchecked": self.unchecked,
+                "skipped": self.skipped, "wrong_by_variant": self.wrong_by_variant()}
+
+
+def check_answers(results: pd.DataFrame, info: Mapping[str, Any] | None = None,
+                  by: Sequence[str] = QUESTION) -> AnswerCheck:
+    """Check the answers of ``results`` (a run's rows; ``info`` its ``run.json``, whose
+    switches say whether the frame is exact), one question per value of the ``by``
+    columns (a reproduction's rows add their configuration and dataset)."""
+    switches = ((info or {}).get("config") or {}).get("switches") or {}
+    by = [column for column in by if column in results.columns]
+    labels = [str(v) for v in pd.unique(results["variant"])] if len(results) else []
+    columns = [*by, *COLUMNS[len(QUESTION):]]
+    checked, unchecked = [], {}
+    for label in labels:
+        reason = _inexact(label)
+        if reason is None:
+            checked.append(label)
+        else:
+            unchecked[label] = reason
+    skipped = None
+    if not {"score", "bound"} <= set(results.columns):
+        skipped = "the results hold no scores"
+    elif switches.get("null_move"):
+        skipped = "null move prunes by the window, so no variant's answer need equal minimax's"
+    elif len(checked) < 2:
+        skipped = "fewer than two exact variants"
+    if skipped is not None:
+        return AnswerCheck(pd.DataFrame(columns=columns), 0, tuple(checked), unchecked, skipped,
+                           tuple(by))
+    part = results[results["variant"].astype(str).isin(checked)]
+    found: list[dict[str, Any]] = []
+    questions = 0
+    for key, rows in part.groupby(list(by), sort=False):
+        if len(rows) < 2:
+            continue
+        questions += 1
+        records = rows.to_dict("records")
+        answers = [answer_of(r["variant"], r["score"], r["bound"]) for r in records]
+        reference = [a for a in answers if a.label == "minimax"]
+        text = disagreement(reference + [a for a in answers if a.label != "minimax"])
+        if text is None:
+            continue
+        settled = _settled(answers)
+        for answer, row in zip(answers, records, strict=True):
+            found.append({**dict(zip(by, key, strict=True)), "variant": answer.label,
+                          "tt_size": row.get("tt_size", ""), "iterative": row.get("iterative", ""),
+                          "score": "" if answer.score is None else answer.score,
+                          "bound": answer.bound,
+                          "agrees": "" if settled is None else int(answer.allows(settled)),
+                          "answers": text})
+    return AnswerCheck(pd.DataFrame(found, columns=columns), questions, tuple(checked), unchecked,
+                       by=tuple(by))
+
+
+def _inexact(label: str) -> str | None:
+    """Why ``label``'s answers are not checked (``None``: they are)."""
+    try:
+        spec = parse_variants(label)[0]
+    except HarnessError:
+        return "not installed here"
+    return spec.variant.inexact_reason(dict(spec.options))
+
+
+def answer_of(label: object, score: object, bound: object) -> Answer:
+    """An :class:`Answer` from a row's cells (an empty or missing score: no score)."""
+    missing = score is None or score == "" or (isinstance(score, float) and math.isnan(score))
+    return Answer(str(label), None if missing else int(str(score).split(".")[0]), str(bound))
+
+
+def _settled(answers: list[Answer]) -> int | None:
+    """The value the others settle on: minimax's, else the exact score most give (``None``
+    when there is none, or a tie)."""
+    for answer in answers:
+        if answer.label == "minimax" and answer.bound == "exact" and answer.score is not None:
+            return answer.score
+    counts = Counter(a.score for a in answers if a.bound == "exact" and a.score is not None)
+    ranked = counts.most_common(2)
+    if not ranked or (len(ranked) == 2 and ranked[0][1] == ranked[1][1]):
+        return None
+    return ranked[0][0]
