@@ -581,6 +581,10 @@ def reproduce(ctx: click.Context, /, quick: bool, only: str | None, jobs: int, o
         click.echo(f"{number}. {claim.title}: {claim.verdict}")
         click.echo(f"   {claim.measured}")
     click.echo(f"\nwrote {output.report_md} and {output.report_html} in {output.seconds:.0f} s")
+    if output.disagree:
+        click.echo(f"error: exact variants' answers disagree (data/{DISAGREEMENTS_FILE}); the "
+                   f"claims measured on them are not measured (exit {DISAGREEMENT_EXIT})", err=True)
+        sys.exit(DISAGREEMENT_EXIT)
 
 
 @cli.group(invoke_without_command=True)

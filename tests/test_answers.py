@@ -170,3 +170,25 @@ def test_differing_conditions_are_named_beside_the_verdict(tmp_path: Path) -> No
                         "--depth", "3", "--no-progress", "--out", str(tmp_path / "e"))
     assert "searched differently: aspiration: no table, iterative deepening; alphabeta: no " \
            "table, no iterative deepening" in aspiration.output
+
+
+def test_a_claim_measured_on_disagreeing_answers_is_not_measured(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Claim 1 (Knuth and Moore) with PVS made to answer one more than it found."""
+    from dataclasses import replace
+
+    from harness import reproduce as rp
+    from harness.reproduce import measure
+
+    real = measure.run_search
+
+    def off_by_one(tree, spec, depth, *args, **kwargs):  # type: ignore[no-untyped-def]
+        result = real(tree, spec, depth, *args, **kwargs)
+        return replace(result, score=result.score + 1) if spec.name == "pvs" else result
+
+    monkeypatch.setattr(measure, "run_search", off_by_one)
+    out = rp.reproduce(tmp_path / "out", quick=True, only=["knuth-moore"])
+    assert out.disagree
+    assert out.claims[0].verdict.startswith(f"{rp.NOT_MEASURED}: the exact variants' answers disagree")
+    rows = pd.read_csv(tmp_path / "out" / "data" / "disagreements.csv")
+    assert set(rows.loc[rows["agrees"] == 0, "variant"]) == {"pvs"}

@@ -18,6 +18,7 @@ import numpy as np
 import pandas as pd
 
 from harness.report import charts
+from harness.report.answers import DISAGREEMENTS_FILE, check_answers
 from harness.report.page import PAGE_CSS
 from harness.reproduce import claims as registry
 from harness.reproduce.analysis import Claim, ClaimInfo, Context, Section
@@ -27,6 +28,7 @@ from harness.reproduce.verdicts import (
     FAILS,
     GENERAL_RULES,
     HOLDS,
+    NOT_MEASURED,
     STATISTICS_RULE,
     Check,
     claim_checks,
@@ -56,6 +58,8 @@ class ReproduceOutput:
     """Wall time of the whole reproduction."""
     quick: bool
     """Whether it was the quick (CI) scale."""
+    disagree: bool = False
+    """Whether exact variants' answers disagreed somewhere (those claims are not measured)."""
 
 
 def write_all(out_dir: Path, frames: dict[str, pd.DataFrame], selected: Sequence[ClaimInfo],
@@ -71,6 +75,12 @@ def write_all(out_dir: Path, frames: dict[str, pd.DataFrame], selected: Sequence
         path = data_dir / f"{name}.csv"
         frame.to_csv(path, index=False)
         data.append(path)
+    disagreeing = {name: check for name, frame in frames.items()
+                   if not (check := check_answers(frame, by=QUESTION_COLUMNS)).rows.empty}
+    if disagreeing:
+        path = data_dir / DISAGREEMENTS_FILE
+        pd.concat([check.rows for check in disagreeing.values()]).to_csv(path, index=False)
+        data.append(path)
     ctx = Context(frames, scale, suite)
     claims: list[Claim] = []
     sections: list[Section] = []
@@ -80,6 +90,12 @@ def write_all(out_dir: Path, frames: dict[str, pd.DataFrame], selected: Sequence
         for name, _title, fig in section.figures:
             paths += charts.save(fig, chart_dir / name)
         verdict = section.verdict or verdict_of(section.checks)
+        wrong = [name for name in datasets_of(info) if name in disagreeing]
+        if wrong:
+            counts = "; ".join(f"{disagreeing[n].disagreeing} of {disagreeing[n].questions} "
+                               f"questions of the {n} data" for n in wrong)
+            verdict = (f"{NOT_MEASURED}: the exact variants' answers disagree ({counts}; "
+                       f"data/{DISAGREEMENTS_FILE}), so its counts measure a wrong search")
         registered = (None if info.rules is None
                       else _rules_record(info.rules, quick, _json_ready(asdict(scale))))
         claims.append(Claim(info.key, info.title, info.source, section.setup, info.claimed,
@@ -98,7 +114,19 @@ def write_all(out_dir: Path, frames: dict[str, pd.DataFrame], selected: Sequence
     (out_dir / "claims.json").write_text(json.dumps(record, indent=2, sort_keys=False) + "\n",
                                          encoding="utf-8")
     (out_dir / "verdicts.md").write_text(verdict_table(claims), encoding="utf-8")
-    return ReproduceOutput(out_dir, tuple(claims), md, page, tuple(data), seconds, quick)
+    return ReproduceOutput(out_dir, tuple(claims), md, page, tuple(data), seconds, quick,
+                           bool(disagreeing))
+
+
+QUESTION_COLUMNS = ("dataset", "model", "ordering", "set", "suite", "problem_id", "config", "depth")
+"""What identifies one question in a reproduction's rows (those of them a dataset has)."""
+
+
+def datasets_of(info: ClaimInfo) -> list[str]:
+    """The datasets a claim is measured on."""
+    return [name for name, used in (("chess", bool(info.chess)),
+                                    ("sweep", bool(info.sweep or info.sweep_at)),
+                                    (info.key, info.jobs is not None)) if used]
 
 
 def _rules_record(rules: Rules, quick: bool, scale: Mapping[str, Any]) -> dict[str, Any]:
