@@ -131,9 +131,9 @@ def test_a_colliding_key_is_caught_everywhere_a_user_looks(tmp_path: Path, colli
     assert len(pd.read_csv(out / "results.csv")) == 4 * 3 * 12
     compared = invoke("compare", "alphabeta", "mtdf", "--run", str(out))
     assert compared.exit_code == DISAGREEMENT_EXIT
-    assert "wrong answers on" in compared.output and "fewer nodes than" not in compared.output
+    assert "wrong answers" in compared.output and "fewer nodes than" not in compared.output
     allowed = invoke("compare", "alphabeta", "mtdf", "--run", str(out), "--allow-disagreement")
-    assert allowed.exit_code == 0 and "wrong answers on" in allowed.output
+    assert allowed.exit_code == 0 and "wrong answers" in allowed.output
 
 
 def test_allow_disagreement_exits_zero_with_everything_written(tmp_path: Path,

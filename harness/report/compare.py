@@ -52,7 +52,7 @@ TABLE_COLUMNS = (
     "suite", "variant", "baseline", "depth", "n", "ratio", "ratio_low", "ratio_high", "median_ratio",
     "wins", "ties", "losses", "sign_p", "significant", "nodes_a", "nodes_b",
     "research_rate_a", "research_rate_b", "fh_first_rate_a", "fh_first_rate_b",
-    "largest", "disagree", "conditions", "verdict",
+    "largest", "disagree", "wrong_a", "wrong_b", "conditions", "verdict",
 )
 """The columns of :attr:`Comparison.table`, in order (A: the baseline, B: ``variant``)."""
 
@@ -74,7 +74,9 @@ class Comparison:
     fail-high rates (fail_highs_first / fail_highs) of each over the same problems;
     ``largest`` the problems that differ most, as text; ``disagree`` the problems whose
     answers (score and bound) of B and A cannot both be right (no verdict on nodes is
-    given then); ``conditions`` how the two searched differently (a table, iterative
+    given then), of which ``wrong_a`` and ``wrong_b`` are those where the run's check found
+    A's or B's answer against minimax's (or the majority's); ``conditions`` how the two
+    searched differently (a table, iterative
     deepening, a root window), empty when alike; ``verdict`` one plain sentence."""
     differences: pd.DataFrame
     """The problems behind ``largest``, one row each: variant, depth, rank, suite,
@@ -179,7 +181,7 @@ def compare(results: pd.DataFrame, baseline: str, others: list[str], seed: int =
             searched = in_group & results["variant"].isin([baseline, other])
             for depth in sorted(results.loc[searched, "depth"].unique()):
                 part = paired[paired["depth"] == depth]
-                wrong = checked.wrong_questions(baseline) | checked.wrong_questions(other)
+                wrong = (checked.wrong_questions(baseline), checked.wrong_questions(other))
                 row, top = _compare_depth(part, baseline, other, int(depth), seed, resamples,
                                           level, wrong if {baseline, other} <= judged else None,
                                           window is not None)
@@ -196,7 +198,7 @@ def compare(results: pd.DataFrame, baseline: str, others: list[str], seed: int =
 
 
 def _compare_depth(part: pd.DataFrame, baseline: str, other: str, depth: int, seed: int,
-                   resamples: int, level: float, wrong: set[tuple[str, str, int]] | None,
+                   resamples: int, level: float, wrong: tuple[set[Question], set[Question]] | None,
                    window: bool) -> tuple[dict[str, object], pd.DataFrame]:
     a = part["nodes_a"].to_numpy(dtype=np.float64)
     b = part["nodes_b"].to_numpy(dtype=np.float64)
@@ -219,33 +221,56 @@ def _compare_depth(part: pd.DataFrame, baseline: str, other: str, depth: int, se
         "fh_first_rate_a": column_rate(part, "fail_highs_first_a", "fail_highs_a"),
         "fh_first_rate_b": column_rate(part, "fail_highs_first_b", "fail_highs_b"),
         "largest": _largest_text(top, several_suites=part["suite"].nunique() > 1),
-        "disagree": 0 if wrong is None else disagreeing(part, wrong),
+        **dict(zip(("disagree", "wrong_a", "wrong_b"),
+                   (0, 0, 0) if wrong is None else disagreeing(part, *wrong), strict=True)),
         "conditions": conditions(part, baseline, other, window),
     }
     if row["disagree"]:
         row["significant"] = False
-        row["verdict"] = (f"{other}: wrong answers on {row['disagree']} of {len(part)} problems "
-                          f"(its scores, {baseline}'s or both are not minimax's): no verdict on "
-                          "nodes.")
+        row["verdict"] = wrong_verdict(row, baseline, other, len(part))
     else:
         row["verdict"] = verdict(other, baseline, len(part), ratio, (low, high), wins, ties,
                                  losses, p, level)
     return row, top
 
 
-def disagreeing(part: pd.DataFrame, wrong: set[tuple[str, str, int]]) -> int:
-    """Paired problems where either answer is wrong: the two cannot both be right, or the
-    run's check found one of them against the others (``wrong``: suite, problem, depth)."""
+Question = tuple[str, str, int]
+"""A problem searched to a depth: (suite, problem id, depth)."""
+
+
+def disagreeing(part: pd.DataFrame, wrong_a: set[Question],
+                wrong_b: set[Question]) -> tuple[int, int, int]:
+    """Paired problems where an answer is wrong (the two cannot both be right, or the
+    run's check found one against minimax's or the majority's value), and of those the
+    problems where A's and B's were found wrong (``wrong_a``, ``wrong_b``: such questions)."""
     if "score_a" not in part.columns or "bound_a" not in part.columns:
-        return 0
-    count = 0
+        return 0, 0, 0
+    either = a = b = 0
     columns = ["suite", "problem_id", "depth", "score_a", "bound_a", "score_b", "bound_b"]
     for row in part[columns].itertuples(index=False):
+        key = (str(row.suite), str(row.problem_id), int(str(row.depth)))
         answers = [answer_of("a", row.score_a, row.bound_a),
                    answer_of("b", row.score_b, row.bound_b)]
-        count += ((str(row.suite), str(row.problem_id), int(str(row.depth))) in wrong
-                  or disagreement(answers) is not None)
-    return count
+        a += key in wrong_a
+        b += key in wrong_b
+        either += key in wrong_a or key in wrong_b or disagreement(answers) is not None
+    return either, a, b
+
+
+def wrong_verdict(row: Mapping[str, Any], baseline: str, other: str, n: int) -> str:
+    """The verdict of a pair with wrong answers: whose, on how many problems; no verdict on
+    nodes."""
+    a, b, either = int(row["wrong_a"]), int(row["wrong_b"]), int(row["disagree"])
+    if b and not a:
+        who = f"{other}: wrong answers on {b} of {n} problems"
+    elif a and not b:
+        who = f"{baseline} (the baseline): wrong answers on {a} of {n} problems"
+    elif a and b:
+        who = f"wrong answers: {other} on {b}, {baseline} on {a} of {n} problems"
+    else:
+        who = (f"{other} and {baseline} answer differently on {either} of {n} problems (one "
+               "of them is wrong)")
+    return f"{who}: no verdict on nodes."
 
 
 def conditions(part: pd.DataFrame, baseline: str, other: str, window: bool) -> str:
@@ -351,7 +376,10 @@ def brief_verdict(row: Mapping[Any, Any] | pd.Series) -> str:
     if n == 0:
         return "no problems in common"
     if int(row.get("disagree", 0) or 0):
-        return f"wrong answers on {int(row['disagree'])} of {n} problems"
+        a, b, either = int(row["wrong_a"]), int(row["wrong_b"]), int(row["disagree"])
+        if b or not a:
+            return f"wrong answers on {b or either} of {n} problems"
+        return f"the baseline's answers are wrong on {a} of {n} problems"
     if int(row["wins"]) == int(row["losses"]) == 0:
         return f"as many nodes on all {n} problems"
     if ratio >= 2:

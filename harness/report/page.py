@@ -423,11 +423,17 @@ def _verdict_table(comparison: Comparison, names: SetNames) -> str:
             cells += [f"<td>{wrap(_num(r['ratio']))}</td>",
                       f"<td>{_num(r['ratio_low'])} to {_num(r['ratio_high'])}</td>",
                       f"<td>{r['wins']} / {r['ties']} / {r['losses']}</td>",
-                      f'<td class="text">{wrap(_e(brief_verdict(r)))}</td>']
+                      f'<td class="text">{wrap(_e(brief_verdict(r)))}{_conditions_note(r)}</td>']
         body.append("<tr>" + "".join(cells) + "</tr>")
     return (f'<div class="wide"><table>\n<thead><tr><th class="text" rowspan="2">variant (B)'
             f"</th>{top}</tr>\n<tr>{sub}</tr></thead>\n<tbody>\n" + "\n".join(body)
             + "\n</tbody>\n</table></div>")
+
+
+def _conditions_note(row: Mapping[Any, Any]) -> str:
+    """How B and A searched differently, under a verdict (nothing when alike)."""
+    said = str(row.get("conditions") or "")
+    return f'<br><span class="note">searched differently: {_e(said)}</span>' if said else ""
 
 
 def _verdicts_html(comparison: Comparison, names: SetNames) -> str:
@@ -516,6 +522,8 @@ def _answers_html(answers: AnswerCheck | None) -> str:
     if answers.rows.empty:
         return f'<p class="note">{_e(answers.note())}.</p>'
     head, *first = answers.lines(first=5)
+    head = head.removeprefix("ANSWERS DISAGREE: ")
+    head = head[:1].upper() + head[1:]
     items = "".join(f"<li>{_e(line.strip())}</li>" for line in first)
     return (f'<div class="alarm" role="alert"><h2>Answers disagree</h2><p>{_e(head)}. Every '
             f"answer to those problems is in <code>{DISAGREEMENTS_FILE}</code>; node counts of "

@@ -167,8 +167,8 @@ def _brief_set(deepest: pd.DataFrame, baseline: str, seed: int, resamples: int,
         return [f"  no variant searched the same problems as {baseline}"]
     wrong = table[table["disagree"] > 0]
     table = table[table["disagree"] == 0]
-    lines = [f"  wrong answers:  {row['variant']} on {row['disagree']} of {row['n']} problems "
-             f"(against {baseline}'s): not ranked" for row in wrong.to_dict("records")]
+    lines = [f"  not ranked:   {row['variant']}  {brief_verdict(row)}"
+             for row in wrong.to_dict("records")]
     if table.empty:
         return lines
     ranked = table.sort_values("ratio", kind="stable")
