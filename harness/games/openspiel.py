@@ -106,6 +106,10 @@ def check_game(game: Any) -> None:
                            f"perfect-information, two-player, zero-sum games)")
 
 
+KEYS_KEPT = 1 << 16
+"""Keys a tree remembers per player before it forgets them all (a memory bound; a key is
+the same whenever it is computed)."""
+
 _KEY_PREFIX = (b"0\n", b"1\n")
 """What a key hashes before the position's text: the player to move and a newline."""
 
@@ -213,10 +217,13 @@ class OpenSpielTree:
         self._states: list[Any] = [state]
         # Stepping back is the stack's own pop: no Python frame per node.
         self.pop: Callable[[], None] = self._states.pop
-        # By the cursor's depth (1 at the root): the node whose moves or key were made last
-        # there, with them; a node is recognised by identity, never by depth alone.
+        # By the cursor's depth (1 at the root): the node whose moves were made last there,
+        # with its children; a node is recognised by identity, never by depth alone.
         self._children: dict[int, tuple[Any, dict[Move, Any]]] = {}
-        self._keys: dict[int, tuple[Any, int]] = {}
+        # The keys of the positions met, by player to move and text: a position's text is
+        # made again each time (cheap), its hash once (the search asks for the key of
+        # every node whose value is exact, for the principal variation).
+        self._keys: tuple[dict[str, int], dict[str, int]] = ({}, {})
 
     def __repr__(self) -> str:
         return f"OpenSpielTree({str(self.game)!r}, root={list(self._states[0].history())})"
@@ -275,17 +282,20 @@ class OpenSpielTree:
     terminal_value = value
 
     def child_value(self, move: Move) -> int:
-        return self._value(self._after(move), len(self._states))
+        states = self._states
+        return self._value(states[-1].child(move) if self._alternates else self._after(move),
+                           len(states))
 
     def key(self) -> int:
         states = self._states
-        state = states[-1]
-        depth = len(states)
-        known = self._keys.get(depth)
-        if known is not None and known[0] is state:
-            return known[1]
-        key = stable_key(self._root_player ^ ((depth - 1) & 1), str(state))
-        self._keys[depth] = (state, key)
+        text = str(states[-1])
+        player = self._root_player ^ ((len(states) - 1) & 1)
+        known = self._keys[player]
+        key = known.get(text)
+        if key is None:
+            if len(known) >= KEYS_KEPT:
+                known.clear()
+            key = known[text] = stable_key(player, text)
         return key
 
     def move_name(self, move: Move) -> str:
