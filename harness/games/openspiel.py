@@ -344,8 +344,9 @@ class OpenSpiel(Game):
     options: ClassVar[Mapping[str, Option]] = {
         "moves": Option("", "actions played from the initial state to reach the position "
                         "searched, separated by spaces or ;"),
-        "plies": Option(0, "one problem per distinct position this many moves after it (in "
-                        "OpenSpiel's action order; games over by then are left out)", minimum=0),
+        "plies": Option(0, "one problem per distinct position this many plies after it (a ply "
+                        "is a move: a player's actions in a row; in OpenSpiel's order; games "
+                        "over by then are left out)", minimum=0),
         "scale": Option(1, "the returns are multiplied by this (they must come out integers)",
                         minimum=1),
         "eval": Option("", "the evaluation at the horizon of a search shallower than the game "
@@ -380,7 +381,7 @@ class OpenSpiel(Game):
         lines = _lines_from(root.state(), start, int(given["plies"]))
         if not lines:
             raise HarnessError(f"{self.name}:{name}: every game is over within "
-                               f"{given['plies']} moves: no position to search")
+                               f"{given['plies']} plies: no position to search")
         problems = [Problem(self.name, name, " ".join(map(str, line)) or "start", spec, i, options,
                             max(1, game.max_game_length() - len(line)),
                             position=" ".join(map(str, line)))
@@ -421,7 +422,7 @@ def _actions(spec: str, moves: str) -> list[int]:
 
 def _lines_from(state: Any, start: list[int], plies: int) -> list[list[int]]:
     """The action sequences from ``start`` that reach each distinct position ``plies`` moves
-    (:func:`complete_moves`) after ``state`` (the first sequence to reach it), games over by
+    (plies: :func:`complete_moves`) after ``state`` (the first sequence to reach it), games over by
     then left out."""
     lines: list[tuple[list[int], Any]] = [(start, state)]
     for _ in range(plies):
