@@ -8,9 +8,11 @@
   actions (integers) in OpenSpiel's order, except where a player makes several actions in
   a row (checkers' multiple jumps, a dots-and-boxes chain, a mancala extra turn): there
   each complete sequence, to where the other player moves or the game ends, is one move, a
-  tuple of actions (:func:`complete_moves`), named by its actions joined with ``+``. A
-  node's children are made when its moves are asked for (every child's player must be
-  seen to know the moves), kept by depth and found again by ``push``.
+  tuple of actions (:func:`complete_moves`), named by its actions joined with ``+``. In
+  the games known to alternate (:data:`ALTERNATING`) the moves are read straight from the
+  actions; in any other a node's children are made when its moves are asked for (every
+  child's player must be seen to know the moves), kept by depth and found again by
+  ``push``.
 - **Values** are for the side to move, in negamax form. At a terminal state: OpenSpiel's
   return for that player times ``scale`` (default 1: a win is 1, a draw 0, a loss -1 in
   the win/loss games) and, with an :class:`~harness.games.evaluations.Evaluation`, times
@@ -35,7 +37,7 @@ from __future__ import annotations
 import difflib
 from collections.abc import Callable, Mapping, Sequence
 from hashlib import blake2b
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 from harness.errors import HarnessError
 from harness.games.base import INF, Game, Move, Problem, ProblemSet, Tree, check_default_depth
@@ -161,7 +163,7 @@ def after(state: Any, move: Move) -> Any:
 
 def move_actions(move: Move) -> list[int]:
     """The actions a move plays."""
-    return list(move) if isinstance(move, tuple) else [int(move)]  # type: ignore[call-overload]
+    return list(move) if isinstance(move, tuple) else [cast(int, move)]
 
 
 class OpenSpielTree:
