@@ -12,6 +12,8 @@ Benchmarks (each figure is the median of its repeats; targets from the performan
   search with no tracing machinery (a plain ``Search``, the driver called directly), same
   nodes, on ``random:b=8,d=6,n=6`` and 5 WAC positions at depth 3 (target <= 1.05); and,
   for information, with the trace on / off.
+- ``openspiel``: harness ``minimax`` on OpenSpiel's full tic-tac-toe tree / a bare
+  recursive loop over ``State.child``, same nodes (549,946); target <= 1.3.
 - ``sharing``: core variants x depths 1-4 x 20 WAC positions in one run / the sum of the
   variants run alone, each in a fresh process (target <= 0.25).
 - ``parallel``: the same experiment with 2 worker processes / 1 (target >= 1.8).
@@ -47,7 +49,7 @@ from benchmarks.common import (
     write_record,
 )
 
-BENCHMARKS = ("overhead", "trees", "observer", "sharing", "parallel", "connect4")
+BENCHMARKS = ("overhead", "trees", "observer", "openspiel", "sharing", "parallel", "connect4")
 """In the order they run (cheap first); each is ``benchmarks.<name>.measure``."""
 
 

@@ -50,7 +50,7 @@ def test_names_split_at_commas_outside_parentheses() -> None:
         "breakthrough(rows=5,columns=5)", "moves=0 1"]
     named = parse_problem_name("openspiel:breakthrough(rows=5,columns=5),scale=10")
     assert (named.game.name, named.spec) == ("openspiel", "breakthrough(rows=5,columns=5)")
-    assert dict(named.options) == {"moves": "", "plies": 0, "scale": 10}
+    assert dict(named.options) == {"moves": "", "plies": 0, "scale": 10, "eval": ""}
     assert named.game.set_name(named.spec, named.options) == "breakthrough(rows=5,columns=5),scale=10"
     named = parse_problem_name("chess:bench.epd,killers=1")
     assert named.spec == "bench.epd" and dict(named.options)["killers"] is True

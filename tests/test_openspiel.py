@@ -18,7 +18,7 @@ from open_spiel.python.algorithms.minimax import (  # type: ignore[import-untype
     alpha_beta_search,
 )
 
-from harness.games.openspiel import OpenSpielTree, load_game, openspiel_tree
+from harness.games.openspiel import load_game, openspiel_tree
 
 EXACT = sorted(v.name for v in VARIANTS if v.exact)
 
@@ -129,7 +129,8 @@ def test_refuses_unknown_games_and_bad_parameters() -> None:
         openspiel_tree("tic_tac_toe", actions=(4, 4))
 
 
-def test_refuses_a_player_moving_twice() -> None:
-    tree = OpenSpielTree("dots_and_boxes", {"num_rows": 1, "num_cols": 2})
-    with pytest.raises(HarnessError, match="moves twice in a row"):
-        run_search(tree, make_spec("minimax"), tree.height)
+def test_refuses_a_position_that_is_over() -> None:
+    with pytest.raises(HarnessError, match=r"'tic_tac_toe\(\)' is over after \[0, 3, 1, 4, 2\]: "
+                                           r"no move to search") as info:
+        openspiel_tree("tic_tac_toe", actions=(0, 3, 1, 4, 2))
+    assert "\n" not in str(info.value)

@@ -4,42 +4,49 @@
 ``"tic_tac_toe"`` or ``"breakthrough(rows=5,columns=5)"``, and returns an
 :class:`OpenSpielTree`: a :class:`harness.games.base.Tree` over the game's states.
 
-- **Moves** are the legal actions (integers) in OpenSpiel's order; ``push`` keeps a stack
-  of states, each the ``State.child(action)`` of the one below. (Measured on the full
-  tic-tac-toe tree, 549,946 states: a stack of children 0.29 s, ``apply_action`` and
-  ``undo_action`` on one state 0.25 s; most games do not implement ``undo_action``
-  (connect_four, hex, othello, mancala...), so the stack is used for all.)
+- **Moves** are a turn each, so that the players alternate as negamax needs: the legal
+  actions (integers) in OpenSpiel's order, except where a player makes several actions in
+  a row (checkers' multiple jumps, a dots-and-boxes chain, a mancala extra turn): there
+  each complete sequence, to where the other player moves or the game ends, is one move, a
+  tuple of actions (:func:`complete_moves`), named by its actions joined with ``+``. In
+  the games known to alternate (:data:`ALTERNATING`) the moves are read straight from the
+  actions; in any other a node's children are made when its moves are asked for (every
+  child's player must be seen to know the moves), kept by depth and found again by
+  ``push``.
 - **Values** are for the side to move, in negamax form. At a terminal state: OpenSpiel's
   return for that player times ``scale`` (default 1: a win is 1, a draw 0, a loss -1 in
-  the win/loss games), which must come out an integer, else the search stops with a
-  :class:`HarnessError` asking for a larger ``scale``. Elsewhere, at the search's horizon,
-  ``evaluate(state)`` (an integer for ``state.current_player()``, in the same units as
-  the scaled returns); without it, 0 ("not decided yet"), which lets iterative deepening,
-  aspiration and MTD drivers run their shallow passes; a search to the tree's natural
-  depth, :attr:`OpenSpielTree.height` (the game's maximum length, where every line has
-  ended), never uses it and returns the game's value.
+  the win/loss games) and, with an :class:`~harness.games.evaluations.Evaluation`, times
+  its bound + 1, so that a decided game outranks every evaluation; the product must be an
+  integer, else the search stops with a :class:`HarnessError` asking for a larger
+  ``scale``. Elsewhere, at the search's horizon, the evaluation (an integer for the player
+  to move, clamped to its bound); without one, 0 ("not decided yet"), which lets iterative
+  deepening, aspiration and MTD drivers run their shallow passes; a search to the tree's
+  natural depth, :attr:`OpenSpielTree.height` (the game's maximum length, where every line
+  has ended), never uses it and returns the game's value.
 - **Keys** are a 63-bit BLAKE2b hash of the player to move and ``str(state)`` (the
   position, as OpenSpiel prints it): the same in every process, unlike Python's salted
-  ``hash`` of a string. Positions reached by different move orders share a key.
+  ``hash`` of a string. Positions reached by different move orders share a key. A key is
+  computed when the search asks for it (a table, the principal variation), once per node.
 - Games must be sequential, deterministic, perfect-information, two-player and
-  zero-sum; others are refused with one line. Negamax also needs the players to
-  alternate: a game where a player moves twice in a row (dots_and_boxes after a box,
-  checkers' multiple jumps) is refused with one line when the search first meets it.
+  zero-sum, and the position searched must not be over; others are refused with one line
+  when the game is loaded.
 """
 
 from __future__ import annotations
 
 import difflib
-import hashlib
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, ClassVar
+from hashlib import blake2b
+from typing import Any, ClassVar, cast
 
 from harness.errors import HarnessError
 from harness.games.base import INF, Game, Move, Problem, ProblemSet, Tree, check_default_depth
+from harness.games.evaluations import Evaluation, find_evaluation, listing
 from harness.options import Option, OptionValue
 
-Evaluation = Callable[[Any], int]
-"""A static evaluation of a non-terminal ``pyspiel.State`` for its player to move."""
+StateEvaluation = Callable[[Any], int]
+"""A static evaluation of a non-terminal ``pyspiel.State`` for its player to move, in the
+units of the scaled returns."""
 
 ParamValue = int | float | bool | str
 
@@ -101,10 +108,62 @@ def check_game(game: Any) -> None:
                            f"perfect-information, two-player, zero-sum games)")
 
 
+KEYS_KEPT = 1 << 16
+"""Keys a tree remembers per player before it forgets them all (a memory bound; a key is
+the same whenever it is computed)."""
+
+_KEY_PREFIX = (b"0\n", b"1\n")
+"""What a key hashes before the position's text: the player to move and a newline."""
+
+
 def stable_key(player: int, text: str) -> int:
     """A 63-bit key for a position: the same in every process and on every machine."""
-    digest = hashlib.blake2b(f"{player}\n{text}".encode(), digest_size=8).digest()
+    digest = blake2b(_KEY_PREFIX[player] + text.encode(), digest_size=8).digest()
     return int.from_bytes(digest, "big") >> 1
+
+
+ALTERNATING = frozenset({
+    "breakthrough", "chess", "clobber", "connect_four", "go", "gomoku", "havannah", "hex",
+    "lines_of_action", "mnk", "nim", "oware", "othello", "pentago", "tic_tac_toe", "y"})
+"""Games where every action passes the turn (a pass is an action): their moves are their
+actions, read without making each child first to see who moves next. Any other game is
+walked by :func:`complete_moves` wherever a player moves twice in a row."""
+
+CHAIN_JOIN = "+"
+"""Between the actions' names in the name of a move of several actions (``a3c5+c5e7``)."""
+
+
+def complete_moves(state: Any) -> dict[Move, Any]:
+    """The moves of the player to move at ``state``, each with the state it leads to, in
+    OpenSpiel's order: an action after which another player moves or the game ends (the
+    action itself), and every sequence of actions the player makes in a row to that point
+    (a tuple: checkers' multiple jumps, a dots-and-boxes chain, a mancala extra turn).
+    Two sequences are two moves even when they end in the same position."""
+    player = state.current_player()
+    moves: dict[Move, Any] = {}
+
+    def follow(current: Any, line: tuple[int, ...]) -> None:
+        for action in current.legal_actions():
+            child = current.child(action)
+            if child.current_player() == player:
+                follow(child, (*line, action))
+            else:
+                moves[(*line, action) if line else action] = child
+
+    follow(state, ())
+    return moves
+
+
+def after(state: Any, move: Move) -> Any:
+    """The state ``move`` (an action or a tuple of them) leads to from ``state``."""
+    for action in move if isinstance(move, tuple) else (move,):
+        state = state.child(action)
+    return state
+
+
+def move_actions(move: Move) -> list[int]:
+    """The actions a move plays."""
+    return list(move) if isinstance(move, tuple) else [cast(int, move)]
 
 
 class OpenSpielTree:
@@ -113,15 +172,16 @@ class OpenSpielTree:
 
     ``game`` is a ``pyspiel.Game`` or its name (``params`` then adds parameters);
     ``actions`` are played from the initial state to reach the root; ``evaluate`` values a
-    non-terminal horizon node for its player to move (default: 0); ``scale`` multiplies
-    the returns.
+    non-terminal horizon node for its player to move (default: 0): an :class:`Evaluation`
+    (bounded: the terminal values are scaled above its bound) or a bare function (in the
+    units of the scaled returns); ``scale`` multiplies the returns.
     """
 
-    __slots__ = ("_evaluate", "_game_name", "_keys", "_players", "_states", "game",
-                 "height", "scale")
+    __slots__ = ("_alternates", "_bound", "_children", "_evaluate", "_game_name", "_keys", "_root_player",
+                 "_states", "_unit", "game", "height", "pop", "scale")
 
     def __init__(self, game: Any, params: Mapping[str, ParamValue] | None = None, *,
-                 actions: Sequence[int] = (), evaluate: Evaluation | None = None,
+                 actions: Sequence[int] = (), evaluate: Evaluation | StateEvaluation | None = None,
                  scale: int = 1) -> None:
         if scale < 1:
             raise HarnessError(f"openspiel: scale={scale} must be at least 1")
@@ -134,80 +194,122 @@ class OpenSpielTree:
         self.game: Any = game
         """The ``pyspiel.Game``."""
         self.scale = scale
-        """Terminal values are OpenSpiel's returns times this."""
-        self._evaluate = evaluate
+        """Terminal values are OpenSpiel's returns times this (and times the evaluation's
+        bound + 1, with a bounded evaluation)."""
         self._game_name = str(game)
+        if isinstance(evaluate, Evaluation):
+            self._evaluate: StateEvaluation | None = evaluate.function
+            self._bound: int | None = evaluate.bound
+        else:
+            self._evaluate, self._bound = evaluate, None
+        self._unit = scale * (1 if self._bound is None else self._bound + 1)
         state = game.new_initial_state()
         for action in actions:
             if state.is_terminal() or action not in state.legal_actions():
                 raise HarnessError(f"openspiel: game {self._game_name!r}: action {action} is "
                                    f"not legal after {list(state.history())}")
             state.apply_action(action)
-        self.height: int = max(1, game.max_game_length() - len(state.history()))
-        """The game's maximum length from the root: the depth at which every line ends."""
-        player = state.current_player()
         if state.is_terminal():
-            player = len(state.history()) % 2     # the player whose turn it would be
+            raise HarnessError(f"openspiel: game {self._game_name!r} is over after "
+                               f"{list(state.history())}: no move to search")
+        self.height: int = max(1, game.max_game_length() - len(state.history()))
+        """The game's maximum length in actions from the root: no line is longer in moves."""
+        self._root_player: int = state.current_player()
+        self._alternates = game.get_type().short_name in ALTERNATING
         self._states: list[Any] = [state]
-        self._players: list[int] = [player]
-        self._keys: list[int | None] = [None]
+        # Stepping back is the stack's own pop: no Python frame per node.
+        self.pop: Callable[[], None] = self._states.pop
+        # By the cursor's depth (1 at the root): the node whose moves were made last there,
+        # with its children; a node is recognised by identity, never by depth alone.
+        self._children: dict[int, tuple[Any, dict[Move, Any]]] = {}
+        # The keys of the positions met, by player to move and text: a position's text is
+        # made again each time (cheap), its hash once (the search asks for the key of
+        # every node whose value is exact, for the principal variation).
+        self._keys: tuple[dict[str, int], dict[str, int]] = ({}, {})
 
     def __repr__(self) -> str:
         return f"OpenSpielTree({str(self.game)!r}, root={list(self._states[0].history())})"
 
     def moves(self) -> Sequence[Move]:
-        return self._states[-1].legal_actions()  # type: ignore[no-any-return]
+        states = self._states
+        state = states[-1]
+        actions: list[int] = state.legal_actions()
+        if actions and not self._alternates:
+            player = state.current_player()
+            children: dict[Move, Any] = {}
+            for action in actions:
+                child = state.child(action)
+                if child.current_player() == player:    # a player moves again: follow to the end
+                    children = complete_moves(state)
+                    self._children[len(states)] = (state, children)
+                    return list(children)
+                children[action] = child
+            self._children[len(states)] = (state, children)
+        return actions
 
-    def _child(self, move: Move) -> tuple[Any, int]:
-        """The state after ``move`` and its player to move (checked to alternate)."""
-        child = self._states[-1].child(move)
-        mover = self._players[-1]
-        player = child.current_player()
-        if player == mover:
-            raise HarnessError(f"openspiel: game {self._game_name!r}: player {mover} moves "
-                               f"twice in a row after {list(child.history())}; negamax search "
-                               f"needs the players to alternate")
-        return child, 1 - mover
+    def _after(self, move: Move) -> Any:
+        """The state ``move`` leads to from the cursor's."""
+        states = self._states
+        state = states[-1]
+        if self._alternates:
+            return state.child(move)
+        made = self._children.get(len(states))
+        return made[1][move] if made is not None and made[0] is state else after(state, move)
 
     def push(self, move: Move) -> None:
-        child, player = self._child(move)
-        self._states.append(child)
-        self._players.append(player)
-        self._keys.append(None)
+        states = self._states
+        states.append(states[-1].child(move) if self._alternates else self._after(move))
 
-    def pop(self) -> None:
-        self._states.pop()
-        self._players.pop()
-        self._keys.pop()
-
-    def _value(self, state: Any, player: int) -> int:
+    def _value(self, state: Any, depth: int) -> int:
+        """The value of ``state``, ``depth`` moves below the root, for its player to move."""
         if state.is_terminal():
-            scaled: float = state.returns()[player] * self.scale
-            value = round(scaled)
+            scaled: float = state.returns()[self._root_player ^ (depth & 1)] * self._unit
+            value = int(scaled)
             if value != scaled or not -INF < value < INF:
-                raise HarnessError(f"openspiel: game {self._game_name!r}: a return times scale "
-                                   f"{self.scale} is {scaled}, not an integer between -{INF:,} "
+                raise HarnessError(f"openspiel: game {self._game_name!r}: a return times "
+                                   f"{self._unit} is {scaled}, not an integer between -{INF:,} "
                                    f"and {INF:,} (choose a scale that makes it one)")
             return value
-        return 0 if self._evaluate is None else int(self._evaluate(state))
+        evaluate = self._evaluate
+        if evaluate is None:
+            return 0
+        bound = self._bound
+        value = int(evaluate(state))
+        return value if bound is None or -bound <= value <= bound else max(-bound, min(bound, value))
 
     def value(self) -> int:
-        return self._value(self._states[-1], self._players[-1])
+        states = self._states
+        return self._value(states[-1], len(states) - 1)
 
-    def terminal_value(self) -> int:
-        return self._value(self._states[-1], self._players[-1])
+    terminal_value = value
 
     def child_value(self, move: Move) -> int:
-        return self._value(*self._child(move))
+        states = self._states
+        return self._value(states[-1].child(move) if self._alternates else self._after(move),
+                           len(states))
 
     def key(self) -> int:
-        key = self._keys[-1]
+        states = self._states
+        text = str(states[-1])
+        player = self._root_player ^ ((len(states) - 1) & 1)
+        known = self._keys[player]
+        key = known.get(text)
         if key is None:
-            key = self._keys[-1] = stable_key(self._players[-1], str(self._states[-1]))
+            if len(known) >= KEYS_KEPT:
+                known.clear()
+            key = known[text] = stable_key(player, text)
         return key
 
     def move_name(self, move: Move) -> str:
-        return str(self._states[-1].action_to_string(self._players[-1], move))
+        state = self._states[-1]
+        player = state.current_player()
+        if not isinstance(move, tuple):
+            return str(state.action_to_string(player, move))
+        names = []
+        for action in move:
+            names.append(str(state.action_to_string(player, action)))
+            state = state.child(action)
+        return CHAIN_JOIN.join(names)
 
     def state(self) -> Any:
         """The ``pyspiel.State`` at the cursor (do not change it)."""
@@ -215,13 +317,14 @@ class OpenSpielTree:
 
     def reset(self) -> None:
         """Put the cursor back on the root (the order is OpenSpiel's: nothing learnt)."""
-        del self._states[1:], self._players[1:], self._keys[1:]
+        del self._states[1:]
 
     def cutoff(self, move: Move, depth: int) -> None:
         """OpenSpiel's order is fixed: nothing to learn."""
 
 
-def openspiel_tree(spec: str, *, actions: Sequence[int] = (), evaluate: Evaluation | None = None,
+def openspiel_tree(spec: str, *, actions: Sequence[int] = (),
+                   evaluate: Evaluation | StateEvaluation | None = None,
                    scale: int = 1) -> OpenSpielTree:
     """The game ``spec`` (``"tic_tac_toe"``, ``"breakthrough(rows=5,columns=5)"``) as a tree
     from its initial state, or after ``actions``."""
@@ -230,10 +333,12 @@ def openspiel_tree(spec: str, *, actions: Sequence[int] = (), evaluate: Evaluati
 
 class OpenSpiel(Game):
     """Any OpenSpiel game :func:`check_game` accepts: ``openspiel:tic_tac_toe``,
-    ``openspiel:breakthrough(rows=5,columns=5),moves=0 1``.
+    ``openspiel:breakthrough(rows=5,columns=5),moves=0 1``, ``openspiel:othello,eval=othello``.
 
-    A plug-in can give the game an evaluation for searches shallower than the game:
-    register ``OpenSpiel("breakthrough-eval", evaluation=my_evaluation)``.
+    An evaluation for searches shallower than the game is named by the option ``eval``
+    (:mod:`harness.games.evaluations`: built in, or added through the entry-point group
+    ``harness.evaluations``). A plug-in can also register a game with its own:
+    ``OpenSpiel("breakthrough-eval", evaluation=my_evaluation)``.
     """
 
     spec = "NAME | NAME(param=value,...) as pyspiel.load_game reads it"
@@ -241,17 +346,24 @@ class OpenSpiel(Game):
     options: ClassVar[Mapping[str, Option]] = {
         "moves": Option("", "actions played from the initial state to reach the position "
                         "searched, separated by spaces or ;"),
-        "plies": Option(0, "one problem per distinct position this many plies after it (in "
-                        "OpenSpiel's action order; games over by then are left out)", minimum=0),
+        "plies": Option(0, "one problem per distinct position this many plies after it (a ply "
+                        "is a move: a player's actions in a row; in OpenSpiel's order; games "
+                        "over by then are left out)", minimum=0),
         "scale": Option(1, "the returns are multiplied by this (they must come out integers)",
                         minimum=1),
+        "eval": Option("", "the evaluation at the horizon of a search shallower than the game "
+                       "(default: none, every such position is 0); the returns are then also "
+                       "multiplied by its bound + 1, so a decided game outranks it. Known: "
+                       + listing()),
     }
 
-    def __init__(self, name: str = "openspiel", evaluation: Evaluation | None = None,
+    def __init__(self, name: str = "openspiel",
+                 evaluation: Evaluation | StateEvaluation | None = None,
                  description: str = "") -> None:
         self.name = name
         self.evaluation = evaluation
-        """A static evaluation at the horizon (default: 0, "not decided yet")."""
+        """The game's own static evaluation at the horizon (default: the option ``eval``'s,
+        else 0, "not decided yet")."""
         self.description = description or (
             "OpenSpiel's deterministic, perfect-information, two-player, zero-sum games "
             "(tic_tac_toe, connect_four, breakthrough, ...); without an evaluation a search to "
@@ -262,31 +374,45 @@ class OpenSpiel(Game):
         if not spec:
             raise HarnessError(f"{self.name}: which game? ({self.name}:NAME, for example "
                                f"{self.name}:tic_tac_toe)")
-        start = _actions(spec, str(dict(options)["moves"]))
-        root = OpenSpielTree(spec, actions=start, scale=int(dict(options)["scale"]))
+        given = dict(options)
+        start = _actions(spec, str(given["moves"]))
+        game = load_game(spec)
+        root = OpenSpielTree(game, actions=start, evaluate=self._evaluation(game, str(given["eval"])),
+                             scale=int(given["scale"]))
         name = self.set_name(spec, options)
-        lines = _lines_from(root.state(), start, int(dict(options)["plies"]))
+        lines = _lines_from(root.state(), start, int(given["plies"]))
         if not lines:
             raise HarnessError(f"{self.name}:{name}: every game is over within "
-                               f"{dict(options)['plies']} plies: no position to search")
+                               f"{given['plies']} plies: no position to search")
         problems = [Problem(self.name, name, " ".join(map(str, line)) or "start", spec, i, options,
-                            max(1, root.game.max_game_length() - len(line)),
+                            max(1, game.max_game_length() - len(line)),
                             position=" ".join(map(str, line)))
                     for i, line in enumerate(lines)]
-        return ProblemSet(name, problems, {"game_string": str(root.game), "height": root.height})
+        return ProblemSet(name, problems, {"game_string": str(game), "height": root.height})
+
+    def _evaluation(self, game: Any, name: str) -> Evaluation | StateEvaluation | None:
+        """The evaluation the option ``eval`` names for ``game``, or the game's own."""
+        if not name:
+            return self.evaluation
+        if self.evaluation is not None:
+            raise HarnessError(f"{self.name}: eval={name}: this game has its own evaluation")
+        return find_evaluation(name, game.get_type().short_name)
 
     def tree(self, problem: Problem) -> Tree:
         return self._tree(problem)
 
     def _tree(self, problem: Problem) -> OpenSpielTree:
-        return OpenSpielTree(problem.source, actions=_actions(problem.source, problem.position),
-                             evaluate=self.evaluation, scale=int(problem.option("scale")))
+        game = load_game(problem.source)
+        return OpenSpielTree(game, actions=_actions(problem.source, problem.position),
+                             evaluate=self._evaluation(game, str(problem.option("eval"))),
+                             scale=int(problem.option("scale")))
 
     def check(self, problems: ProblemSet, depths: tuple[int, ...] | None) -> None:
         problem = problems.problems[0]
         check_default_depth(f"{self.name}:{problem.source}: the game's length, "
                             f"{problem.default_depth:,} plies,", problem.default_depth, depths,
-                            "give --depth N (with an evaluation) or a later position (moves=...)")
+                            "give --depth N (with an evaluation, eval=...) or a later position "
+                            "(moves=...)")
 
 
 def _actions(spec: str, moves: str) -> list[int]:
@@ -297,17 +423,18 @@ def _actions(spec: str, moves: str) -> list[int]:
 
 
 def _lines_from(state: Any, start: list[int], plies: int) -> list[list[int]]:
-    """The action sequences from ``start`` that reach each distinct position ``plies`` plies
-    after ``state`` (the first sequence to reach it), games over by then left out."""
+    """The action sequences from ``start`` that reach each distinct position ``plies`` moves
+    (plies: :func:`complete_moves`) after ``state`` (the first sequence to reach it), games over by
+    then left out."""
     lines: list[tuple[list[int], Any]] = [(start, state)]
     for _ in range(plies):
         seen: set[str] = set()
         following = []
         for line, current in lines:
-            for action in current.legal_actions():
-                child = current.child(action)
-                if not child.is_terminal() and str(child) + str(child.current_player()) not in seen:
-                    seen.add(str(child) + str(child.current_player()))
-                    following.append(([*line, action], child))
+            for move, child in complete_moves(current).items():
+                position = f"{child.current_player()}\n{child}"
+                if not child.is_terminal() and position not in seen:
+                    seen.add(position)
+                    following.append(([*line, *move_actions(move)], child))
         lines = following
     return [line for line, current in lines if not current.is_terminal()]

@@ -16,6 +16,7 @@ from harness.errors import HarnessError
 from harness.games.base import Game, ProblemSet
 from harness.games.chess.game import Chess
 from harness.games.connect4.game import Connect4
+from harness.games.evaluations import PLUGIN_PROBLEMS as EVALUATION_PLUGIN_PROBLEMS
 from harness.games.openspiel import OpenSpiel
 from harness.games.trees.game import RandomTrees, TreeFile
 from harness.options import OptionValue, resolve
@@ -27,8 +28,8 @@ GAMES: list[Game] = [Chess(), RandomTrees(), TreeFile(), OpenSpiel(), Connect4()
 PLUGIN_GROUP = "harness.games"
 """The entry-point group through which an installed package adds games: each entry point
 names a :class:`Game` instance or a list of them."""
-PLUGIN_PROBLEMS: list[str] = []
-"""One line per game plug-in that could not be added, naming its package."""
+PLUGIN_PROBLEMS: list[str] = [*EVALUATION_PLUGIN_PROBLEMS]
+"""One line per game or evaluation plug-in that could not be added, naming its package."""
 
 
 def find_game(name: str) -> Game:
