@@ -113,6 +113,8 @@ class Faulty(Game):
     source = "tests/test_plugin_errors.py"
 
     def load(self, spec, options, skip_invalid=False):
+        if os.environ.get("FAULTY") == "load":
+            int("many")
         return ProblemSet(spec, [Problem(self.name, spec, str(i), spec, i, options, 3)
                                  for i in range(1, int(spec) + 1)])
 
@@ -209,7 +211,7 @@ def test_a_tree_method_that_raises_is_one_line_and_the_run_resumes(
     assert list(pd.read_csv(out / "results.csv")["problem_id"]) == [1, 2, 3]
 
 
-def test_a_game_method_and_harness_tree_are_blamed_too(registered: None, tmp_path: Path,
+def test_a_game_method_its_load_and_harness_tree_are_blamed_too(registered: None, tmp_path: Path,
                                                         monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("FAULTY", "judge")
     run = CliRunner().invoke(cli, ["run", "--problems", "faulty:3", "--variants", "alphabeta",
@@ -217,7 +219,14 @@ def test_a_game_method_and_harness_tree_are_blamed_too(registered: None, tmp_pat
     assert run.exit_code == 2
     assert one_error_line(run.stderr).startswith(
         f"Error: game faulty (package {PACKAGE}): Faulty.judge raised KeyError: '1' "
-        "(faulty/game.py, line 70; on faulty:3 2)")
+        "(faulty/game.py, line 72; on faulty:3 2)")
+    monkeypatch.setenv("FAULTY", "load")
+    loaded = CliRunner().invoke(cli, ["run", "--problems", "faulty:3", "--no-progress",
+                                      "--out", str(tmp_path / "loaded")])
+    assert loaded.exit_code == 2 and not (tmp_path / "loaded").exists()
+    assert one_error_line(loaded.stderr) == (
+        f"Error: game faulty (package {PACKAGE}): Faulty.load raised ValueError: invalid literal "
+        "for int() with base 10: 'many' (faulty/game.py, line 63)")
     monkeypatch.setenv("FAULTY", "loop")
     drawn = CliRunner().invoke(cli, ["tree", "--trees", "random:b=2,d=3,n=1", "--variant", "fragile"])
     assert drawn.exit_code == 2
@@ -234,6 +243,9 @@ def test_a_game_method_and_harness_tree_are_blamed_too(registered: None, tmp_pat
     ("return", "random:b=2,d=3,n=4",
      f"Error: variant fragile (package {PACKAGE}): the harness failed in harness.search.core.expand "
      "on what the plug-in returned: TypeError: "),
+    ("push", "faulty:4",
+     f"Error: game faulty (package {PACKAGE}): ChainTree.push raised ValueError: no room for "
+     "another stone (faulty/game.py, line 14; while searching faulty:4 2 with "),
     ("key", "faulty:4",
      f"Error: game faulty (package {PACKAGE}): ChainTree.key returned a list, which cannot be "
      "hashed (a key must be: ints, strings, tuples of them); while searching faulty:4 2 with "),
