@@ -248,7 +248,8 @@ def test_a_game_method_its_load_and_harness_tree_are_blamed_too(registered: None
      "another stone (faulty/game.py, line 14; while searching faulty:4 2 with "),
     ("key", "faulty:4",
      f"Error: game faulty (package {PACKAGE}): ChainTree.key returned a list, which cannot be "
-     "hashed (a key must be: ints, strings, tuples of them); while searching faulty:4 2 with "),
+     "hashed (keys index the transposition table: ints, or tuples of ints); while searching "
+     "faulty:4 2 with "),
 ])
 def test_in_worker_processes_it_is_one_line_too(site: Path, tmp_path: Path, fault: str,
                                                 problems: str, message: str,

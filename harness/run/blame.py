@@ -108,11 +108,11 @@ def plugin_error(exc: Exception, running: Running) -> PluginError | None:
     key = _unhashable_key(running)
     if key is not None and running.game in involved:
         return PluginError(f"{_who(running.game)}: {type(running.tree).__qualname__}.key returned "
-                           f"{key}, which cannot be hashed (a key must be: ints, strings, tuples "
-                           f"of them){during}")
-    harness_frames = [f"{frame.f_globals.get('__name__')}.{frame.f_code.co_name}"
-                      for frame, _ in walk_tb(exc.__traceback__)]
-    where = f" in {harness_frames[-1]}" if harness_frames else ""
+                           f"{key}, which cannot be hashed (keys index the transposition table: "
+                           f"ints, or tuples of ints){during}")
+    frames = [f"{frame.f_globals.get('__name__')}.{frame.f_code.co_name}"
+              for frame, _ in walk_tb(exc.__traceback__)]
+    where = f" in {frames[-1]}" if frames else ""       # the harness's: no plug-in's is there
     return PluginError(f"{' or '.join(_who(r) for r in involved)}: the harness failed{where} on "
                        f"what the plug-in returned: {_one_line(exc)}{during}")
 
