@@ -268,6 +268,8 @@ class TreeDrawing:
     """The box-drawing rendering of every pass."""
     files: tuple[str, ...]
     """The PNG and SVG drawing (empty when not asked for)."""
+    columns: dict[str, object]
+    """The game's own columns for the problem (``Game.columns_for``, no best move)."""
 
 
 def draw_search(config: ExperimentConfig, variants: Sequence[str], depth: int | None = None,
@@ -300,6 +302,8 @@ def draw_search(config: ExperimentConfig, variants: Sequence[str], depth: int | 
             running.variant, running.depth = spec.variant, depth
             results.append((spec.label, run_search(tree, spec, depth, config.switches, trace=True,
                                                    max_nodes=config.max_nodes)))
+        running.variant = None
+        columns = game.columns_for(problem, "")
     for label, result in results:
         assert result.trace is not None
         score = "stopped at the node limit" if result.score is None else \
@@ -310,4 +314,4 @@ def draw_search(config: ExperimentConfig, variants: Sequence[str], depth: int | 
     if out is not None:
         files = render_image([(f"{label} (depth {depth})", r.trace or []) for label, r in results],
                              str(out))
-    return TreeDrawing(problem, results, "\n\n".join(blocks), files)
+    return TreeDrawing(problem, results, "\n\n".join(blocks), files, columns)
