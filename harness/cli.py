@@ -16,7 +16,7 @@ import click
 
 from harness.errors import HarnessError, check_writable, os_error_text
 from harness.games.chess.suites import KNOWN_SUITES, download_dir, download_suite, list_suites
-from harness.games.registry import GAMES, find_game, with_defaults
+from harness.games.registry import GAMES, with_defaults
 from harness.games.registry import PLUGIN_PROBLEMS as GAME_PLUGIN_PROBLEMS
 from harness.plugins import BUILT_IN
 from harness.report.answers import DISAGREEMENT_EXIT, DISAGREEMENTS_FILE
@@ -504,8 +504,7 @@ def tree(variant: str, other: str | None, problem_id: str | None, out: str | Non
     variants = [variant] if other is None else [variant, other]
     drawing = draw_search(config, variants, None, problem_id, out, max_lines)
     problem = drawing.problem
-    shown = find_game(problem.game).columns_for(problem, "").values()
-    click.echo("  ".join([f"{problem.suite} {problem.problem_id}", *map(str, shown)]))
+    click.echo("  ".join([f"{problem.suite} {problem.problem_id}", *map(str, drawing.columns.values())]))
     click.echo(drawing.text)
     if drawing.files:
         click.echo(f"\nwrote {', '.join(drawing.files)}")

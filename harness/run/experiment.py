@@ -33,6 +33,7 @@ from harness.results import (
     rewrite_results,
     write_run_info,
 )
+from harness.run.blame import PluginError, Running, blamed
 from harness.run.executors import Execution, Workers, start_workers
 from harness.run.job import search_problem
 from harness.run.plan import ExperimentConfig, Plan, plan_experiment
@@ -191,11 +192,16 @@ def _execute(plan: Plan, config: ExperimentConfig, run_dir: Path, info: dict[str
     searches = [len(labels) * len(p.depths(config.depths)) for p in plan.problems]
     found = workers.map(search_problem, jobs, cost=lambda job: _work(jobs[job][0]),
                         on_step=listener.searched)
-    with (in_phase(listener, run_dir.name, searches, done),
-          closing(ResultsWriter(run_dir / RESULTS_FILE, plan.columns)) as writer, closing(found) as results):
-        for _, rows in results:
-            writer.write(rows)
-            listener.problem_done()
+    try:
+        with (in_phase(listener, run_dir.name, searches, done),
+              closing(ResultsWriter(run_dir / RESULTS_FILE, plan.columns)) as writer,
+              closing(found) as results):
+            for _, rows in results:
+                writer.write(rows)
+                listener.problem_done()
+    except PluginError as exc:
+        raise PluginError(f"{exc}; the problems finished before it are kept in {run_dir} "
+                          f"(--resume {run_dir} finishes the rest)") from None
     order = {(p.suite, p.problem_id): i for i, p in enumerate(plan.problems)}
     rows = read_rows(run_dir / RESULTS_FILE)
     rows.sort(key=lambda row: order[(row["suite"], row["problem_id"])])   # stable within a job
@@ -227,7 +233,9 @@ def write_disagreements(run_dir: Path, answers: AnswerCheck) -> None:
 
 
 def _work(problem: Problem) -> float:
-    return find_game(problem.game).work(problem)
+    game = find_game(problem.game)
+    with blamed(Running(game, problem)):
+        return game.work(problem)
 
 
 def _complete_rows(path: Path, plan: Plan, config: ExperimentConfig) -> dict[int, list[dict[str, str]]]:
@@ -287,6 +295,8 @@ class TreeDrawing:
     """The box-drawing rendering of every pass."""
     files: tuple[str, ...]
     """The PNG and SVG drawing (empty when not asked for)."""
+    columns: dict[str, object]
+    """The game's own columns for the problem (``Game.columns_for``, no best move)."""
 
 
 def draw_search(config: ExperimentConfig, variants: Sequence[str], depth: int | None = None,
@@ -310,20 +320,25 @@ def draw_search(config: ExperimentConfig, variants: Sequence[str], depth: int | 
     depth = problem.depths(depths)[0]
     if out is not None:
         check_writable(out, "--out")
-    tree = find_game(problem.game).tree(problem)
+    game = find_game(problem.game)
     results: list[tuple[str, SearchResult]] = []
     blocks = []
-    for spec in plan.variants:
-        result = run_search(tree, spec, depth, plan.switches, trace=True,
-                            max_nodes=config.max_nodes)
+    with blamed(Running(game, problem)) as running:
+        tree = running.tree = game.tree(problem)
+        for spec in plan.variants:
+            running.variant, running.depth = spec.variant, depth
+            results.append((spec.label, run_search(tree, spec, depth, plan.switches, trace=True,
+                                                   max_nodes=config.max_nodes)))
+        running.variant = None
+        columns = game.columns_for(problem, "")
+    for label, result in results:
         assert result.trace is not None
-        results.append((spec.label, result))
         score = "stopped at the node limit" if result.score is None else \
             f"score {result.score} ({result.bound}), best move {result.best_move or '-'}"
-        blocks.append(f"{spec.label} to depth {depth}: {score}, {result.counters['nodes']} nodes, "
+        blocks.append(f"{label} to depth {depth}: {score}, {result.counters['nodes']} nodes, "
                       f"{result.counters['leaves']} leaves\n{render_text(result.trace, max_lines)}")
     files: tuple[str, ...] = ()
     if out is not None:
         files = render_image([(f"{label} (depth {depth})", r.trace or []) for label, r in results],
                              str(out))
-    return TreeDrawing(problem, results, "\n\n".join(blocks), files)
+    return TreeDrawing(problem, results, "\n\n".join(blocks), files, columns)

@@ -9,8 +9,9 @@ from typing import Any
 
 from harness.errors import HarnessError
 from harness.games.base import FEATURES, Problem
-from harness.games.registry import find_game, load_problems
+from harness.games.registry import find_game, load_problems, parse_problem_name
 from harness.results import ROW_COLUMNS
+from harness.run.blame import Running, blamed
 from harness.search.registry import VariantSpec, parse_variants
 from harness.search.run import MAX_DEPTH, Switches, check_depth
 from harness.search.table import DEFAULT_SIZE
@@ -133,9 +134,10 @@ def plan_experiment(config: ExperimentConfig) -> Plan:
     suites: dict[str, dict[str, Any]] = {}
     games: list[str] = []
     for text in config.problems:
-        found = load_problems(text, config.skip_invalid)
-        game = find_game(found.record["game"])
-        game.check(found, config.depths)
+        game = parse_problem_name(text).game
+        with blamed(Running(game)):             # a plug-in's load or check that raises
+            found = load_problems(text, config.skip_invalid)
+            game.check(found, config.depths)
         suites[found.name] = found.record
         problems += found.problems[:config.limit]
         games += [] if game.name in games else [game.name]
