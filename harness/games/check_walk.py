@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 import reprlib
 from collections.abc import Callable, Hashable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from harness.errors import HarnessError
@@ -18,7 +18,7 @@ KINDS = {
     "push-pop": "push then pop (or child_value) does not restore the position",
     "reset": "reset() does not put the cursor back on the root",
     "child-value": "child_value(move) is not the value seen after the push",
-    "end": "terminal_value() is not the value the parent sees (value, child_value)",
+    "end": "terminal_value() is not value() at a position without moves",
     "range": "a value is not an integer inside (-INF, INF) and the tree's value_range()",
     "key": "two different positions share a key",
     "turns": "the player to move does not change with a move",
@@ -26,6 +26,7 @@ KINDS = {
     "error": "a tree method raised an exception",
 }
 """What a finding can be about, by its ``kind``."""
+
 
 @dataclass(frozen=True)
 class Finding:
@@ -66,16 +67,28 @@ class Lost(Exception):
 
 @dataclass
 class Tally:
+    """What the self-test has looked at so far (see :class:`harness.games.testing.CheckReport`)."""
+
     playouts: int = 0
+    """Playouts made."""
     positions: int = 0
+    """Positions checked, every move from them tried."""
     keys: int = 0
+    """Distinct keys among them."""
     ends: int = 0
+    """Positions without moves among them."""
     searched: int = 0
+    """Positions every variant searched."""
     searches: int = 0
+    """Searches compared with minimax's."""
     untabled: int = 0
+    """Searched positions whose searches with a table were not compared."""
     depth: int = 0
+    """Deepest search compared."""
     ends_compared: bool = True
+    """Whether every tree's terminal_value was compared with its value."""
     turns: bool = False
+    """Whether the trees declare the player to move."""
 
 
 class Findings:
@@ -114,28 +127,26 @@ class _Look:
     text: str | None
 
 
-@dataclass
 class Walker:
-    """One problem's tree, walked from its root with every move tried at each position."""
+    """One problem's tree, walked from its root with every move tried at each position
+    stood on; :attr:`path` is where the cursor is, by move names."""
 
-    tree: Tree
-    problem: Problem
-    findings: Findings
-    stats: Tally
-    path: list[str] = field(default_factory=list)
-    seen: dict[Hashable, tuple[tuple[str, ...], _Look]] = field(default_factory=dict)
-    root: _Node = field(init=False)
-
-    def __post_init__(self) -> None:
-        tree = self.tree
+    def __init__(self, tree: Tree, problem: Problem, findings: Findings, stats: Tally) -> None:
+        self.tree = tree
+        self.problem = problem
+        self.findings = findings
+        self.stats = stats
+        self.path: list[str] = []
+        self.seen: dict[Hashable, tuple[tuple[str, ...], _Look]] = {}
+        """What was seen at each key, and the first path that reached it."""
         self.value_range: Callable[[], tuple[int, int]] | None = getattr(tree, "value_range", None)
         self.player: Callable[[], Hashable] | None = getattr(tree, "player", None)
-        state: Callable[[], Any] | None = getattr(tree, "state", None)
+        state: Callable[[], Any] | None = getattr(tree, "state", None)     # OpenSpiel's
         self.text: Callable[[], str] | None = None if state is None else lambda: str(state())
         self.exact_ends = not callable(getattr(tree, "quiesce", None))
-        self.stats.ends_compared &= self.exact_ends
-        self.stats.turns = self.player is not None
-        self.root = self.run(self.visit)
+        stats.ends_compared &= self.exact_ends
+        stats.turns = self.player is not None
+        self.root: _Node = self.run(self.visit)
 
     def run(self, step: Callable[[], Any]) -> Any:
         """``step()``, an exception from the tree reported (with the path) as a finding."""
@@ -148,6 +159,7 @@ class Walker:
             raise Lost from None
 
     def report(self, kind: str, message: str, *others: Sequence[str]) -> None:
+        """A finding at the cursor's position (after ``others``, the paths it shares it with)."""
         self.findings.add(kind, self.problem, message, *others, self.path)
 
     def visit(self) -> _Node:
@@ -177,6 +189,7 @@ class Walker:
         return node
 
     def check_value(self, what: str, value: object) -> None:
+        """``value`` (``what`` gave it, at the cursor) is an integer inside the bounds."""
         if isinstance(value, bool) or not isinstance(value, int) or not -INF < value < INF:
             self.report("range", f"{what} is {value!r}, not an integer strictly between "
                         f"-{INF:,} and {INF:,}")
@@ -186,6 +199,7 @@ class Walker:
                 self.report("range", f"{what} is {value}, outside value_range() ({low}, {high})")
 
     def remember(self, node: _Node) -> None:
+        """Compare the position with the first one seen under its key."""
         look = _Look(tuple(sorted(node.names)), node.value, not node.moves,
                      None if self.text is None else self.text())
         known = self.seen.get(node.key)
@@ -216,37 +230,32 @@ class Walker:
             if seen != child.value:
                 self.report("child-value", f"child_value({name}) at the parent is {seen} but "
                             f"value() after the push is {child.value}")
-            if not child.moves and self.exact_ends:
-                end = tree.terminal_value()
-                if seen != end:
-                    self.report("end", f"child_value({name}) at the parent is {seen} but "
-                                f"terminal_value() after the push is {end}")
             if self.player is not None and child.player == node.player:
                 self.report("turns", f"player() is {node.player!r} before and after {name}")
             self.back(node, name)
             found.append(child)
-        self.check_restored(node, "trying every move")
         return found
 
     def back(self, node: _Node, name: str) -> None:
         """Pop the move ``name`` and check the position ``node`` is back."""
         self.tree.pop()
-        self.check_restored(node, f"push({name}) then pop()", self.path)
         self.path.pop()
+        self.check_restored(node, f"push({name}) then pop()")
 
-    def check_restored(self, node: _Node, after: str, path: Sequence[str] | None = None) -> None:
+    def check_restored(self, node: _Node, after: str) -> None:
+        """Report the position ``node`` (the cursor's) not being back ``after`` a step, and
+        stop walking: the walk no longer knows where the cursor is."""
         tree = self.tree
         now = (tree.key(), list(tree.moves()), tree.value())
         changed = [what for what, a, b in (("key", node.key, now[0]), ("moves", node.moves, now[1]),
                                            ("value", node.value, now[2])) if a != b]
         if changed:
-            # The path of the move that failed to come back, so that it reproduces.
-            self.findings.add("push-pop", self.problem, f"after {after} the "
-                              f"{' and '.join(changed)} changed", self.path if path is None else path)
+            self.report("push-pop", f"after {after} the {' and '.join(changed)} changed")
             raise Lost
 
     def walk(self, node: _Node, depth: int) -> None:
-        """Every position ``depth`` plies from here, every move of those above tried."""
+        """Every position up to ``depth`` plies below ``node`` (the cursor's), every move
+        from those above the last ply tried."""
         kids = self.children(node)
         if depth <= 1:
             return
@@ -258,8 +267,9 @@ class Walker:
                 self.back(node, name)
 
     def playout(self, rng: random.Random, plies: int) -> list[str]:
-        """A random line from the root, every move tried on the way; the cursor then put
-        back by ``reset``. Returns the line's non-final positions' paths' moves."""
+        """A random line from the root, at most ``plies`` long, every move tried on the way;
+        the cursor then put back by ``reset``. Returns the line's moves, without the last
+        when it ended the game: each of its beginnings leads to a position with moves."""
         node = self.root
         line: list[str] = []
         while node.moves and len(line) < plies:
