@@ -72,6 +72,15 @@ class PlayerTree(Connect4Tree):
         return self.board.moves % 2
 
 
+class CrashTree(Connect4Tree):
+    """value() that fails once five stones are down."""
+
+    def value(self) -> int:
+        if self.board.moves == 5:
+            raise ValueError("five stones")
+        return super().value()
+
+
 class Planted(Connect4):
     """Connect Four whose trees are ``tree_class``'s (the Python tree, any board)."""
 
@@ -93,6 +102,7 @@ BUGS = {
     "shuffle": (ShuffleTree, "moves"),
     "range": (RangeTree, "range"),
     "turns": (TurnsTree, "turns"),
+    "crash": (CrashTree, "error"),
 }
 """Each planted bug: its tree, and the kind of finding that names it."""
 

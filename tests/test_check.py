@@ -5,6 +5,7 @@ reproduce it; every built-in game and both example plug-ins pass."""
 from __future__ import annotations
 
 import importlib.util
+import re
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -101,6 +102,17 @@ def test_pop_and_moves_bugs_name_the_move_at_fault(planted: None) -> None:
     assert moves[0].paths == ((),)
 
 
+def test_a_crash_is_a_finding_and_the_check_stops_at_the_most_findings(planted: None) -> None:
+    crash = check_game(f"planted-crash:{SMALL}", walk_depth=5)
+    assert [f.kind for f in crash] == ["error"]
+    # Connect Four's child_value pushes, reads value() and pops: at the parent, four stones.
+    assert crash[0].message == "child_value() raised ValueError: five stones"
+    assert len(crash[0].paths[0]) == 4
+    report = self_test(f"planted-key:{SMALL}", CheckOptions(playouts=10, max_findings=3))
+    assert len(report.findings) == 3 and report.stopped
+    assert report.summary()[-1] == "3 findings (the most asked for: the check stopped there)"
+
+
 def test_a_clean_twin_and_a_declared_player(planted: None) -> None:
     report = self_test(f"planted-none:{SMALL}", CheckOptions(playouts=10))
     assert report.findings == () and not report.turns and report.ends > 0
@@ -162,7 +174,8 @@ def test_a_clean_game_prints_what_was_checked_and_exits_0() -> None:
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
     assert lines[0] == f"checked   connect4:{SMALL}: 1 problem, 4 playouts"
-    assert lines[1].startswith("positions ") and "every move tried" in lines[1]
+    assert re.fullmatch(r"positions [\d,]+ checked \([\d,]+ keys\), every move tried from "
+                        r"[\d,]+ of them", lines[1])
     assert lines[4].startswith("searches  ") and "compared with minimax" in lines[4]
     assert "without and with a table of 65,536 entries" in lines[4]
     assert lines[5].startswith("variants  minimax, alphabeta,") and "belle" in lines[5]

@@ -72,7 +72,9 @@ class Tally:
     playouts: int = 0
     """Playouts made."""
     positions: int = 0
-    """Positions checked, every move from them tried."""
+    """Positions checked."""
+    expanded: int = 0
+    """Positions among them from which every move was tried."""
     keys: int = 0
     """Distinct keys among them."""
     ends: int = 0
@@ -155,7 +157,7 @@ class Walker:
         except (HarnessError, Enough, Lost):
             raise
         except Exception as exc:  # the tree's own failure: reported, never ours to raise
-            self.report("error", f"{type(exc).__name__}: {exc}")
+            self.report("error", f"{_called(exc)}() raised {type(exc).__name__}: {exc}")
             raise Lost from None
 
     def report(self, kind: str, message: str, *others: Sequence[str]) -> None:
@@ -220,6 +222,7 @@ class Walker:
     def children(self, node: _Node) -> list[_Node]:
         """Try every move from the position: each child checked, the position restored."""
         tree = self.tree
+        self.stats.expanded += 1
         found = []
         for move, name in zip(node.moves, node.names, strict=True):
             seen = tree.child_value(move)
@@ -294,3 +297,12 @@ class Walker:
 def _names(names: Sequence[str]) -> str:
     shown = " ".join(names[:12])
     return f"[{shown}{' ...' if len(names) > 12 else ''}]"
+
+
+def _called(exc: BaseException) -> str:
+    """The name of the tree's method the walk called when ``exc`` was raised: the first
+    frame of its traceback outside this module."""
+    frame = exc.__traceback__
+    while frame is not None and frame.tb_frame.f_code.co_filename == __file__:
+        frame = frame.tb_next
+    return "?" if frame is None else frame.tb_frame.f_code.co_name

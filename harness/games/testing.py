@@ -38,12 +38,14 @@ for (and, in chess, with a mate distance counted from another ply): a deeper val
 minimax's at this depth. Searches with a table (``--tt``, or one a variant brings: the MTD
 drivers) are therefore compared only at positions whose search tree, above the horizon,
 meets no position at two different plies; the others are compared without one, and the
-report counts them. In chess that first happens four plies down (a knight out and back),
-so every chess position is compared with a table up to depth 4; at depth 6 alpha-beta with
-a table and iterative deepening answers 993 where minimax answers 990 for king and queen
-against king (``8/2k5/8/8/8/8/5K2/4Q3 w``), without any bug. Connect Four, OpenSpiel's games and the synthetic
-trees never meet a position at two plies; Nim does (two objects taken at once, or one by
-each player).
+report counts them. In chess that first happens four plies down (a knight out and back on
+each side), so every chess position is compared with a table up to depth 4; at depth 6,
+for king and queen against king (``8/2k5/8/8/8/8/5K2/4Q3 w``), alpha-beta with a table and
+iterative deepening answers 993 where it answers 990 without one (minimax's value),
+without any bug. Connect Four, tic-tac-toe and the synthetic trees never meet a position
+at two plies; Nim does (two objects taken at once, or one by each player).
+
+The walk is :mod:`harness.games.check_walk`, the searches :mod:`harness.games.check_search`.
 """
 
 from __future__ import annotations
@@ -111,7 +113,9 @@ class CheckReport:
     playouts: int
     """Playouts made."""
     positions: int
-    """Positions checked (each with every move from it tried)."""
+    """Positions checked."""
+    expanded: int
+    """Positions among them from which every move was tried."""
     keys: int
     """Distinct keys among them."""
     ends: int
@@ -146,11 +150,12 @@ class CheckReport:
         table = (f", {self.untabled:,} of them without the table (a position met at two plies)"
                  if self.untabled else "")
         verdict = (f"{len(self.findings)} finding{'s' * (len(self.findings) != 1)}"
-                   + (" (stopped at --max-findings)" if self.stopped else "")
+                   + (" (the most asked for: the check stopped there)" if self.stopped else "")
                    if self.findings else "clean: no inconsistency found")
         return [f"checked   {self.spec}: {self.problems:,} problem{'s' * (self.problems != 1)}, "
                 f"{self.playouts:,} playouts",
-                f"positions {self.positions:,} visited, every move tried ({self.keys:,} keys)",
+                f"positions {self.positions:,} checked ({self.keys:,} keys), every move tried from "
+                f"{self.expanded:,} of them",
                 ends, turns,
                 f"searches  {self.searches:,} compared with minimax: {self.searched:,} positions "
                 f"to depth {self.depth} or less, without and with a table of {TABLE_SIZE:,} "
@@ -183,8 +188,8 @@ def self_test(spec: str, options: CheckOptions = CheckOptions()) -> CheckReport:
     except Enough:
         stopped = True
     return CheckReport(spec, tuple(findings.found), len(problems), stats.playouts,
-                       stats.positions, stats.keys, stats.ends, stats.searched, stats.searches,
-                       stats.untabled, stats.depth, tuple(s.label for s in specs),
+                       stats.positions, stats.expanded, stats.keys, stats.ends, stats.searched,
+                       stats.searches, stats.untabled, stats.depth, tuple(s.label for s in specs),
                        stats.ends_compared, stats.turns, stopped)
 
 
@@ -193,7 +198,7 @@ def _check_problem(problem: Problem, number: int, options: CheckOptions,
     samples: list[tuple[str, ...]] = [()]
     try:
         walker = Walker(_tree(problem, findings), problem, findings, stats)
-        walker.run(lambda: walker.walk(walker.root, options.walk_depth))
+        walker.run(partial(walker.walk, walker.root, options.walk_depth))
         for i in range(options.playouts):
             rng = random.Random(f"{options.seed}:{number}:{i}")
             line = walker.run(partial(walker.playout, rng, options.playout_plies))
