@@ -27,6 +27,14 @@ class KeyTree(Connect4Tree):
         return self.board.mask
 
 
+class TextTree(KeyTree):
+    """The same colour-blind key, and a text that shows the colours (as OpenSpiel's
+    ``state()`` shows a position)."""
+
+    def state(self) -> str:
+        return f"{self.board.position:b}/{self.board.mask:b}"
+
+
 class PopTree(Connect4Tree):
     """pop() forgets to take back a stone played in the last column."""
 
@@ -107,5 +115,7 @@ BUGS = {
 """Each planted bug: its tree, and the kind of finding that names it."""
 
 GAMES = [Planted(f"planted-{bug}", tree) for bug, (tree, _) in BUGS.items()]
-GAMES += [Planted("planted-none", Connect4Tree), Planted("planted-player", PlayerTree)]
-"""A game per bug, and two without one (the plain tree, and one declaring its players)."""
+GAMES += [Planted("planted-none", Connect4Tree), Planted("planted-player", PlayerTree),
+          Planted("planted-text", TextTree)]
+"""A game per bug, two without one (the plain tree, and one declaring its players), and
+the key bug again with a text for the positions."""

@@ -93,6 +93,12 @@ def test_the_paths_reproduce_what_they_report(planted: None) -> None:
     assert not low <= tree.value() <= high
 
 
+def test_a_shared_key_shows_in_the_text_where_the_tree_has_one(planted: None) -> None:
+    texts = [f for f in check_game(f"planted-text:{SMALL}", playouts=10) if f.kind == "key"]
+    assert texts and all(f.message.endswith("text") for f in texts)
+    assert any(f.message.endswith(": different text") for f in texts)   # nothing else differs
+
+
 def test_pop_and_moves_bugs_name_the_move_at_fault(planted: None) -> None:
     pop = check_game(f"planted-pop:{SMALL}")
     assert [(f.kind, f.message, f.paths) for f in pop] == [
@@ -234,9 +240,9 @@ def test_a_position_met_at_two_plies_is_searched_without_the_table(tmp_path: Pat
 
 
 def test_a_finding_is_a_frozen_value() -> None:
-    finding = Finding("key", "g:s 1", "two positions share key 5: their value differ",
+    finding = Finding("key", "g:s 1", "two positions share key 5: different value",
                       (("1", "2"), ("2", "1")))
-    assert str(finding) == ("g:s 1: key: two positions share key 5: their value differ "
+    assert str(finding) == ("g:s 1: key: two positions share key 5: different value "
                             "(after 1 2 and after 2 1)")
     with pytest.raises(AttributeError):
         finding.kind = "moves"  # type: ignore[misc]

@@ -215,8 +215,8 @@ class Walker:
                                               ("value", before.value, look.value),
                                               ("end", before.end, look.end),
                                               ("text", before.text, look.text)) if a != b]
-            self.report("key", f"two positions share key {reprlib.repr(node.key)}: their "
-                        f"{' and '.join(differ)} differ", path)
+            self.report("key", f"two positions share key {reprlib.repr(node.key)}: different "
+                        f"{' and '.join(differ)}", path)
             self.seen[node.key] = (tuple(self.path), look)     # reported once per pair
 
     def children(self, node: _Node) -> list[_Node]:
