@@ -18,6 +18,7 @@ from harness.errors import HarnessError, check_writable, os_error_text
 from harness.games.chess.suites import KNOWN_SUITES, download_dir, download_suite, list_suites
 from harness.games.registry import GAMES, with_defaults
 from harness.games.registry import PLUGIN_PROBLEMS as GAME_PLUGIN_PROBLEMS
+from harness.games.testing import CheckOptions, self_test
 from harness.plugins import BUILT_IN
 from harness.report.answers import DISAGREEMENT_EXIT, DISAGREEMENTS_FILE
 from harness.report.compare import render_comparison, worse_rows
@@ -510,6 +511,39 @@ def tree(variant: str, other: str | None, problem_id: str | None, out: str | Non
         click.echo(f"\nwrote {', '.join(drawing.files)}")
 
 
+
+
+@cli.command()
+@click.argument("problems", metavar="GAME:SPEC")
+@click.option("--depth", type=click.IntRange(1), default=3, show_default=True,
+              help="Depth of the searches compared with minimax (less where every line ends sooner).")
+@click.option("--playouts", type=click.IntRange(0), default=20, show_default=True,
+              help="Random playouts from each problem, every move tried on the way.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the playouts.")
+@click.option("--limit", type=click.IntRange(1), default=None, metavar="N",
+              help="Check only the first N problems of the set.")
+@click.option("--max-findings", type=click.IntRange(1), default=20, show_default=True,
+              help="Stop after this many findings.")
+@click.option("--samples", type=click.IntRange(0), default=3, show_default=True,
+              help="Positions drawn from each problem's playouts (beside its root) that every "
+                   "variant searches.")
+@click.option("--variants", "variant_list", default="all", show_default=True, metavar="LIST",
+              help="The variants compared with minimax.")
+@reports_errors
+def check(problems: str, depth: int, playouts: int, seed: int, limit: int | None,
+          max_findings: int, samples: int, variant_list: str) -> None:
+    """Self-test a game: walk its trees (push/pop, moves, values, ends, keys, turns) and
+    compare every variant with minimax on its positions; print each inconsistency with the
+    moves that reproduce it (exit 1), or what was checked (exit 0)."""
+    report = self_test(problems, CheckOptions(depth=depth, playouts=playouts, seed=seed,
+                                              limit=limit, max_findings=max_findings,
+                                              samples=samples, variants=variant_list))
+    for finding in report.findings:
+        click.echo(str(finding))
+    for line in report.summary():
+        click.echo(line)
+    if report.findings:
+        sys.exit(1)
 
 
 @cli.command()

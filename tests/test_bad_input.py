@@ -278,6 +278,16 @@ CASES = [
     pytest.param(["show", "{d}/emptydir"], "{d}/emptydir", id="show-not-a-run"),
     pytest.param(["show", "{d}/damaged"], "{d}/damaged/run.json:1:2: invalid JSON",
                  id="show-damaged-run-json"),
+    # check: all before anything is walked
+    pytest.param(["check", "nosuch:x"], "unknown game 'nosuch'", id="check-unknown-game"),
+    pytest.param(["check", "tree:{d}/bad.json"], "{d}/bad.json:1:13: invalid JSON",
+                 id="check-bad-json"),
+    pytest.param(["check", "chess:{d}/garbage.epd"], "{d}/garbage.epd:1: invalid EPD",
+                 id="check-bad-epd"),
+    pytest.param(["check", *TREES[1:], "--depth", "101"], "check: depth 101 is deeper",
+                 id="check-depth-101"),
+    pytest.param(["check", *TREES[1:], "--variants", "pvz"], "unknown variant 'pvz'",
+                 id="check-unknown-variant"),
     # reproduce: all before measuring
     pytest.param(["reproduce", "--only", "nosuch", "--out", "{out}"], "unknown claim 'nosuch'",
                  id="reproduce-unknown-claim"),
@@ -332,6 +342,9 @@ USAGE = [
     pytest.param(["suites", "get"], "NAME", id="suites-get-without-name"),
     pytest.param(["suites", "generate"], "--out", id="suites-generate-without-out"),
     pytest.param(["nosuch"], "nosuch", id="unknown-command"),
+    pytest.param(["check"], "GAME:SPEC", id="check-without-problems"),
+    pytest.param(["check", "random:b=2,d=2", "--playouts", "-1"], "--playouts",
+                 id="check-negative-playouts"),
 ]
 
 
