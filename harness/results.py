@@ -40,6 +40,10 @@ ROW_COLUMNS = (
 """The columns of every ``results.csv``, in order; the games of a run add theirs after
 (:attr:`harness.games.base.Game.columns`, recorded in ``run.json``)."""
 
+LATER_COUNTERS = ("tt_deep_cutoffs",)
+"""Counters added after schema version 2 was first written: a results file without them is
+read with 0 (its searches were made before the harness counted them)."""
+
 RESULTS_FILE = "results.csv"
 RUN_FILE = "run.json"
 
@@ -93,7 +97,8 @@ def scan_rows(path: Path) -> tuple[list[dict[str, str]], str]:
     reader = csv.DictReader(io.StringIO(text))
     if reader.fieldnames is None:
         return [], "; ".join(skipped) if skipped else "an empty file (no header)"
-    missing = [c for c in ROW_COLUMNS if c not in reader.fieldnames and c != "game"]
+    missing = [c for c in ROW_COLUMNS if c not in reader.fieldnames and c != "game"
+               and c not in LATER_COUNTERS]
     if missing:
         raise HarnessError(f"{path}: columns differ from this harness's results (schema "
                            f"version {SCHEMA_VERSION}; no {', '.join(missing)})")
@@ -103,7 +108,7 @@ def scan_rows(path: Path) -> tuple[list[dict[str, str]], str]:
         if None in row.values() or None in row:
             malformed += 1
         else:
-            rows.append(row)
+            rows.append({**dict.fromkeys(LATER_COUNTERS, "0"), **row})
     if malformed:
         skipped.append(f"{malformed} row{'s' if malformed > 1 else ''} with the wrong number "
                        "of fields")

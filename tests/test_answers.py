@@ -192,3 +192,20 @@ def test_a_claim_measured_on_disagreeing_answers_is_not_measured(
     assert out.claims[0].verdict.startswith(f"{rp.NOT_MEASURED}: the exact variants' answers disagree")
     rows = pd.read_csv(tmp_path / "out" / "data" / "disagreements.csv")
     assert set(rows.loc[rows["agrees"] == 0, "variant"]) == {"pvs"}
+
+
+def test_a_deeper_table_entry_is_counted_and_its_answer_left_out(tmp_path: Path) -> None:
+    """King and queen against king at depth 6: the table meets a position again at another
+    ply and its deeper entry changes alpha-beta's score (990 without a table, 993 with one).
+    The search counts it (tt_deep_cutoffs), and the run leaves that answer out of the check
+    instead of calling it wrong."""
+    epd = tmp_path / "kqk.epd"
+    epd.write_text("8/2k5/8/8/8/8/5K2/4Q3 w - - id \"KQK\";\n", encoding="utf-8")
+    out = tmp_path / "run"
+    result = invoke("run", "--suite", str(epd), "--variants", "minimax,alphabeta", "--depth", "6",
+                    "--tt", "65536", "--id", "--no-progress", "--out", str(out))
+    assert result.exit_code == 0, result.output
+    rows = pd.read_csv(out / "results.csv").set_index("variant")
+    assert (rows.loc["minimax", "score"], rows.loc["alphabeta", "score"]) == (990, 993)
+    assert rows.loc["alphabeta", "tt_deep_cutoffs"] > 0 == rows.loc["minimax", "tt_deep_cutoffs"]
+    assert "1 answers left out: deeper table entries decided them" in result.output

@@ -49,6 +49,9 @@ class AnswerCheck:
     """Why the run was not checked at all (``None``: it was)."""
     by: tuple[str, ...] = tuple(QUESTION)
     """The columns that identify a question."""
+    deeper: int = 0
+    """Answers left out because a table entry searched deeper than needed decided part of
+    them (``tt_deep_cutoffs``): such a search need not return minimax's value."""
 
     @property
     def disagreeing(self) -> int:
@@ -91,14 +94,17 @@ class AnswerCheck:
         """One line for a run that agreed, or was not checked."""
         if self.skipped is not None:
             return f"answers not cross-checked: {self.skipped}"
+        left = (f" ({self.deeper} answers left out: deeper table entries decided them)"
+                if self.deeper else "")
         return (f"answers cross-checked: {len(self.checked)} exact variants agree on "
-                f"{self.questions} problems x depths")
+                f"{self.questions} problems x depths{left}")
 
     def summary(self) -> dict[str, Any]:
         """What ``run.json`` records."""
         return {"questions": self.questions, "disagreeing": self.disagreeing,
                 "checked": list(self.checked), "unchecked": self.unchecked,
-                "skipped": self.skipped, "wrong_by_variant": self.wrong_by_variant()}
+                "skipped": self.skipped, "wrong_by_variant": self.wrong_by_variant(),
+                "deeper_table_answers": self.deeper}
 
 
 def check_answers(results: pd.DataFrame, info: Mapping[str, Any] | None = None,
@@ -128,6 +134,10 @@ def check_answers(results: pd.DataFrame, info: Mapping[str, Any] | None = None,
         return AnswerCheck(pd.DataFrame(columns=columns), 0, tuple(checked), unchecked, skipped,
                            tuple(by))
     part = results[results["variant"].astype(str).isin(checked)]
+    deep = part["tt_deep_cutoffs"] > 0 if "tt_deep_cutoffs" in part.columns else None
+    deeper = 0 if deep is None else int(deep.sum())
+    if deep is not None:
+        part = part[~deep]          # a deeper table entry decided it: not bound to minimax
     found: list[dict[str, Any]] = []
     questions = 0
     for key, rows in part.groupby(list(by), sort=False):
@@ -149,7 +159,7 @@ def check_answers(results: pd.DataFrame, info: Mapping[str, Any] | None = None,
                           "agrees": "" if settled is None else int(answer.allows(settled)),
                           "answers": text})
     return AnswerCheck(pd.DataFrame(found, columns=columns), questions, tuple(checked), unchecked,
-                       by=tuple(by))
+                       by=tuple(by), deeper=deeper)
 
 
 def _inexact(label: str) -> str | None:

@@ -289,13 +289,17 @@ class Search:
                 c.tt_hits += 1
                 if entry[1] >= depth:
                     lower, upper = entry[2], entry[3]
+                    deeper = entry[1] > depth
                     if lower >= beta or lower == upper:
                         c.tt_cutoffs += 1
+                        c.tt_deep_cutoffs += deeper
                         return lower
                     if upper <= alpha:
                         c.tt_cutoffs += 1
+                        c.tt_deep_cutoffs += deeper
                         return upper
-                    if self.narrow_on_hit:
+                    if self.narrow_on_hit and (lower > alpha or upper < beta):
+                        c.tt_deep_cutoffs += deeper
                         alpha, beta = max(alpha, lower), min(beta, upper)
                 if self.hash_move:
                     hash_move = entry[4]

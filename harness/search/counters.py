@@ -7,6 +7,7 @@ COUNTER_NAMES = (
     "fail_highs", "fail_highs_first", "fail_lows", "cutoffs",
     "pv_nodes", "cut_nodes", "all_nodes", "passes",
     "tt_probes", "tt_hits", "tt_cutoffs", "null_searches", "null_cutoffs", "bound_cutoffs",
+    "tt_deep_cutoffs",
 )
 
 
@@ -57,6 +58,12 @@ class Counters:
     bound_cutoffs: int
     """Nodes answered by the tree's value bound (value bounds on): the most the player to
     move can still score is no more than alpha, so the node returns it unexpanded."""
+
+    tt_deep_cutoffs: int
+    """Table cutoffs (and, with narrowing on, narrowed windows) by an entry searched deeper
+    than the node needed: a search with any need not return minimax's value at its depth
+    (a position met again at another ply, as in chess), so its answer is not cross-checked.
+    Not a counter of VARIANTS.md: the harness's own, for that check."""
 
     def __init__(self) -> None:
         for name in COUNTER_NAMES:
