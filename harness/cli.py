@@ -10,32 +10,23 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from functools import wraps
 from pathlib import Path
-from typing import Any, NoReturn, TextIO, TypeVar
+from typing import TYPE_CHECKING, Any, NoReturn, TextIO, TypeVar
 
 import click
 
+# Only what every command needs (the options, the plug-in warnings) is imported here; each
+# command imports the rest (pandas, matplotlib, chess) itself, so --help stays quick.
 from harness.errors import HarnessError, check_writable, os_error_text
-from harness.games.chess.suites import KNOWN_SUITES, download_dir, download_suite, list_suites
 from harness.games.registry import GAMES, find_game, with_defaults
 from harness.games.registry import PLUGIN_PROBLEMS as GAME_PLUGIN_PROBLEMS
 from harness.plugins import BUILT_IN
-from harness.report.compare import render_comparison, worse_rows
-from harness.report.page import rebuild_reports, where_to_read
-from harness.report.summary import brief_summary, format_summary, summarize
-from harness.results import find_runs, load_results, load_run_info
 from harness.run.executors import EXECUTORS, Execution
-from harness.run.experiment import (
-    compare_variants,
-    draw_search,
-    is_default_folder,
-    resume_experiment,
-    run_default,
-    run_experiment,
-)
-from harness.run.plan import ExperimentConfig, parse_depths, parse_window
 from harness.run.progress import Progress
 from harness.search.registry import CORE, PLUGIN_PROBLEMS, VARIANTS
 from harness.search.run import Switches
+
+if TYPE_CHECKING:
+    from harness.run.plan import ExperimentConfig
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -212,6 +203,8 @@ def make_config(variants: str, options: dict[str, Any]) -> ExperimentConfig:
     """An :class:`ExperimentConfig` from the values of :func:`problem_options`: the
     shortcuts (``--tree``, ``--trees``, ``--suite``) as ``GAME:SPEC`` names, then
     ``--problems``; the chess flags as every chess set's options, unless its name sets them."""
+    from harness.run.plan import ExperimentConfig, parse_depths, parse_window
+
     o = options
     switches = Switches(tt_size=o["tt_size"], iterative_deepening=o["iterative"],
                         hash_move=not o["no_hash_move"], tt_leaves=o["tt_leaves"],
@@ -327,6 +320,10 @@ def run(ctx: click.Context, /, variant_list: str, epd_out: str | None, out_dir: 
     With no problems given, runs the embedded default: the same synthetic trees with
     good and with random move ordering, every variant, depths 1-6, iterative deepening.
     """
+    from harness.report.page import where_to_read
+    from harness.report.summary import brief_summary
+    from harness.run.experiment import is_default_folder, resume_experiment, run_default, run_experiment
+
     execution, progress = make_execution(options), progress_for(options)
     if resume_dir is not None:
         refuse_besides_resume(ctx, {"jobs", "executor", "scheduler", "no_progress"},
@@ -392,6 +389,10 @@ def compare(ctx: click.Context, /, baseline: str, others: tuple[str, ...], run_d
             pooled: bool, **options: Any) -> None:
     """Compare variants with BASELINE on the same problems: node ratios with bootstrap
     intervals, sign tests, re-search and first-move fail-high rates, largest differences."""
+    from harness.report.compare import render_comparison, worse_rows
+    from harness.run.experiment import compare_variants
+    from harness.run.plan import parse_depths
+
     command = ["harness", *sys.argv[1:]]
     if run_dir is not None:
         files = compare_variants(baseline, others, run_dir, seed=seed, command=command,
@@ -444,6 +445,9 @@ def tree(variant: str, other: str | None, problem_id: str | None, out: str | Non
          max_lines: int, **options: Any) -> None:
     """Draw every node one search visited: how it was searched (F, Z, Z+F, Skp), its
     window, value and type (PV, Cut, All), and the moves it cut off."""
+    from harness.run.experiment import draw_search
+    from harness.run.plan import parse_depths
+
     depth_text = options["depth_text"]
     if depth_text and len(parse_depths(depth_text)) > 1:
         raise HarnessError(f"--depth {depth_text}: harness tree needs one --depth N, not a range")
@@ -469,6 +473,8 @@ def tree(variant: str, other: str | None, problem_id: str | None, out: str | Non
 def report(run_dir: str, baseline: str | None, index_only: bool) -> None:
     """Rebuild summary.csv, the charts and report.html of a run from results.csv (or of
     every run in a folder of runs, with an index.html linking them)."""
+    from harness.report.page import rebuild_reports
+
     for files in rebuild_reports(run_dir, baseline, index_only=index_only):
         if not index_only:
             click.echo(f"wrote {files.html}, {files.summary} and {len(files.charts)} chart files "
@@ -482,6 +488,9 @@ def report(run_dir: str, baseline: str | None, index_only: bool) -> None:
 @reports_errors
 def show(run_dir: str) -> None:
     """Print the summary table of a run, or of each run in a folder of runs."""
+    from harness.report.summary import format_summary, summarize
+    from harness.results import find_runs, load_results, load_run_info
+
     runs = find_runs(run_dir)
     for number, run in enumerate(runs):
         if runs != [Path(run_dir)]:
@@ -538,6 +547,8 @@ def suites(ctx: click.Context) -> None:
     counts."""
     if ctx.invoked_subcommand is not None:
         return
+    from harness.games.chess.suites import KNOWN_SUITES, list_suites
+
     found = list_suites()
     if not found:
         click.echo("no suites found; get public ones with 'harness suites get NAME' "
@@ -558,6 +569,8 @@ def suites(ctx: click.Context) -> None:
 @reports_errors
 def suites_get(name: str, dest: str | None, base_url: str | None) -> None:
     """Download a known public suite (pinned commit, sha256 checked)."""
+    from harness.games.chess.suites import download_dir, download_suite
+
     path = download_suite(name, dest or download_dir(), base_url)
     click.echo(f"{path} (sha256 checked)")
 
