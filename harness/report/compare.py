@@ -121,8 +121,7 @@ def pair(results: pd.DataFrame, baseline: str, other: str) -> pd.DataFrame:
     Columns: the keys, then ``<counter>_a`` (baseline) and ``<counter>_b`` (other) for each
     of :data:`PAIRED_COUNTERS` the results have, sorted by depth, suite and problem.
     """
-    check_results(results)
-    known = variants_in(results)
+    known = variants_in(results)                # checks the results too
     for name in (baseline, other):
         if name not in known:
             raise HarnessError(f"variant {name!r} is not in the results "
