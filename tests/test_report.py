@@ -155,7 +155,7 @@ def test_report_with_solved_values_and_a_single_variant(tmp_path: Path) -> None:
     assert "nothing to compare" in page
     # one depth: no depth chart, and the page says so; one variant: no scatter, silently
     assert {p.stem for p in files.charts} == {"rates"}
-    assert "No nodes-by-depth chart: each problem set was searched at one depth" in page
+    assert "No nodes-by-depth chart: no problem set was searched at two or more depths" in page
     assert "No per-problem scatter" not in page
 
 
@@ -285,8 +285,8 @@ def test_a_nine_node_report_keeps_what_it_needs_and_says_which_charts_it_left_ou
         assert heading in page
     # a line for each chart left out, under Charts, instead of an empty chart
     charts_part = page[page.index("<h2>Charts"):page.index("<h2>Tables")]
-    assert ('<p class="note">No nodes-by-depth chart: each problem set was searched at one '
-            "depth, so there is no curve and no branching factor to draw") in charts_part
+    assert ('<p class="note">No nodes-by-depth chart: no problem set was searched at two or '
+            "more depths, so there is no curve and no branching factor to draw") in charts_part
     assert ('<p class="note">No per-problem scatter: each problem set has one problem, so its '
             "nodes against alphabeta are the ratios above.</p>") in charts_part
 

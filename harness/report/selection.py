@@ -67,9 +67,9 @@ def choose_charts(results: pd.DataFrame, comparison: Comparison, baseline: str,
         drawn.append(PlannedChart("relative_nodes", f"Nodes relative to {baseline}",
                                   lambda: charts.relative_nodes_chart(comparison)))
     if single_depth(results):
-        left_out.append("No nodes-by-depth chart: each problem set was searched at one depth, "
-                        "so there is no curve and no branching factor to draw (the nodes are in "
-                        "the tables below).")
+        left_out.append("No nodes-by-depth chart: no problem set was searched at two or more "
+                        "depths, so there is no curve and no branching factor to draw (the nodes "
+                        "are in the tables below).")
     else:
         drawn.append(PlannedChart("nodes_by_depth", "Nodes and effective branching factor by "
                                   "depth", lambda: charts.nodes_by_depth_chart(results)))
