@@ -26,7 +26,7 @@ from harness.report.compare import (
     compare,
     default_baseline,
     format_p,
-    pair,
+    pairs,
     variants_in,
 )
 from harness.report.depths import group_own_depths
@@ -106,7 +106,7 @@ def summary_table(results: pd.DataFrame, baseline: str | None = None, seed: int 
                            f"(they hold: {', '.join(variants)})")
     flags = solved_flags(results["solved"]) if "solved" in results.columns else None
     frame = results.assign(_solved=flags if flags is not None else math.nan)
-    pairs = {v: pair(results, baseline, v) for v in variants if v != baseline}
+    paired_with = pairs(results, baseline, [v for v in variants if v != baseline])
     rows: list[dict[str, object]] = []
     for (suite, variant, depth), part in frame.groupby(["suite", "variant", "depth"], sort=False):
         known = part["_solved"].dropna()
@@ -123,7 +123,7 @@ def summary_table(results: pd.DataFrame, baseline: str | None = None, seed: int 
         if variant == baseline:
             row.update(paired=len(part), ratio=1.0, ratio_low=1.0, ratio_high=1.0)
         else:
-            paired = pairs[str(variant)]
+            paired = paired_with[str(variant)]
             paired = paired[(paired["suite"] == suite) & (paired["depth"] == depth)]
             ratios = stats.ratios(paired["nodes_a"].to_numpy(), paired["nodes_b"].to_numpy())
             low, high = stats.bootstrap_interval(ratios, seed, resamples)
