@@ -4,6 +4,9 @@
 
 Benchmarks (each figure is the median of its repeats; targets from the performance issue):
 
+- ``startup``: wall time of ``harness --help`` (target < 0.5 s) and of ``harness run`` on
+  a nine-node tree with its report (target < 2 s), each a fresh process, with the ratio to
+  ``python -c pass`` of the same rounds beside it.
 - ``overhead``: harness ``alphabeta`` / a bare python-chess alpha-beta, same nodes
   (first 10 WAC positions, depth 3, quiescence, no table); target <= 1.10.
 - ``trees``: harness ``alphabeta`` nodes/s on ``random:b=8,d=7,n=20`` (target >= 500,000)
@@ -49,7 +52,7 @@ from benchmarks.common import (
     write_record,
 )
 
-BENCHMARKS = ("overhead", "trees", "observer", "openspiel", "sharing", "parallel", "connect4")
+BENCHMARKS = ("startup", "overhead", "trees", "observer", "openspiel", "sharing", "parallel", "connect4")
 """In the order they run (cheap first); each is ``benchmarks.<name>.measure``."""
 
 

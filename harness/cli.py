@@ -10,35 +10,31 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from functools import wraps
 from pathlib import Path
-from typing import Any, NoReturn, TextIO, TypeVar
+from typing import TYPE_CHECKING, Any, NoReturn, TextIO, TypeVar
 
 import click
 
-from harness.errors import HarnessError, check_writable, os_error_text
-from harness.games.chess.suites import KNOWN_SUITES, download_dir, download_suite, list_suites
+# Only what every command needs (the options, the plug-in warnings) is imported here; each
+# command imports the rest (pandas, matplotlib, chess) itself, so --help stays quick.
+from harness.errors import (
+    DISAGREEMENT_EXIT,
+    DISAGREEMENTS_FILE,
+    HarnessError,
+    check_writable,
+    os_error_text,
+)
 from harness.games.registry import GAMES, with_defaults
 from harness.games.registry import PLUGIN_PROBLEMS as GAME_PLUGIN_PROBLEMS
 from harness.games.testing import CheckOptions, self_test
 from harness.plugins import BUILT_IN
-from harness.report.answers import DISAGREEMENT_EXIT, DISAGREEMENTS_FILE
-from harness.report.compare import render_comparison, worse_rows
-from harness.report.page import rebuild_reports, where_to_read
-from harness.report.summary import brief_summary, format_summary, summarize
-from harness.results import find_runs, load_results, load_run_info
 from harness.run.executors import EXECUTORS, Execution
-from harness.run.experiment import (
-    RunOutput,
-    compare_variants,
-    draw_search,
-    is_default_folder,
-    resume_experiment,
-    run_default,
-    run_experiment,
-)
-from harness.run.plan import ExperimentConfig, parse_depths, parse_window
 from harness.run.progress import Progress
 from harness.search.registry import CORE, PLUGIN_PROBLEMS, VARIANTS
 from harness.search.run import Switches
+
+if TYPE_CHECKING:
+    from harness.run.experiment import RunOutput
+    from harness.run.plan import ExperimentConfig
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -230,6 +226,8 @@ def make_config(variants: str, options: dict[str, Any]) -> ExperimentConfig:
     """An :class:`ExperimentConfig` from the values of :func:`problem_options`: the
     shortcuts (``--tree``, ``--trees``, ``--suite``) as ``GAME:SPEC`` names, then
     ``--problems``; the chess flags as every chess set's options, unless its name sets them."""
+    from harness.run.plan import ExperimentConfig, parse_depths, parse_window
+
     o = options
     switches = Switches(tt_size=o["tt_size"], iterative_deepening=o["iterative"],
                         hash_move=not o["no_hash_move"], tt_leaves=o["tt_leaves"],
@@ -350,6 +348,9 @@ def run(ctx: click.Context, /, variant_list: str, epd_out: str | None, out_dir: 
     The exact variants' answers are checked against each other (and minimax's); when they
     disagree, disagreements.csv lists them and the exit status is 3.
     """
+    from harness.report.page import where_to_read
+    from harness.run.experiment import is_default_folder, resume_experiment, run_default, run_experiment
+
     execution, progress = make_execution(options), progress_for(options)
     if resume_dir is not None:
         refuse_besides_resume(ctx, {"jobs", "executor", "scheduler", "no_progress"},
@@ -398,6 +399,8 @@ def run(ctx: click.Context, /, variant_list: str, epd_out: str | None, out_dir: 
 
 def told(output: RunOutput) -> str:
     """A run's brief summary, then whether its exact variants' answers agree."""
+    from harness.report.summary import brief_summary
+
     lines = [brief_summary(output.results, info=output.info)]
     if output.answers is not None:
         lines += [""] + (output.answers.lines() or [output.answers.note()])
@@ -439,6 +442,10 @@ def compare(ctx: click.Context, /, baseline: str, others: tuple[str, ...], run_d
             pooled: bool, allow_disagreement: bool, **options: Any) -> None:
     """Compare variants with BASELINE on the same problems: node ratios with bootstrap
     intervals, sign tests, re-search and first-move fail-high rates, largest differences."""
+    from harness.report.compare import render_comparison, worse_rows
+    from harness.run.experiment import compare_variants
+    from harness.run.plan import parse_depths
+
     command = ["harness", *sys.argv[1:]]
     if run_dir is not None:
         files = compare_variants(baseline, others, run_dir, seed=seed, command=command,
@@ -498,6 +505,9 @@ def tree(variant: str, other: str | None, problem_id: str | None, out: str | Non
          max_lines: int, **options: Any) -> None:
     """Draw every node one search visited: how it was searched (F, Z, Z+F, Skp), its
     window, value and type (PV, Cut, All), and the moves it cut off."""
+    from harness.run.experiment import draw_search
+    from harness.run.plan import parse_depths
+
     depth_text = options["depth_text"]
     if depth_text and len(parse_depths(depth_text)) > 1:
         raise HarnessError(f"--depth {depth_text}: harness tree needs one --depth N, not a range")
@@ -555,6 +565,8 @@ def check(problems: str, depth: int, playouts: int, seed: int, limit: int | None
 def report(run_dir: str, baseline: str | None, index_only: bool) -> None:
     """Rebuild summary.csv, the charts and report.html of a run from results.csv (or of
     every run in a folder of runs, with an index.html linking them)."""
+    from harness.report.page import rebuild_reports
+
     for files in rebuild_reports(run_dir, baseline, index_only=index_only):
         if not index_only:
             click.echo(f"wrote {files.html}, {files.summary} and {len(files.charts)} chart files "
@@ -568,6 +580,9 @@ def report(run_dir: str, baseline: str | None, index_only: bool) -> None:
 @reports_errors
 def show(run_dir: str) -> None:
     """Print the summary table of a run, or of each run in a folder of runs."""
+    from harness.report.summary import format_summary, summarize
+    from harness.results import find_runs, load_results, load_run_info
+
     runs = find_runs(run_dir)
     for number, run in enumerate(runs):
         if runs != [Path(run_dir)]:
@@ -628,6 +643,8 @@ def suites(ctx: click.Context) -> None:
     counts."""
     if ctx.invoked_subcommand is not None:
         return
+    from harness.games.chess.suites import KNOWN_SUITES, list_suites
+
     found = list_suites()
     if not found:
         click.echo("no suites found; get public ones with 'harness suites get NAME' "
@@ -648,6 +665,8 @@ def suites(ctx: click.Context) -> None:
 @reports_errors
 def suites_get(name: str, dest: str | None, base_url: str | None) -> None:
     """Download a known public suite (pinned commit, sha256 checked)."""
+    from harness.games.chess.suites import download_dir, download_suite
+
     path = download_suite(name, dest or download_dir(), base_url)
     click.echo(f"{path} (sha256 checked)")
 

@@ -52,3 +52,10 @@ def check_writable(path: str | Path, option: str) -> None:
         probe.unlink()
     except OSError as exc:
         raise HarnessError(f"{option} {path}: cannot write in {folder}: {exc.strerror or exc}") from None
+
+
+DISAGREEMENT_EXIT = 3
+"""The exit status of a run, comparison or reproduction whose exact variants' answers
+disagree (everything is written; ``--allow-disagreement`` exits 0)."""
+DISAGREEMENTS_FILE = "disagreements.csv"
+"""Where a run lists every answer to the problems on which its exact variants disagree."""

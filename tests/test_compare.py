@@ -15,6 +15,7 @@ from harness.report.compare import (
     compare,
     default_baseline,
     pair,
+    pairs,
     render_comparison,
     worse_than,
 )
@@ -101,6 +102,30 @@ def test_pairs_only_problems_both_searched() -> None:
     assert table["n"].tolist() == [9, 0]
     assert "no problems in common" in table.iloc[1]["verdict"]
     assert np.isnan(table.iloc[1]["ratio"])
+
+
+def test_pairs_at_once_equal_pairs_one_by_one() -> None:
+    """A report pairs every variant from one merge: each pair is the one made alone, in
+    any row order of the results, and a variant with nothing in common gets no rows."""
+    results = pd.concat([
+        frame({"alphabeta": BASE, "b": [n // 2 for n in BASE]}, suite="x"),
+        frame({"alphabeta": BASE, "c": [2 * n for n in BASE]}, depth=4, suite="y"),
+        frame({"d": [7, 8]}, depth=5, suite="x"),
+    ], ignore_index=True)
+    shuffled = results.sample(frac=1.0, random_state=3).reset_index(drop=True)
+    for source in (results, shuffled):
+        together = pairs(source, "alphabeta", ["b", "c", "d"])
+        for other in ("b", "c", "d"):
+            pd.testing.assert_frame_equal(together[other], pairs(results, "alphabeta", [other])[other])
+    assert list(together["b"].columns) == ["suite", "problem_id", "depth", "nodes_a",
+                                           "zw_searches_a", "researches_a", "fail_highs_a",
+                                           "fail_highs_first_a", "nodes_b", "zw_searches_b",
+                                           "researches_b", "fail_highs_b", "fail_highs_first_b"]
+    assert together["b"]["nodes_b"].tolist() == [n // 2 for n in BASE]
+    assert len(together["c"]) == 10 and together["d"].empty
+    assert list(together["d"].columns) == list(together["b"].columns)
+    with pytest.raises(HarnessError, match="'e' is not in the results"):
+        pairs(results, "alphabeta", ["b", "e"])
 
 
 def _two_sets(y_factor: float = 2.0) -> pd.DataFrame:

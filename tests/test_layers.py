@@ -8,6 +8,9 @@ an import is caught whether or not a test happens to run it.
 from __future__ import annotations
 
 import ast
+import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -112,3 +115,35 @@ def test_setup_names_only_search_modules_that_exist() -> None:
     present = {path.stem for path in (HARNESS / "search").glob("*.py")}
     assert set(kept) <= present
     assert {"core", "alphabeta", "trace"} <= present and "core" not in kept and "trace" in kept
+
+
+HEAVY = ("pandas", "numpy", "matplotlib", "chess", "dask", "distributed", "pyspiel", "scipy")
+"""Libraries only the commands that use them import (``harness --help`` must stay quick:
+``benchmarks/startup.py`` times it)."""
+
+_PROBE = """
+import json, sys
+from click.testing import CliRunner
+from harness.cli import cli
+commands, heavy = json.loads(sys.argv[1]), json.loads(sys.argv[2])
+codes = [CliRunner().invoke(cli, args).exit_code for args in commands]
+before = [m for m in heavy if m in sys.modules]
+import harness.results  # the probe itself: a module that does use pandas
+print(json.dumps({"codes": codes, "loaded": before, "after": [m for m in heavy if m in sys.modules]}))
+"""
+
+
+def test_help_and_the_listings_import_no_heavy_library() -> None:
+    """``harness --help``, every command's ``--help``, ``harness games`` and ``harness
+    variants``, in a fresh interpreter, load none of :data:`HEAVY` (lazy imports: in
+    ``harness/__init__.py``, the command functions, the games' methods)."""
+    from harness.cli import cli
+
+    commands = [["--help"], ["games"], ["variants"], ["suites", "get", "--help"],
+                ["suites", "generate", "--help"], *([name, "--help"] for name in cli.commands)]
+    done = subprocess.run([sys.executable, "-c", _PROBE, json.dumps(commands), json.dumps(HEAVY)],
+                          capture_output=True, text=True, check=True, cwd=ROOT)
+    found = json.loads(done.stdout.splitlines()[-1])
+    assert found["codes"] == [0] * len(commands)
+    assert found["loaded"] == []
+    assert {"pandas", "numpy"} <= set(found["after"])      # the probe sees a heavy import

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import base64
+import json
 import math
 import re
 from pathlib import Path
@@ -17,12 +19,15 @@ from harness.report import charts
 from harness.report.compare import compare
 from harness.report.page import (
     SUMMARY_COLUMNS,
+    rebuild_report,
     solved_flags,
     summary_table,
     write_report,
 )
+from harness.report.selection import REPORT_CHARTS, choose_charts
 from harness.run.experiment import RunOutput, run_experiment
 from harness.run.plan import ExperimentConfig
+from harness.search.registry import parse_variants
 from tests.test_compare import BASE, frame
 
 
@@ -148,7 +153,10 @@ def test_report_with_solved_values_and_a_single_variant(tmp_path: Path) -> None:
     assert files.baseline == "pvs"
     assert "solve rate" in page and "100.0%" in page
     assert "nothing to compare" in page
-    assert {p.stem for p in files.charts} == {"nodes_by_depth", "rates"}
+    # one depth: no depth chart, and the page says so; one variant: no scatter, silently
+    assert {p.stem for p in files.charts} == {"rates"}
+    assert "No nodes-by-depth chart: no problem set was searched at two or more depths" in page
+    assert "No per-problem scatter" not in page
 
 
 def _contrast() -> pd.DataFrame:
@@ -245,3 +253,83 @@ def test_page_opens_with_the_chart_and_a_verdict_per_variant_and_set(tmp_path: P
     assert "50.0% fewer nodes, significant" in b_row and "2 times the nodes, significant" in b_row
     assert "ordering=0.9 (depth 3)" in verdicts and "ordering=random (depth 3)" in verdicts
     assert "random:b=3,d=3,ordering=0.9" not in page.split("<h2>Run")[0]  # short names above
+
+
+NINE_NODES = [[1, 2], [3, [4, 5]]]
+"""The root, two inner nodes, a third under the second, five leaves: a first try."""
+
+
+@pytest.fixture(scope="module")
+def nine_nodes(tmp_path_factory: pytest.TempPathFactory) -> RunOutput:
+    folder = tmp_path_factory.mktemp("nine")
+    tree = folder / "fig.json"
+    tree.write_text(json.dumps(NINE_NODES), encoding="utf-8")
+    return run_experiment(ExperimentConfig(problems=(f"tree:{tree}",), variants="all"),
+                          folder / "run")
+
+
+def test_a_nine_node_report_keeps_what_it_needs_and_says_which_charts_it_left_out(
+        nine_nodes: RunOutput) -> None:
+    run_dir = nine_nodes.run_dir
+    page = (run_dir / "report.html").read_text(encoding="utf-8")
+    variants = [spec.label for spec in parse_variants("all")]
+    assert len(variants) > 10
+    # the chart that carries the result, the verdicts, the rates, the tables, the method
+    assert re.findall(r'id="chart-(\w+)"', page) == ["relative_nodes", "rates"]
+    verdicts = page[page.index("<h2>Verdicts"):page.index("<h2>Charts")]
+    for variant in (v for v in variants if v != "alphabeta"):
+        assert f'<td class="text">{variant}</td>' in verdicts, variant
+    assert f"{len(variants)} variants against the baseline (A)" in page
+    assert "depths 3." in page and "fig.json</code> (1 problems)" in page
+    for heading in ("<h2>Tables", "<h2>Method", "<h2>Run", "Summary per problem set"):
+        assert heading in page
+    # a line for each chart left out, under Charts, instead of an empty chart
+    charts_part = page[page.index("<h2>Charts"):page.index("<h2>Tables")]
+    assert ('<p class="note">No nodes-by-depth chart: no problem set was searched at two or '
+            "more depths, so there is no curve and no branching factor to draw") in charts_part
+    assert ('<p class="note">No per-problem scatter: each problem set has one problem, so its '
+            "nodes against alphabeta are the ratios above.</p>") in charts_part
+
+
+def test_no_chart_file_of_a_chart_left_out(nine_nodes: RunOutput, tmp_path: Path) -> None:
+    """The charts folder holds the drawn charts and nothing else of the report's; each is
+    the picture the page embeds; a rebuild removes a chart it no longer draws."""
+    charts_dir = nine_nodes.run_dir / "charts"
+    drawn = ["relative_nodes", "rates"]
+    assert sorted(p.name for p in charts_dir.iterdir()) == sorted(
+        f"{name}.{suffix}" for name in drawn for suffix in ("png", "svg"))
+    page = (nine_nodes.run_dir / "report.html").read_text(encoding="utf-8")
+    embedded = [base64.b64decode(data) for data in
+                re.findall(r'src="data:image/png;base64,([A-Za-z0-9+/=]+)"', page)]
+    assert embedded == [(charts_dir / f"{name}.png").read_bytes() for name in drawn]
+    for name in set(REPORT_CHARTS) - set(drawn):
+        assert f"chart-{name}" not in page and f"{name}.png" not in page
+
+    # a folder reported before: its old depth chart and scatter go, other files stay
+    copy = tmp_path / "run"
+    copy.mkdir()
+    for name in ("results.csv", "run.json"):
+        (copy / name).write_bytes((nine_nodes.run_dir / name).read_bytes())
+    (copy / "charts").mkdir()
+    for stale in ("nodes_by_depth.png", "nodes_by_depth.svg", "scatter.png", "scatter.svg",
+                  "mine.png"):
+        (copy / "charts" / stale).write_bytes(b"old")
+    files = rebuild_report(copy)
+    assert sorted(p.name for p in (copy / "charts").iterdir()) == sorted(
+        [*(p.name for p in files.charts), "mine.png"])
+    assert {p.stem for p in files.charts} == set(drawn)
+
+
+def test_charts_are_left_out_only_where_they_hold_nothing() -> None:
+    def drawn(results: pd.DataFrame, others: list[str]) -> list[str]:
+        comparison = compare(results, "alphabeta", others, resamples=50)
+        return [c.name for c in choose_charts(results, comparison, "alphabeta", others).drawn]
+
+    one_depth = frame({"alphabeta": BASE, "b": [n // 2 for n in BASE]})      # ten problems
+    assert drawn(one_depth, ["b"]) == ["relative_nodes", "rates", "scatter"]
+    one_problem = _contrast()[lambda f: f["problem_id"] == "0"]            # depths 1-3
+    assert drawn(one_problem, ["b", "c"]) == ["relative_nodes", "nodes_by_depth", "rates"]
+    assert drawn(_contrast(), ["b", "c"]) == list(REPORT_CHARTS)
+    # one set at one depth beside a depth sweep: the sweep's curves are drawn
+    mixed = pd.concat([one_depth.assign(suite="single"), _contrast()], ignore_index=True)
+    assert "nodes_by_depth" in drawn(mixed, ["b"])

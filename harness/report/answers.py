@@ -19,13 +19,12 @@ from typing import Any
 
 import pandas as pd
 
-from harness.errors import HarnessError
+from harness.errors import DISAGREEMENT_EXIT, DISAGREEMENTS_FILE, HarnessError
 from harness.search.agreement import Answer, disagreement
 from harness.search.registry import parse_variants
 
-DISAGREEMENTS_FILE = "disagreements.csv"
-DISAGREEMENT_EXIT = 3
-"""The exit status of a run, comparison or reproduction whose exact variants disagree."""
+__all__ = ["DISAGREEMENTS_FILE", "DISAGREEMENT_EXIT", "AnswerCheck", "answer_of", "check_answers"]
+
 QUESTION = ["game", "suite", "problem_id", "depth"]
 """What identifies one question: a problem searched to one depth (the run's switches are
 the same for every row)."""

@@ -566,6 +566,9 @@ def save(fig: Figure, path_without_suffix: str | Path) -> tuple[Path, Path]:
     png = base.with_name(base.name + ".png")
     svg = base.with_name(base.name + ".svg")
     png.write_bytes(png_bytes(fig))
+    # Drawing the PNG laid the figure out; the SVG keeps that layout (the same to a fraction
+    # of a percent) instead of computing it again at 72 dpi, about half its drawing time.
+    fig.set_layout_engine("none")
     with chart_style():
         fig.savefig(svg, format="svg", metadata=SVG_METADATA)
     return png, svg

@@ -131,18 +131,28 @@ def pair(results: pd.DataFrame, baseline: str, other: str) -> pd.DataFrame:
     Columns: the keys, then ``<counter>_a`` (baseline) and ``<counter>_b`` (other) for each
     of :data:`PAIRED_COUNTERS` the results have, sorted by depth, suite and problem.
     """
-    check_results(results)
-    known = variants_in(results)
-    for name in (baseline, other):
+    return pairs(results, baseline, [other])[other]
+
+
+def pairs(results: pd.DataFrame, baseline: str, others: Sequence[str]) -> dict[str, pd.DataFrame]:
+    """:func:`pair` of ``baseline`` with each of ``others``, from one merge: a report
+    pairs every variant, and a merge per variant was most of a small run's statistics."""
+    known = variants_in(results)                # checks the results too
+    for name in (baseline, *others):
         if name not in known:
             raise HarnessError(f"variant {name!r} is not in the results "
                                f"(they hold: {', '.join(known)})")
     counters = [c for c in PAIRED_COUNTERS if c in results.columns]
-    columns = [*KEYS, *counters]
-    a = results.loc[results["variant"] == baseline, columns]
-    b = results.loc[results["variant"] == other, columns]
+    a = results.loc[results["variant"] == baseline, [*KEYS, *counters]]
+    b = results.loc[results["variant"].isin(others), ["variant", *KEYS, *counters]]
     merged = a.merge(b, on=list(KEYS), suffixes=("_a", "_b"), how="inner")
-    return merged.sort_values(["depth", "suite", "problem_id"], kind="stable").reset_index(drop=True)
+    # the keys are unique within a variant, so this order is each pair's whole order
+    merged = merged.sort_values(["depth", "suite", "problem_id"], kind="stable")
+    columns = [*KEYS, *(f"{c}_a" for c in counters), *(f"{c}_b" for c in counters)]
+    found = {str(variant): part[columns].reset_index(drop=True)
+             for variant, part in merged.groupby("variant", sort=False)}
+    return {other: found[other] if other in found else merged[columns].iloc[:0].reset_index(drop=True)
+            for other in others}
 
 
 def compare(results: pd.DataFrame, baseline: str, others: list[str], seed: int = 0,
@@ -169,7 +179,7 @@ def compare(results: pd.DataFrame, baseline: str, others: list[str], seed: int =
         others = [v for v in known if v != baseline]
     if baseline in others:
         raise HarnessError(f"baseline {baseline!r} is also among the variants compared with it")
-    pairs = {other: pair(results, baseline, other) for other in others}
+    paired_with = pairs(results, baseline, others)
     suites = [str(s) for s in pd.unique(results["suite"])]
     groups = [(POOLED, suites)] if pooled else [(s, [s]) for s in suites]
     rows: list[dict[str, object]] = []
@@ -177,7 +187,7 @@ def compare(results: pd.DataFrame, baseline: str, others: list[str], seed: int =
     for label, members in groups:
         in_group = results["suite"].isin(members)
         for other in others:
-            paired = pairs[other][pairs[other]["suite"].isin(members)]
+            paired = paired_with[other][paired_with[other]["suite"].isin(members)]
             searched = in_group & results["variant"].isin([baseline, other])
             for depth in sorted(results.loc[searched, "depth"].unique()):
                 part = paired[paired["depth"] == depth]

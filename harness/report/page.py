@@ -8,7 +8,7 @@ import html
 import json
 import math
 import shlex
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -27,10 +27,11 @@ from harness.report.compare import (
     compare,
     default_baseline,
     format_p,
-    pair,
+    pairs,
     variants_in,
 )
 from harness.report.depths import group_own_depths
+from harness.report.selection import REPORT_CHARTS, choose_charts
 from harness.report.summary import SetNames, set_names
 
 SUMMARY_FILE = "summary.csv"
@@ -106,7 +107,7 @@ def summary_table(results: pd.DataFrame, baseline: str | None = None, seed: int 
                            f"(they hold: {', '.join(variants)})")
     flags = solved_flags(results["solved"]) if "solved" in results.columns else None
     frame = results.assign(_solved=flags if flags is not None else math.nan)
-    pairs = {v: pair(results, baseline, v) for v in variants if v != baseline}
+    paired_with = pairs(results, baseline, [v for v in variants if v != baseline])
     rows: list[dict[str, object]] = []
     for (suite, variant, depth), part in frame.groupby(["suite", "variant", "depth"], sort=False):
         known = part["_solved"].dropna()
@@ -123,7 +124,7 @@ def summary_table(results: pd.DataFrame, baseline: str | None = None, seed: int 
         if variant == baseline:
             row.update(paired=len(part), ratio=1.0, ratio_low=1.0, ratio_high=1.0)
         else:
-            paired = pairs[str(variant)]
+            paired = paired_with[str(variant)]
             paired = paired[(paired["suite"] == suite) & (paired["depth"] == depth)]
             ratios = stats.ratios(paired["nodes_a"].to_numpy(), paired["nodes_b"].to_numpy())
             low, high = stats.bootstrap_interval(ratios, seed, resamples)
@@ -157,25 +158,20 @@ def write_report(run_dir: Path, results: pd.DataFrame, info: Mapping[str, Any],
 
     chart_dir = run_dir / CHARTS_DIR
     chart_dir.mkdir(exist_ok=True)
-    figures: list[tuple[str, str, Callable[[], Any]]] = []
-    if others:
-        figures.append(("relative_nodes", f"Nodes relative to {baseline}",
-                        lambda: charts.relative_nodes_chart(comparison)))
-    figures.append(("nodes_by_depth", "Nodes and effective branching factor by depth",
-                    lambda: charts.nodes_by_depth_chart(results)))
-    figures.append(("rates", "Re-search and first-move fail-high rates",
-                    lambda: charts.rates_chart(results)))
-    if others:
-        figures.append(("scatter", "Per-problem nodes against the baseline",
-                        lambda: charts.scatter_chart(results, baseline, others)))
+    choice = choose_charts(results, comparison, baseline, others)
     written: list[Path] = []
     embedded: list[tuple[str, str, bytes]] = []
-    for name, title, build in figures:
-        png, svg = charts.save(build(), chart_dir / name)
+    for chart in choice.drawn:
+        png, svg = charts.save(chart.build(), chart_dir / chart.name)
         written += [png, svg]
-        embedded.append((name, title, png.read_bytes()))
+        embedded.append((chart.name, chart.title, png.read_bytes()))
+    # A rebuilt report leaves no file of a chart it no longer draws.
+    for name in REPORT_CHARTS:
+        for stale in (chart_dir / f"{name}.png", chart_dir / f"{name}.svg"):
+            if stale not in written:
+                stale.unlink(missing_ok=True)
 
-    page = render_html(summary, comparison, info, embedded, answers)
+    page = render_html(summary, comparison, info, embedded, choice.left_out, answers)
     html_path = run_dir / REPORT_FILE
     html_path.write_text(page, encoding="utf-8")
     return ReportFiles(html_path, summary_path, comparison_path, tuple(written), baseline)
@@ -531,10 +527,12 @@ def _answers_html(answers: AnswerCheck | None) -> str:
 
 
 def render_html(summary: pd.DataFrame, comparison: Comparison, info: Mapping[str, Any],
-                charts_png: list[tuple[str, str, bytes]], answers: AnswerCheck | None = None) -> str:
+                charts_png: list[tuple[str, str, bytes]], left_out: Sequence[str] = (),
+                answers: AnswerCheck | None = None) -> str:
     """The report page, opening with what a reader came for: the relative-nodes chart and
-    a verdict per variant and problem set; then the other charts, the tables (folded), the
-    method and the run. Every chart an embedded base64 PNG, every value escaped."""
+    a verdict per variant and problem set; then the other charts (and a line for each
+    chart ``left_out``), the tables (folded), the method and the run. Every chart an
+    embedded base64 PNG, every value escaped."""
     baseline = comparison.baseline
     names = set_names([str(s) for s in pd.unique(summary["suite"])])
     figures, lead_figure = [], ""
@@ -597,7 +595,7 @@ def render_html(summary: pd.DataFrame, comparison: Comparison, info: Mapping[str
 <p class="note">Bold: significant at 5% (the interval excludes 1 and the sign test gives
 p &lt; 0.05). How these are computed: see Method, near the end.</p>
 <h2>Charts</h2>
-{chr(10).join(figures)}
+{chr(10).join([*(f'<p class="note">{_e(line)}</p>' for line in left_out), *figures])}
 <h2>Tables</h2>
 <p class="note">Click a heading to open its table.</p>
 {tables}

@@ -1,6 +1,10 @@
 """Chess as a game: positions from EPD suites (``chess:wac.epd``), searched through
 :class:`ChessTree` with the move-ordering options, solved by their ``bm``/``am``; results
-written back as EPD."""
+written back as EPD.
+
+python-chess and the modules built on it are imported by the methods that use them: the
+game registry (and with it ``harness --help``) lists chess without loading them.
+"""
 
 from __future__ import annotations
 
@@ -8,18 +12,16 @@ import warnings
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, ClassVar
-
-import chess
-import pandas as pd
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from harness.errors import HarnessError
 from harness.games.base import Game, Problem, ProblemSet, Tree
-from harness.games.chess.epd import EpdPosition, SkippedLineWarning, Suite, load_suite, solved, write_epd
-from harness.games.chess.movegen import perft
-from harness.games.chess.suites import find_suite
-from harness.games.chess.tree import ChessTree, Ordering
 from harness.options import Option, OptionValue
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from harness.games.chess.epd import EpdPosition, Suite
 
 DEFAULT_DEPTH = 3
 """Depth searched on chess positions when none is given."""
@@ -51,6 +53,9 @@ class Chess(Game):
 
     def load(self, spec: str, options: tuple[tuple[str, OptionValue], ...],
              skip_invalid: bool = False) -> ProblemSet:
+        from harness.games.chess.epd import SkippedLineWarning, load_suite
+        from harness.games.chess.suites import find_suite
+
         path = find_suite(spec)
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always", SkippedLineWarning)
@@ -73,12 +78,16 @@ class Chess(Game):
             "skipped": [list(s) for s in suite.skipped]})
 
     def tree(self, problem: Problem) -> Tree:
+        from harness.games.chess.tree import ChessTree, Ordering
+
         ordering = Ordering(bool(problem.option("mvv_lva")), bool(problem.option("killers")),
                             bool(problem.option("history")))
         return ChessTree(position_of(problem).board(), ordering)
 
     def work(self, problem: Problem) -> float:
         """The number of positions :data:`BREADTH_PLIES` plies from the position."""
+        from harness.games.chess.movegen import perft
+
         return float(perft(position_of(problem).board(), BREADTH_PLIES))
 
     def columns_for(self, problem: Problem, best_move: str) -> dict[str, object]:
@@ -86,6 +95,10 @@ class Chess(Game):
 
     def judge(self, problem: Problem, best_move: str, score: int | None, bound: str) -> bool | None:
         """Whether ``best_move`` (UCI) solves a position with ``bm``/``am``."""
+        import chess
+
+        from harness.games.chess.epd import solved
+
         move = chess.Move.from_uci(best_move) if best_move else chess.Move.null()
         return solved(position_of(problem), move)
 
@@ -99,6 +112,8 @@ def position_of(problem: Problem) -> EpdPosition:
 def _suite(path: str) -> Suite:
     # Skipping is harmless here: a suite read without it had no line to skip, so the
     # indices are the same; the skipped lines were reported when the run was planned.
+    from harness.games.chess.epd import load_suite
+
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         return load_suite(path, skip_invalid=True)
@@ -115,6 +130,10 @@ def export_epd(results: pd.DataFrame, problems: Sequence[Problem], path: str | P
     move, centipawns) and ``pv``, and private opcodes (uppercase first letter, as the
     standard requires) ``Hvariant`` and the counters of :data:`EPD_COUNTERS`. Returns the
     number of lines."""
+    import chess
+
+    from harness.games.chess.epd import write_epd
+
     by_id = {(p.suite, p.problem_id): p for p in problems if p.game == Chess.name}
     lines = []
     for row in results.to_dict("records"):

@@ -1,17 +1,22 @@
-"""The synthetic and explicit trees as games: ``random:b=8,d=6,n=20`` and ``tree:FILE.json``."""
+"""The synthetic and explicit trees as games: ``random:b=8,d=6,n=20`` and ``tree:FILE.json``.
+
+The synthetic trees (numpy) are imported when a random tree is first read, not with the
+game registry."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from functools import lru_cache
 from pathlib import Path
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from harness.errors import HarnessError
 from harness.games.base import Game, Problem, ProblemSet, Tree, check_default_depth
 from harness.games.trees.explicit import load_tree_file
-from harness.games.trees.synthetic import SyntheticSpec, generate_tree, parse_spec
 from harness.options import Option, OptionValue, text
+
+if TYPE_CHECKING:
+    from harness.games.trees.synthetic import SyntheticSpec
 
 
 class RandomTrees(Game):
@@ -47,6 +52,8 @@ class RandomTrees(Game):
         return ProblemSet(canonical, problems)
 
     def tree(self, problem: Problem) -> Tree:
+        from harness.games.trees.synthetic import generate_tree
+
         return generate_tree(_spec(problem.source), problem.index)
 
     def work(self, problem: Problem) -> float:
@@ -95,4 +102,6 @@ class TreeFile(Game):
 
 @lru_cache(maxsize=64)
 def _spec(spec_text: str) -> SyntheticSpec:
+    from harness.games.trees.synthetic import parse_spec
+
     return parse_spec(spec_text)
