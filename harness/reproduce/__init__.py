@@ -34,6 +34,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from harness.errors import HarnessError
+from harness.files import write_whole
 from harness.lock import hold_folder
 from harness.reproduce.analysis import Claim, ClaimInfo, ratio_summary
 from harness.reproduce.claims import CLAIMS, claim_keys, select
@@ -131,13 +132,13 @@ def reproduce(out_dir: Path, quick: bool = False, jobs: int = 1, only: Sequence[
         if not resume:
             settings = {"quick": quick, "claims": [c.key for c in selected], "jobs": len(job_list),
                         "fingerprint": fingerprint, "started": now(), "finished": None}
-            settings_path.write_text(json.dumps(settings, indent=2) + "\n", encoding="utf-8")
+            write_whole(settings_path, json.dumps(settings, indent=2) + "\n")
         log = JobLog(out_dir / MEASURED_FILE)
         finished = log.read() if resume else {}
         log.restart(finished)
         frames = collect(job_list, execution, progress or Listener(), log, finished)
         output = write_all(out_dir, frames, selected, scale, suite, quick, jobs, start)
         settings["finished"] = now()
-        settings_path.write_text(json.dumps(settings, indent=2) + "\n", encoding="utf-8")
+        write_whole(settings_path, json.dumps(settings, indent=2) + "\n")
         log.path.unlink()                   # data/*.csv holds the rows now
         return output
