@@ -24,6 +24,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from harness.cli import OneLineUsage, cli
+from harness.reproduce.measure import chess_suite, made_with
 from harness.run.experiment import run_experiment
 from harness.run.plan import ExperimentConfig
 from harness.run.progress import Listener
@@ -577,3 +578,36 @@ def test_a_plugin_variant_gone_or_upgraded_is_not_resumed(interrupted: Path, tmp
     result = CliRunner().invoke(cli, ["run", "--resume", str(out)])
     assert_one_line(result, names)
     assert (out / "results.csv").read_bytes() == rows
+
+
+@pytest.mark.parametrize("change,names", [
+    (lambda made: made.update(counting_version=0),
+     "{out}: cannot resume: its rows were counted by counting rules version 0, this harness "
+     f"counts by version {COUNTING_VERSION}; start afresh with another --out"),
+    (lambda made: made.update(harness="0.0.1"),
+     "{out}: cannot resume: its rows were made by gametree-harness 0.0.1, this one is "),
+    (lambda made: made["suite"].update(sha256="0" * 64),
+     "{out}: cannot resume: {suite} changed since its rows were made (sha256 000000000000... "
+     "then, "),
+    (lambda made: made["suite"].update(path="/elsewhere/wac.epd"),
+     "{out}: cannot resume: its chess positions came from /elsewhere/wac.epd, now from {suite}"),
+    (lambda made: None, "{out}/measuring.json: its claims were measured on other problems"),
+], ids=["counting-rules", "harness-version", "suite-changed", "suite-moved", "jobs"])
+def test_a_changed_reproduction_is_not_resumed(tmp_path: Path, change: Callable[[dict[str, Any]], None],
+                                               names: str) -> None:
+    """``reproduce --resume`` says what changed since its rows were made, where
+    ``measuring.json`` records it, and touches nothing."""
+    suite = chess_suite()
+    assert suite is not None
+    made = made_with(suite)
+    change(made)
+    out = tmp_path / "reproduction"
+    out.mkdir()
+    settings = {"quick": True, "claims": ["mtdf"], "jobs": 1, "fingerprint": "another",
+                "made_with": made, "started": "then", "finished": None}
+    (out / "measuring.json").write_text(json.dumps(settings))
+    before = (out / "measuring.json").read_bytes()
+    result = CliRunner().invoke(cli, ["reproduce", "--resume", str(out)])
+    assert_one_line(result, names.format(out=out, suite=suite))
+    assert (out / "measuring.json").read_bytes() == before
+    assert sorted(p.name for p in out.iterdir() if p.name != ".harness.lock") == ["measuring.json"]
