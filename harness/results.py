@@ -13,14 +13,17 @@ import subprocess
 import sys
 import warnings
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from harness.errors import HarnessError
+from harness.files import write_whole, writing
 from harness.games.chess import movegen
 from harness.games.connect4 import compiled as connect4_compiled
 from harness.search import compiled
@@ -80,14 +83,14 @@ class DamagedResultsWarning(UserWarning):
 
 
 def read_rows(path: Path) -> list[dict[str, str]]:
-    """The complete rows of a ``results.csv`` as text (see :func:`scan_rows`)."""
+    """The complete rows of a ``results.csv`` as text (see :func:`scan_rows`), unchecked."""
     return scan_rows(path)[0]
 
 
-def scan_rows(path: Path) -> tuple[list[dict[str, str]], str]:
-    """The complete rows of a ``results.csv`` as text, and what was skipped (``""``: the
-    file is whole): a last line torn by a crash, a torn or missing header, rows with too
-    few or too many fields."""
+def scan_rows(path: Path) -> tuple[list[dict[str, str]], list[int], str]:
+    """The complete rows of a ``results.csv`` as text, the line each ends on, and what was
+    skipped (``""``: the file is whole): a last line torn by a crash, a torn or missing
+    header, rows with too few or too many fields."""
     text = path.read_text(encoding="utf-8", errors="replace")
     skipped = []
     if text and not text.endswith("\n"):
@@ -96,36 +99,34 @@ def scan_rows(path: Path) -> tuple[list[dict[str, str]], str]:
         skipped.append(f"a last line torn mid-write ({len(torn)} bytes)")
     reader = csv.DictReader(io.StringIO(text))
     if reader.fieldnames is None:
-        return [], "; ".join(skipped) if skipped else "an empty file (no header)"
+        return [], [], "; ".join(skipped) if skipped else "an empty file (no header)"
     missing = [c for c in ROW_COLUMNS if c not in reader.fieldnames and c != "game"
                and c not in LATER_COUNTERS]
     if missing:
         raise HarnessError(f"{path}: columns differ from this harness's results (schema "
                            f"version {SCHEMA_VERSION}; no {', '.join(missing)})")
     rows = []
+    lines = []
     malformed = 0
     for row in reader:
         if None in row.values() or None in row:
             malformed += 1
         else:
             rows.append({**dict.fromkeys(LATER_COUNTERS, "0"), **row})
+            lines.append(reader.line_num)
     if malformed:
         skipped.append(f"{malformed} row{'s' if malformed > 1 else ''} with the wrong number "
                        "of fields")
-    return rows, "; ".join(skipped)
+    return rows, lines, "; ".join(skipped)
 
 
 def rewrite_results(path: Path, rows: Iterable[Mapping[str, Any]],
                     columns: Sequence[str] = ROW_COLUMNS) -> None:
     """Replace ``results.csv`` with ``rows`` atomically (header included)."""
-    tmp = path.with_suffix(".csv.tmp")
-    with tmp.open("w", newline="", encoding="utf-8") as file:
+    with writing(path) as file:
         writer = csv.DictWriter(file, fieldnames=list(columns))
         writer.writeheader()
         writer.writerows(rows)
-        file.flush()
-        os.fsync(file.fileno())
-    os.replace(tmp, path)
 
 
 NUMBER_COLUMNS = ("depth", "tt_size", "iterative", "score", "solved", *COUNTER_NAMES,
@@ -135,8 +136,84 @@ OPTIONAL_NUMBERS = ("minimal_leaves", "solved", "score")
 """Numeric columns that may be empty (NaN)."""
 
 
+SEARCH_KEY = ("suite", "problem_id", "variant", "depth")
+"""What identifies one search of a run: a second row with the same is a duplicate."""
+COUNT_COLUMNS = (*COUNTER_NAMES, "minimal_leaves", "tt_size")
+"""Numeric columns that count something: never negative."""
+
+
+@dataclass(frozen=True)
+class CheckedRows:
+    """The rows of a ``results.csv`` that passed :func:`check_rows`."""
+
+    text: list[dict[str, str]]
+    """Each row as its text, in file order (what a resume writes back unchanged)."""
+    frame: pd.DataFrame
+    """The same rows with :data:`NUMBER_COLUMNS` as numbers."""
+    skipped: str
+    """What was left out as damage (a torn line, a count that is not a number); ``""``: none."""
+
+
+def read_results(path: Path, info: Mapping[str, Any]) -> CheckedRows:
+    """The rows of the ``results.csv`` at ``path`` of the run ``info`` (its ``run.json``),
+    checked (:func:`check_rows`). The one way every command reads rows."""
+    rows, lines, skipped = scan_rows(path) if path.exists() else ([], [], "")
+    if info.get("schema_version") == 1:
+        _add_games(rows, info)
+    return check_rows(path, rows, lines, skipped, info)
+
+
+def check_rows(path: Path, rows: list[dict[str, str]], lines: list[int], skipped: str,
+               info: Mapping[str, Any]) -> CheckedRows:
+    """``rows`` (read from ``path``, each ending on its line of ``lines``) without those a
+    crash may have damaged (a count that is not a number: said in ``skipped``), and a
+    :class:`HarnessError` naming the file, line and field of the first row that cannot
+    be right: a negative count or depth, a variant or problem set the run does not have
+    (by ``info``, its ``run.json``), the same search twice (both lines named)."""
+    extra = [c for c in (rows[0] if rows else {}) if c not in ROW_COLUMNS]
+    frame = pd.DataFrame(rows, columns=[*ROW_COLUMNS, *extra])
+    for column in NUMBER_COLUMNS:
+        frame[column] = pd.to_numeric(frame[column], errors="coerce")    # "" is NaN
+    line = pd.Series(lines, dtype="int64")
+    required = [c for c in NUMBER_COLUMNS if c not in OPTIONAL_NUMBERS]
+    bad = frame[required].isna().any(axis=1).to_numpy()
+    if bad.any():
+        skipped = "; ".join(filter(None, [skipped, f"{int(bad.sum())} rows with a count that "
+                                                   "is not a number"]))
+        keep = ~bad
+        frame, line = frame[keep].reset_index(drop=True), line[keep].reset_index(drop=True)
+        rows = [row for row, ok in zip(rows, keep, strict=True) if ok]
+    at = f"{path}:{{}}: "
+    checks: list[tuple[str, pd.Series, str]] = [
+        *((c, frame[c] < 0, "a count cannot be negative") for c in COUNT_COLUMNS),
+        ("depth", frame["depth"] < 1, "a depth is at least 1"),
+        ("time_s", ~(frame["time_s"] >= 0) | ~np.isfinite(frame["time_s"]),
+         "a time is finite and not negative"),
+    ]
+    for name, recorded in (("variant", info.get("variants")), ("suite", info.get("suites"))):
+        if isinstance(recorded, Mapping) and recorded:
+            checks.append((name, ~frame[name].isin(list(recorded)),
+                           f"not a {'variant' if name == 'variant' else 'problem set'} of this "
+                           f"run (run.json: {', '.join(map(str, recorded))})"))
+    for name, wrong, reason in checks:
+        if wrong.any():
+            i = int(np.flatnonzero(wrong.to_numpy())[0])
+            raise HarnessError(at.format(line[i]) + f"{name} {rows[i][name]!r}: {reason}")
+    twice = frame.duplicated(list(SEARCH_KEY), keep=False).to_numpy()
+    if twice.any():
+        i = int(np.flatnonzero(twice)[0])
+        same = (frame[list(SEARCH_KEY)] == frame.loc[i, list(SEARCH_KEY)]).all(axis=1).to_numpy()
+        first, second = (int(line[j]) for j in np.flatnonzero(same)[:2])
+        row = rows[i]
+        what = f"{row['suite']} problem {row['problem_id']}, {row['variant']} at depth {row['depth']}"
+        raise HarnessError(f"{path}:{second}: the same search as line {first} ({what}): a row "
+                           "is there twice")
+    return CheckedRows(rows, frame, skipped)
+
+
 def load_results(run_dir: str | Path) -> pd.DataFrame:
-    """Read a run folder's ``results.csv``, checking the schema version in ``run.json``.
+    """Read a run folder's ``results.csv``, checking the schema version in ``run.json`` and
+    every row (:func:`check_rows`).
 
     A damaged file (a run killed mid-write) is read as far as its rows are complete; what
     was skipped is said in a :class:`DamagedResultsWarning` (``harness run --resume``
@@ -152,24 +229,13 @@ def load_results(run_dir: str | Path) -> pd.DataFrame:
     path = run_dir / RESULTS_FILE
     if not path.exists():
         raise HarnessError(f"{path}: no results file")
-    rows, skipped = scan_rows(path)
-    if version == 1:
-        _add_games(rows, info)
-    extra = [c for c in (rows[0] if rows else {}) if c not in ROW_COLUMNS]
-    frame = pd.DataFrame(rows, columns=[*ROW_COLUMNS, *extra])
-    numbers = list(NUMBER_COLUMNS)
-    for column in numbers:
-        frame[column] = pd.to_numeric(frame[column], errors="coerce")    # "" is NaN
-    bad = frame[[c for c in numbers if c not in OPTIONAL_NUMBERS]].isna().any(axis=1)
-    if bad.any():
-        skipped = "; ".join(filter(None, [skipped, f"{int(bad.sum())} rows with a count that "
-                                                   "is not a number"]))
-        frame = frame[~bad].reset_index(drop=True)
+    checked = read_results(path, info)
+    frame, skipped = checked.frame, checked.skipped
     repair = f"finish or repair it with: harness run --resume {run_dir}"
     if frame.empty:
         raise HarnessError(f"{path}: no complete result rows"
                            + (f" (skipped {skipped})" if skipped else "") + f"; {repair}")
-    for column in numbers:
+    for column in NUMBER_COLUMNS:
         if column not in OPTIONAL_NUMBERS and column != "time_s":
             frame[column] = frame[column].astype("int64")
     if skipped:
@@ -216,10 +282,7 @@ def load_run_info(run_dir: Path) -> dict[str, Any]:
 
 def write_run_info(run_dir: Path, info: Mapping[str, Any]) -> None:
     """Write ``run.json`` atomically (a crash leaves the old or the new file, never half)."""
-    path = run_dir / RUN_FILE
-    tmp = path.with_suffix(".json.tmp")
-    tmp.write_text(json.dumps(info, indent=2, sort_keys=False) + "\n", encoding="utf-8")
-    os.replace(tmp, path)
+    write_whole(run_dir / RUN_FILE, json.dumps(info, indent=2, sort_keys=False) + "\n")
 
 
 def config_hash(config: Mapping[str, Any]) -> str:

@@ -42,9 +42,9 @@ def modules(package: str) -> list[Path]:
     return sorted((HARNESS / package).rglob("*.py"))
 
 
-BOTTOM = ("harness.errors", "harness.options", "harness.plugins")
-"""What any module may import: errors, options in names, plug-in loading (they import
-only errors)."""
+BOTTOM = ("harness.errors", "harness.options", "harness.plugins", "harness.files")
+"""What any module may import: errors, options in names, plug-in loading, files written
+whole (they import only errors)."""
 
 
 def within(name: str, prefix: str) -> bool:
@@ -67,6 +67,7 @@ FOUNDATION = ("harness.results", "harness.lock", "harness.search", "harness.game
 LAYERS = (
     ("harness.options", ("harness.errors",)),
     ("harness.plugins", ("harness.errors",)),
+    ("harness.files", ("harness.errors",)),
     ("harness.games.base", BOTTOM),
     ("harness.games.trees", ("harness.games.base", "harness.games.trees", *BOTTOM)),
     ("harness.games", ("harness.games", "harness.search", *BOTTOM)),

@@ -27,6 +27,7 @@ from matplotlib.ticker import FuncFormatter, LogLocator, MaxNLocator, NullLocato
 from matplotlib.typing import RcKeyType
 
 from harness.errors import HarnessError
+from harness.files import write_whole, writing
 from harness.report import stats
 from harness.report.compare import Comparison, pair, variants_in
 from harness.report.summary import set_names
@@ -565,12 +566,12 @@ def save(fig: Figure, path_without_suffix: str | Path) -> tuple[Path, Path]:
     base = Path(path_without_suffix)
     png = base.with_name(base.name + ".png")
     svg = base.with_name(base.name + ".svg")
-    png.write_bytes(png_bytes(fig))
+    write_whole(png, png_bytes(fig))
     # Drawing the PNG laid the figure out; the SVG keeps that layout (the same to a fraction
     # of a percent) instead of computing it again at 72 dpi, about half its drawing time.
     fig.set_layout_engine("none")
-    with chart_style():
-        fig.savefig(svg, format="svg", metadata=SVG_METADATA)
+    with chart_style(), writing(svg, binary=True) as file:
+        fig.savefig(file, format="svg", metadata=SVG_METADATA)
     return png, svg
 
 

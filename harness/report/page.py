@@ -17,6 +17,7 @@ import numpy as np
 import pandas as pd
 
 from harness.errors import HarnessError
+from harness.files import write_whole
 from harness.lock import hold_folder
 from harness.report import charts, stats
 from harness.report.answers import DISAGREEMENTS_FILE, AnswerCheck, check_answers
@@ -152,9 +153,9 @@ def write_report(run_dir: Path, results: pd.DataFrame, info: Mapping[str, Any],
     answers = check_answers(results, info)
     run_dir.mkdir(parents=True, exist_ok=True)
     summary_path = run_dir / SUMMARY_FILE
-    summary.to_csv(summary_path, index=False)
+    write_whole(summary_path, summary.to_csv(index=False))
     comparison_path = run_dir / COMPARISON_FILE
-    comparison.table.to_csv(comparison_path, index=False)
+    write_whole(comparison_path, comparison.table.to_csv(index=False))
 
     chart_dir = run_dir / CHARTS_DIR
     chart_dir.mkdir(exist_ok=True)
@@ -173,7 +174,7 @@ def write_report(run_dir: Path, results: pd.DataFrame, info: Mapping[str, Any],
 
     page = render_html(summary, comparison, info, embedded, choice.left_out, answers)
     html_path = run_dir / REPORT_FILE
-    html_path.write_text(page, encoding="utf-8")
+    write_whole(html_path, page)
     return ReportFiles(html_path, summary_path, comparison_path, tuple(written), baseline)
 
 
@@ -243,7 +244,7 @@ def write_index(folder: Path, runs: list[tuple[Path, ReportFiles]]) -> Path:
             f"<style>{_CSS}</style></head><body><h1>harness runs in {_e(folder.name)}</h1>"
             f"<ul>{''.join(items)}</ul></body></html>\n")
     index = folder / "index.html"
-    index.write_text(page, encoding="utf-8")
+    write_whole(index, page)
     return index
 
 
@@ -269,7 +270,7 @@ def write_comparison(results: pd.DataFrame, baseline: str, others: list[str], ou
     comparison = compare(results, baseline, others, seed, pooled=pooled, info=info)
     out_dir.mkdir(parents=True, exist_ok=True)
     table = out_dir / "compare.csv"
-    comparison.table.to_csv(table, index=False)
+    write_whole(table, comparison.table.to_csv(index=False))
     chart = charts.save(charts.scatter_chart(results, baseline, list(comparison.table["variant"].unique())),
                         out_dir / "compare_scatter")
     return ComparisonFiles(comparison, table, chart)

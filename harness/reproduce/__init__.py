@@ -33,7 +33,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from harness.errors import HarnessError
+from harness.files import write_whole
 from harness.lock import hold_folder
 from harness.reproduce.analysis import Claim, ClaimInfo, ratio_summary
 from harness.reproduce.claims import CLAIMS, claim_keys, select
@@ -54,9 +54,11 @@ from harness.reproduce.measure import (
     QUICK,
     Job,
     Scale,
+    check_unchanged,
     chess_configs,
     chess_suite,
     collect,
+    made_with,
     measuring,
     plan,
 )
@@ -124,20 +126,20 @@ def reproduce(out_dir: Path, quick: bool = False, jobs: int = 1, only: Sequence[
         suite = chess_suite() if any(c.chess for c in selected) else None
         job_list = jobs_of(selected, scale, suite)
         fingerprint = hashlib.sha256(repr(job_list).encode()).hexdigest()
-        if resume and settings.get("fingerprint") != fingerprint:
-            raise HarnessError(f"{settings_path}: its claims were measured on other problems "
-                               "(another version of the harness, or another WAC); start "
-                               "afresh with another --out")
-        if not resume:
+        made = made_with(suite)
+        if resume:
+            check_unchanged(settings_path, settings, made, fingerprint)
+        else:
             settings = {"quick": quick, "claims": [c.key for c in selected], "jobs": len(job_list),
-                        "fingerprint": fingerprint, "started": now(), "finished": None}
-            settings_path.write_text(json.dumps(settings, indent=2) + "\n", encoding="utf-8")
+                        "fingerprint": fingerprint, "made_with": made, "started": now(),
+                        "finished": None}
+            write_whole(settings_path, json.dumps(settings, indent=2) + "\n")
         log = JobLog(out_dir / MEASURED_FILE)
         finished = log.read() if resume else {}
         log.restart(finished)
         frames = collect(job_list, execution, progress or Listener(), log, finished)
         output = write_all(out_dir, frames, selected, scale, suite, quick, jobs, start)
         settings["finished"] = now()
-        settings_path.write_text(json.dumps(settings, indent=2) + "\n", encoding="utf-8")
+        write_whole(settings_path, json.dumps(settings, indent=2) + "\n")
         log.path.unlink()                   # data/*.csv holds the rows now
         return output

@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from harness.files import write_whole
 from harness.report import charts
 from harness.report.answers import DISAGREEMENTS_FILE, check_answers
 from harness.report.page import PAGE_CSS
@@ -73,13 +74,13 @@ def write_all(out_dir: Path, frames: dict[str, pd.DataFrame], selected: Sequence
     data = []
     for name, frame in frames.items():
         path = data_dir / f"{name}.csv"
-        frame.to_csv(path, index=False)
+        write_whole(path, frame.to_csv(index=False))
         data.append(path)
     disagreeing = {name: check for name, frame in frames.items()
                    if not (check := check_answers(frame, by=QUESTION_COLUMNS)).rows.empty}
     if disagreeing:
         path = data_dir / DISAGREEMENTS_FILE
-        pd.concat([check.rows for check in disagreeing.values()]).to_csv(path, index=False)
+        write_whole(path, pd.concat([check.rows for check in disagreeing.values()]).to_csv(index=False))
         data.append(path)
     ctx = Context(frames, scale, suite)
     claims: list[Claim] = []
@@ -111,9 +112,8 @@ def write_all(out_dir: Path, frames: dict[str, pd.DataFrame], selected: Sequence
         "claims": [_json_ready({**asdict(c), "charts": [p.relative_to(out_dir).as_posix()
                                                         for p in c.charts]}) for c in claims],
     }
-    (out_dir / "claims.json").write_text(json.dumps(record, indent=2, sort_keys=False) + "\n",
-                                         encoding="utf-8")
-    (out_dir / "verdicts.md").write_text(verdict_table(claims), encoding="utf-8")
+    write_whole(out_dir / "claims.json", json.dumps(record, indent=2, sort_keys=False) + "\n")
+    write_whole(out_dir / "verdicts.md", verdict_table(claims))
     return ReproduceOutput(out_dir, tuple(claims), md, page, tuple(data), seconds, quick,
                            bool(disagreeing))
 
@@ -280,9 +280,9 @@ def _write_report(out_dir: Path, claims: Sequence[Claim], sections: Sequence[Sec
             if path.suffix == ".png":
                 doc.image(claim.title, path, path.relative_to(out_dir).as_posix())
     md = out_dir / "report.md"
-    md.write_text(doc.markdown(), encoding="utf-8")
+    write_whole(md, doc.markdown())
     page = out_dir / "report.html"
-    page.write_text(doc.html(f"harness reproduce ({mode})"), encoding="utf-8")
+    write_whole(page, doc.html(f"harness reproduce ({mode})"))
     return md, page
 
 

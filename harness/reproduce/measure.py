@@ -9,6 +9,7 @@ included), called *total nodes*; ``leaves`` are the static evaluations at the ho
 
 from __future__ import annotations
 
+import hashlib
 import json
 import warnings
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -27,6 +28,8 @@ from harness.plugins import BUILT_IN
 from harness.run.checkpoint import JobLog
 from harness.run.executors import Execution, collector_paused, report_step, run_jobs
 from harness.run.progress import Listener, in_phase
+from harness.run.resumable import harness_version
+from harness.search.counters import COUNTING_VERSION
 from harness.search.registry import VARIANTS, parse_variants
 from harness.search.run import Switches, run_search
 from harness.search.trace import visited
@@ -329,6 +332,52 @@ def measuring(path: Path, resume: bool) -> dict[str, Any]:
     if settings.get("finished"):
         raise HarnessError(f"{folder}: this reproduction is finished (see report.md)")
     return settings
+
+
+def made_with(suite: Path | None) -> dict[str, Any]:
+    """What a reproduction's rows are made with, beside its jobs' fingerprint, recorded so
+    that a resume can say what changed: the counting rules, the harness (every variant it
+    measures is built in) and the chess suite's file."""
+    return {"counting_version": COUNTING_VERSION, "harness": harness_version(),
+            "suite": None if suite is None else {"path": str(suite), "sha256": _sha256(suite)}}
+
+
+def check_unchanged(path: Path, settings: Mapping[str, Any], now: Mapping[str, Any],
+                    fingerprint: str) -> None:
+    """Refuse to resume the reproduction of ``settings`` (read from ``path``) when what it
+    is measured with now (``now``, :func:`made_with`) or its jobs (``fingerprint``) differ
+    from what its rows were made with, saying what changed where it is recorded."""
+    before = dict(settings.get("made_with") or {})
+    todo = f"start afresh with another --out (what {path.parent} holds stays as it is)"
+    changes = []
+    if before.get("counting_version") != now["counting_version"]:
+        changes.append(f"its rows were counted by counting rules version "
+                       f"{before.get('counting_version')}, this harness counts by version "
+                       f"{now['counting_version']}")
+    if before and before.get("harness") != now["harness"]:
+        changes.append(f"its rows were made by gametree-harness {before.get('harness')}, this "
+                       f"one is {now['harness']}")
+    then_suite, now_suite = before.get("suite") or {}, now["suite"] or {}
+    if before and then_suite != now_suite:
+        if then_suite.get("path") != now_suite.get("path"):
+            changes.append(f"its chess positions came from {then_suite.get('path')}, now from "
+                           f"{now_suite.get('path')}")
+        else:
+            changes.append(f"{now_suite.get('path')} changed since its rows were made (sha256 "
+                           f"{str(then_suite.get('sha256'))[:12]}... then, "
+                           f"{str(now_suite.get('sha256'))[:12]}... now)")
+    if changes:
+        raise HarnessError(f"{path.parent}: cannot resume: {'; '.join(changes)}; {todo}")
+    if settings.get("fingerprint") != fingerprint:
+        raise HarnessError(f"{path}: its claims were measured on other problems (another "
+                           f"version of the harness, or another WAC); {todo}")
+
+
+def _sha256(path: Path) -> str | None:
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError:
+        return None
 
 
 def collect(jobs: Sequence[Job], execution: Execution, progress: Listener,

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from harness.errors import HarnessError
+from harness.files import writing
 
 
 class JobLog:
@@ -40,13 +41,9 @@ class JobLog:
 
     def restart(self, finished: dict[int, list[dict[str, Any]]]) -> None:
         """Rewrite the log with ``finished`` only (drops a torn last line)."""
-        tmp = self.path.with_suffix(".tmp")
-        with tmp.open("w", encoding="utf-8") as file:
+        with writing(self.path) as file:
             for index in sorted(finished):
                 file.write(_line(index, finished[index]))
-            file.flush()
-            os.fsync(file.fileno())
-        os.replace(tmp, self.path)
 
     def append(self, index: int, rows: list[dict[str, Any]]) -> None:
         """Record job ``index`` as finished with ``rows``, durably."""

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
 from contextlib import closing
 from dataclasses import asdict, dataclass, replace
@@ -12,6 +11,7 @@ from typing import Any
 import pandas as pd
 
 from harness.errors import HarnessError, check_writable
+from harness.files import write_whole
 from harness.games.base import Problem
 from harness.games.chess.game import Chess, export_epd
 from harness.games.registry import find_game
@@ -29,6 +29,7 @@ from harness.results import (
     load_results,
     load_run_info,
     now,
+    read_results,
     read_rows,
     rewrite_results,
     write_run_info,
@@ -38,6 +39,7 @@ from harness.run.executors import Execution, Workers, start_workers
 from harness.run.job import search_problem
 from harness.run.plan import ExperimentConfig, Plan, plan_experiment
 from harness.run.progress import Listener, in_phase
+from harness.run.resumable import check_plan, check_unchanged, made_with, variant_record
 from harness.search.registry import parse_variants
 from harness.search.run import SearchResult, Switches, run_search
 
@@ -139,9 +141,9 @@ def run_experiment(config: ExperimentConfig, run_dir: str | Path,
             "command": list(command),
             "config": settings,
             "config_hash": config_hash(settings),
+            **made_with(settings),
             "switches": asdict(plan.switches),
-            "variants": {spec.label: {"name": spec.name, "options": dict(spec.options),
-                                      "source": spec.variant.source} for spec in plan.variants},
+            "variants": {spec.label: variant_record(spec) for spec in plan.variants},
             "suites": plan.suites,
             "columns": list(plan.columns),
             **environment(),
@@ -169,10 +171,12 @@ def resume_experiment(run_dir: str | Path, execution: Execution = Execution(),
             raise HarnessError(f"{run_dir / RUN_FILE}: schema version "
                                f"{info.get('schema_version')!r} is not supported (this harness "
                                f"writes version {SCHEMA_VERSION})")
+        check_unchanged(run_dir, info)
         config = ExperimentConfig.from_dict(info["config"])
         plan = plan_experiment(config)
+        check_plan(run_dir, info, plan)
+        complete = _complete_rows(run_dir / RESULTS_FILE, plan, config, info)
         with start_workers(execution, len(plan.problems)) as workers:
-            complete = _complete_rows(run_dir / RESULTS_FILE, plan, config)
             rewrite_results(run_dir / RESULTS_FILE,
                             [row for i in sorted(complete) for row in complete[i]], plan.columns)
             info.setdefault("resumed", []).append({"at": now(), "problems_kept": len(complete)})
@@ -227,9 +231,7 @@ def write_disagreements(run_dir: Path, answers: AnswerCheck) -> None:
     if answers.rows.empty:
         path.unlink(missing_ok=True)
         return
-    tmp = path.with_suffix(".csv.tmp")
-    answers.rows.to_csv(tmp, index=False)
-    os.replace(tmp, path)
+    write_whole(path, answers.rows.to_csv(index=False))
 
 
 def _work(problem: Problem) -> float:
@@ -238,11 +240,14 @@ def _work(problem: Problem) -> float:
         return game.work(problem)
 
 
-def _complete_rows(path: Path, plan: Plan, config: ExperimentConfig) -> dict[int, list[dict[str, str]]]:
-    """The rows of each problem that finished (all its variants x depths are there)."""
+def _complete_rows(path: Path, plan: Plan, config: ExperimentConfig,
+                   info: dict[str, Any]) -> dict[int, list[dict[str, str]]]:
+    """The rows of each problem that finished (all its variants x depths are there), read
+    and checked as every command reads them (:func:`read_results`): a row that cannot be
+    right refuses the resume, so no row is rewritten away."""
     index = {(p.suite, p.problem_id): i for i, p in enumerate(plan.problems)}
     by_problem: dict[int, list[dict[str, str]]] = {}
-    for row in read_rows(path) if path.exists() else []:
+    for row in read_results(path, info).text:
         i = index.get((row["suite"], row["problem_id"]))
         if i is None:
             raise HarnessError(f"{path}: row for {row['suite']} {row['problem_id']} is not in "

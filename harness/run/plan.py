@@ -3,8 +3,10 @@ before anything is searched."""
 
 from __future__ import annotations
 
+import hashlib
 import warnings
 from dataclasses import asdict, dataclass, field, replace
+from pathlib import Path
 from typing import Any
 
 from harness.errors import HarnessError
@@ -138,7 +140,7 @@ def plan_experiment(config: ExperimentConfig) -> Plan:
         with blamed(Running(game)):             # a plug-in's load or check that raises
             found = load_problems(text, config.skip_invalid)
             game.check(found, config.depths)
-        suites[found.name] = found.record
+        suites[found.name] = with_sha256(found.record)
         problems += found.problems[:config.limit]
         games += [] if game.name in games else [game.name]
     seen: set[tuple[str, str]] = set()
@@ -153,6 +155,19 @@ def plan_experiment(config: ExperimentConfig) -> Plan:
         columns += [c for c in find_game(name).columns if c not in columns]
     return Plan(problems, variants, suites, tuple(columns),
                 shared_table(switches, variants, config.own_tables))
+
+
+def with_sha256(record: dict[str, Any]) -> dict[str, Any]:
+    """A problem set's record with the sha256 of its file, when it names one (``path``) and
+    its game did not hash it: a resume refuses a file changed since the run began."""
+    path = Path(str(record.get("path", "")))
+    if "sha256" in record or not record.get("path") or not path.is_file():
+        return record
+    digest = hashlib.sha256()
+    with path.open("rb") as file:
+        for block in iter(lambda: file.read(1 << 20), b""):
+            digest.update(block)
+    return {**record, "sha256": digest.hexdigest()}
 
 
 FEATURE_FLAGS = {"null_move": "--null-move", "check_extension": "--check-extension"}

@@ -10,6 +10,11 @@ COUNTER_NAMES = (
     "tt_deep_cutoffs",
 )
 
+COUNTING_VERSION = 1
+"""The version of the counting rules (VARIANTS.md as this code implements it): bumped by
+any change that changes a count of some search. A run records it in ``run.json``, and a
+resume refuses rows counted under another version (they would not add up with new ones)."""
+
 
 class Counters:
     """What one search did; every field a plain integer (see VARIANTS.md for each meaning)."""

@@ -29,9 +29,7 @@ Operations are kept as python-chess parses them: ``bm``, ``am`` and ``pv`` are l
 from __future__ import annotations
 
 import hashlib
-import os
 import re
-import tempfile
 import warnings
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -41,6 +39,7 @@ from typing import TypeAlias
 import chess
 
 from harness.errors import HarnessError, decode_utf8
+from harness.files import write_whole
 
 EpdOperand: TypeAlias = str | int | float | chess.Move | list[chess.Move] | None
 """An operation's value as python-chess parses it."""
@@ -170,7 +169,7 @@ def write_epd(path: str | Path,
             raise HarnessError(f"{path}: position {number}: cannot write EPD: {text!r} reads back as "
                                f"operations {sorted(back)}, not {sorted(ops)}")
         lines.append(text)
-    write_atomically(path, "".join(line + "\n" for line in lines).encode("utf-8"))
+    write_whole(path, "".join(line + "\n" for line in lines).encode("utf-8"))
 
 
 def _check_moves(board: chess.Board, ops: Mapping[str, EpdOperand]) -> None:
@@ -335,24 +334,3 @@ def _snippet(text: str, width: int = 24) -> str:
 
 def _one_line(exc: BaseException) -> str:
     return " ".join(str(exc).split())
-
-
-def write_atomically(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` through a temporary file in the same folder and
-    :func:`os.replace`: a reader sees the old file or the new one, never half."""
-    try:
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    except OSError as exc:
-        raise HarnessError(f"{path}: cannot write: {exc.strerror or exc}") from None
-    try:
-        with os.fdopen(fd, "wb") as file:
-            file.write(data)
-            file.flush()
-            os.fsync(file.fileno())
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    except BaseException as exc:
-        Path(tmp).unlink(missing_ok=True)
-        if isinstance(exc, OSError):
-            raise HarnessError(f"{path}: cannot write: {exc.strerror or exc}") from None
-        raise

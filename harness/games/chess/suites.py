@@ -19,7 +19,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from harness.errors import HarnessError
-from harness.games.chess.epd import load_suite, write_atomically
+from harness.files import write_whole
+from harness.games.chess.epd import load_suite
 
 SUITES_ENV = "HARNESS_SUITES"
 """Environment variable: more folders to look for suites in, separated by ``os.pathsep``."""
@@ -207,7 +208,7 @@ def download_suite(name: str, dest: str | Path, base_url: str | None = None,
         dest.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise HarnessError(f"{dest}: cannot create folder: {exc.strerror or exc}") from None
-    write_atomically(target, data)
+    write_whole(target, data)
     return target
 
 

@@ -1,0 +1,56 @@
+"""Every file the harness writes is written whole: into a temporary file in the same folder,
+made durable, then renamed over the old one, so a crash, a full disk or a file-size limit
+leaves the old file or the new one and never a torn one; and a write that fails names the
+file it was writing.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import IO, Any
+
+from harness.errors import HarnessError
+
+
+def write_whole(path: str | Path, data: bytes | str) -> Path:
+    """Write ``data`` (text as UTF-8) to ``path`` whole (see the module); ``path``."""
+    with writing(path, binary=isinstance(data, bytes)) as file:
+        file.write(data)
+    return Path(path)
+
+
+@contextmanager
+def writing(path: str | Path, binary: bool = False) -> Iterator[IO[Any]]:
+    """A file object to write ``path`` through (``with writing(p) as file: ...``): a
+    temporary file beside it, renamed to ``path`` when the block ends without an error,
+    removed when it ends with one (the old ``path`` untouched). For writers that need a
+    file object (matplotlib's ``savefig``, pandas' ``to_csv``); text is UTF-8 with the
+    newlines as written. An :class:`OSError` on the way, the writer's included, becomes a
+    :class:`HarnessError` naming ``path``."""
+    path = Path(path)
+    try:
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    except OSError as exc:
+        raise failed(path, exc) from None
+    try:
+        with (os.fdopen(fd, "wb") if binary
+              else os.fdopen(fd, "w", encoding="utf-8", newline="")) as file:
+            yield file
+            file.flush()
+            os.fsync(file.fileno())
+        os.chmod(tmp, 0o644)                # mkstemp's 0o600 would hide a report from others
+        os.replace(tmp, path)
+    except BaseException as exc:
+        Path(tmp).unlink(missing_ok=True)
+        if isinstance(exc, OSError):
+            raise failed(path, exc) from None
+        raise
+
+
+def failed(path: str | Path, exc: OSError) -> HarnessError:
+    """The one line for a write of ``path`` that failed with ``exc``."""
+    return HarnessError(f"{path}: cannot write: {exc.strerror or exc}")
