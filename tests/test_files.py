@@ -71,8 +71,8 @@ def test_a_folder_that_cannot_be_written_is_named(tmp_path: Path) -> None:
 @pytest.fixture
 def finished_run(tmp_path: Path) -> Path:
     out = tmp_path / "run"
-    result = CliRunner().invoke(cli, ["run", "--trees", "random:b=3,d=3,n=6,seed=1", "--variants",
-                                      "alphabeta,pvs", "--no-progress", "--out", str(out)])
+    result = CliRunner().invoke(cli, ["run", "--trees", "random:b=3,d=3,n=6,seed=1", "--depth", "1-3",
+                                      "--variants", "alphabeta,pvs", "--no-progress", "--out", str(out)])
     assert result.exit_code == 0, result.output
     return out
 
