@@ -81,7 +81,7 @@ class AnswerCheck:
             return []
         wrong = ", ".join(f"{v} on {n}" for v, n in self.wrong_by_variant().items())
         out = [f"ANSWERS DISAGREE: the exact variants' scores differ on {self.disagreeing} of "
-               f"{self.questions} problems x depths (wrong: {wrong or 'no majority'}); "
+               f"{self.questions} {_pairs(self.questions)} (wrong: {wrong or 'no majority'}); "
                "at least one search or the game's tree is wrong"]
         for key, part in list(self.rows.groupby(list(self.by), sort=False))[:first]:
             named = dict(zip(self.by, key, strict=True))
@@ -96,7 +96,7 @@ class AnswerCheck:
         left = (f" ({self.deeper} answers left out: deeper table entries decided them)"
                 if self.deeper else "")
         return (f"answers cross-checked: {len(self.checked)} exact variants agree on "
-                f"{self.questions} problems x depths{left}")
+                f"{self.questions} {_pairs(self.questions)}{left}")
 
     def summary(self) -> dict[str, Any]:
         """What ``run.json`` records."""
@@ -104,6 +104,10 @@ class AnswerCheck:
                 "checked": list(self.checked), "unchecked": self.unchecked,
                 "skipped": self.skipped, "wrong_by_variant": self.wrong_by_variant(),
                 "deeper_table_answers": self.deeper}
+
+
+def _pairs(count: int) -> str:
+    return "(problem, depth) pair" if count == 1 else "(problem, depth) pairs"
 
 
 def check_answers(results: pd.DataFrame, info: Mapping[str, Any] | None = None,
