@@ -19,6 +19,7 @@ import chess
 import pytest
 
 from harness.errors import HarnessError
+from harness.games.chess import suites
 from harness.games.chess.epd import load_suite
 from harness.games.chess.suites import (
     KNOWN_SUITES,
@@ -29,6 +30,7 @@ from harness.games.chess.suites import (
     find_suite,
     list_suites,
     project_positions,
+    shared_positions,
     suite_dirs,
 )
 from tests.test_epd import START, shared_suite
@@ -132,22 +134,35 @@ def test_find_suite_looks_in_positions_then_harness_suites(tmp_path: Path,
     (second / "only-b.epd").write_text(f"{START}\n")
     monkeypatch.setenv("HARNESS_SUITES", os.pathsep.join([str(first), "", str(second)]))
     monkeypatch.chdir(tmp_path)
-    assert suite_dirs() == [project_positions(), first, second, download_dir()]
+    assert suite_dirs() == [project_positions(), first, second, *shared_positions(), download_dir()]
     assert find_suite("perft.epd") == project_positions() / "perft.epd"
     assert find_suite("perft") == project_positions() / "perft.epd"
     assert find_suite("both.epd") == first / "both.epd"
     assert find_suite("only-b") == second / "only-b.epd"
 
 
+def test_the_shared_suites_beside_a_checkout_are_found_without_harness_suites(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    shared = tmp_path / "shared" / "positions"
+    shared.mkdir(parents=True)
+    (shared / "mine.epd").write_text(f"{START}\n")
+    (tmp_path / "work").mkdir()
+    monkeypatch.delenv("HARNESS_SUITES", raising=False)
+    monkeypatch.chdir(tmp_path / "work")
+    assert shared in shared_positions()
+    assert find_suite("mine") == shared / "mine.epd"
+
+
 def test_a_missing_suite_says_where_it_looked_and_how_to_get_it(tmp_path: Path,
                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(suites, "shared_positions", list)      # no checkout's shared suites
     with pytest.raises(HarnessError) as info:
         find_suite("nowhere.epd")
     message = str(info.value)
-    assert message.startswith("suite 'nowhere.epd' not found (looked in the current folder, "
-                              f"{project_positions()}, {download_dir()} (set HARNESS_SUITES for "
-                              "more folders)); ")
+    folders = f"{project_positions()}, {download_dir()}"
+    assert message.startswith(f"suite 'nowhere.epd' not found (looked in the current folder, "
+                              f"{folders} (set HARNESS_SUITES for more folders)); ")
     assert "'harness suites get NAME' (wac, bk, kaufman, perftsuite)" in message
     assert "\n" not in message
     monkeypatch.setenv("HARNESS_SUITES", str(tmp_path))

@@ -141,7 +141,7 @@ def _rules_record(rules: Rules, quick: bool, scale: Mapping[str, Any]) -> dict[s
 
 def verdict_table(claims: Sequence[Claim]) -> str:
     """The claims as a Markdown table (number, title, verdict, rules version, the first
-    sentence of what was measured): ``verdicts.md``, which the README's table is."""
+    sentence of what was measured): ``verdicts.md``, which docs/reproduce.md's table is."""
     rows = ["| # | claim | verdict | rules | measured (first sentence; all of it in report.md) |",
             "|---|---|---|---|---|"]
     for c in claims:

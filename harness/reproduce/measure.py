@@ -76,7 +76,7 @@ FULL = Scale(km_max_leaves=2_000_000, km_branchings=(2, 3, 4, 5, 6, 8, 10), km_t
              pearl=((3, 13), (5, 9)), pearl_trees=40, sweep_branching=8, sweep_depth=6,
              sweep_trees=40, chess_positions=30, chess_depth=4, tt_size=1 << 20,
              connect4=(("Test_L3_R1", 1000), ("Test_L2_R1", 1000), ("Test_L1_R1", 1000)))
-"""The full scale: about 20 minutes on two cores (the project's README has its table).
+"""The full scale: about 20 minutes on two cores (docs/reproduce.md has its table).
 Chess stops at depth 4: at depth 5 the chess part alone ran 11 of 30 positions in 35
 minutes. The unordered configuration of claim 4 is most of it (91% of the chess search
 time at depth 4). Issue 19's audit added about 150 CPU seconds (measured in one process,

@@ -125,9 +125,23 @@ def download_dir() -> Path:
 
 def suite_dirs() -> list[Path]:
     """The folders suites are looked up in, in order: :func:`project_positions`, each
-    folder of ``HARNESS_SUITES``, then :func:`download_dir`."""
+    folder of ``HARNESS_SUITES``, the shared public suites beside a checkout
+    (:func:`shared_positions`), then :func:`download_dir`."""
     extra = [Path(entry) for entry in os.environ.get(SUITES_ENV, "").split(os.pathsep) if entry]
-    return [project_positions(), *extra, download_dir()]
+    return [project_positions(), *extra, *shared_positions(), download_dir()]
+
+
+def shared_positions() -> list[Path]:
+    """``../shared/positions`` from the working folder and from the checkout the package runs
+    from, where they exist (the public suites are kept beside the project, never in it), so
+    ``wac.epd`` is found outside ``make`` too."""
+    candidates = [Path.cwd().parent / "shared" / "positions",
+                  Path(__file__).resolve().parents[4] / "shared" / "positions"]
+    found: list[Path] = []
+    for folder in candidates:
+        if folder.is_dir() and folder.resolve() not in [f.resolve() for f in found]:
+            found.append(folder)
+    return found
 
 
 def find_suite(name_or_path: str | Path) -> Path:
