@@ -651,6 +651,11 @@ def suites(ctx: click.Context) -> None:
                    f"({', '.join(KNOWN_SUITES)})")
     for info in found:
         note = f"  ({info.invalid} malformed lines)" if info.invalid else ""
+        if info.perft and info.perft >= info.invalid:
+            click.echo(f"{info.name:<20} {info.perft:>5} perft positions  {info.path}  (a perft "
+                       "suite: move counts by depth to check a move generator, not positions "
+                       "to search)")
+            continue
         note = f"  (unreadable: {info.error})" if info.error else note
         click.echo(f"{info.name:<20} {info.positions:>5} positions  {info.path}{note}")
 

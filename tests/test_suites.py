@@ -17,7 +17,9 @@ from typing import Any
 
 import chess
 import pytest
+from click.testing import CliRunner
 
+from harness.cli import cli
 from harness.errors import HarnessError
 from harness.games.chess import suites
 from harness.games.chess.epd import load_suite
@@ -299,3 +301,15 @@ def test_an_unknown_suite(tmp_path: Path) -> None:
     with pytest.raises(HarnessError) as info:
         download_suite("nope", tmp_path)
     assert str(info.value) == "unknown suite 'nope' (known: wac, bk, kaufman, perftsuite)"
+
+
+def test_a_perft_suite_is_listed_as_what_it_is(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "counts.epd").write_text(
+        f"{START} ;D1 20 ;D2 400 ;D3 8902\n"
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1 ;D1 14 ;D2 191; D3 2812\n", encoding="utf-8")
+    monkeypatch.setenv("HARNESS_SUITES", str(tmp_path))
+    found = {info.name: info for info in list_suites()}
+    assert found["counts.epd"].perft == 2 and found["perft.epd"].perft == 0
+    result = CliRunner().invoke(cli, ["suites"])
+    line = next(line for line in result.output.splitlines() if line.startswith("counts.epd"))
+    assert "2 perft positions" in line and "a perft suite" in line and "malformed" not in line

@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import http.client
 import os
+import re
 import urllib.error
 import urllib.request
 import warnings
@@ -96,6 +97,9 @@ class SuiteInfo:
     """The number of other lines that are neither blank nor comments."""
     error: str | None = None
     """Why the file could not be read at all (then both counts are 0), or None."""
+    perft: int = 0
+    """Lines in the perft-suite format (a FEN, then ``;D1 20 ;D2 400 ...``): a file of them
+    is a perft suite, counts to check a move generator against, not positions to search."""
 
 
 PROJECT_POSITIONS = "harness/games/chess/positions"
@@ -189,8 +193,16 @@ def list_suites() -> list[SuiteInfo]:
             except HarnessError as exc:
                 found.append(SuiteInfo(path.name, path, 0, 0, str(exc)))
                 continue
-            found.append(SuiteInfo(path.name, path, len(suite.positions), len(suite.skipped)))
+            perft = sum(1 for line in path.read_text(encoding="utf-8", errors="replace").splitlines()
+                        if PERFT_LINE.match(line))
+            found.append(SuiteInfo(path.name, path, len(suite.positions), len(suite.skipped),
+                                   perft=perft))
     return found
+
+
+PERFT_LINE = re.compile(r"^\s*[^;\s]+ [wb] \S+ \S+(?: \d+ \d+)?\s*(?:;\s*D\d+ \d+\s*)+;?\s*$")
+"""A line of a perft suite: a FEN, then ``;D1 20 ;D2 400 ...`` (move counts by depth; the
+public suite writes two of its ``;`` after the count, ``;D2 191; D3 2812``)."""
 
 
 def download_suite(name: str, dest: str | Path, base_url: str | None = None,
