@@ -27,10 +27,10 @@ from harness.cli import OneLineUsage, cli
 from harness.reproduce.measure import chess_suite, made_with
 from harness.run.experiment import run_experiment
 from harness.run.plan import ExperimentConfig
-from harness.run.progress import Listener
 from harness.search import registry
 from harness.search.counters import COUNTING_VERSION
 from harness.search.registry import find_variant
+from tests.test_trust import Interrupter
 
 TALL = 150
 """Height of ``tall.json``: loads, but deeper than any search goes (MAX_DEPTH is 100)."""
@@ -484,17 +484,6 @@ def test_the_installed_command_prints_no_traceback(inputs: Path, tmp_path: Path,
     assert names.format(d=inputs) in lines[0]
     assert done.stdout == "" and not out.exists()
 
-
-class Interrupter(Listener):
-    """Ctrl-C after ``after`` problems (as in test_trust)."""
-
-    def __init__(self, after: int) -> None:
-        self.after = after
-
-    def problem_done(self) -> None:
-        self.after -= 1
-        if self.after == 0:
-            raise KeyboardInterrupt
 
 
 @pytest.fixture
