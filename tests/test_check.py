@@ -25,8 +25,8 @@ from harness.games.testing import (
     RootedTree,
     check_game,
     path_text,
+    reach,
     self_test,
-    table_exact,
 )
 from harness.search import registry as variants
 from harness.search.core import Search
@@ -218,25 +218,31 @@ def test_openspiel_passes() -> None:
     assert report.findings == () and report.ends > 0 and report.searches > 0
 
 
-def test_chess_is_compared_with_a_table_only_where_it_answers_as_minimax() -> None:
-    """King and queen against king: no position twice at two plies within 4 plies, so a
-    table answers as minimax to depth 4; at depth 6 one does not (a deeper entry)."""
+def test_a_search_a_deeper_table_entry_decided_is_left_out() -> None:
+    """King and queen against king: within 4 plies no position is met at two plies, so a
+    table answers as minimax; at depth 6 a deeper entry changes alpha-beta's score (993, not
+    990), and the frame counts it."""
     tree = ChessTree(chess.Board("8/2k5/8/8/8/8/5K2/4Q3 w - - 0 1"))
-    assert table_exact(tree, 4) == (True, 4)
-    assert table_exact(tree, 6) == (False, 6)
+    assert reach(tree, 6) == 6
+    four = run_search(tree, make_spec("alphabeta"), 4, Switches(tt_size=1 << 16, iterative_deepening=True))
+    assert four.counters["tt_deep_cutoffs"] == 0
     plain = run_search(tree, make_spec("alphabeta"), 6).score
     tabled = run_search(tree, make_spec("alphabeta"), 6,
-                        Switches(tt_size=1 << 16, iterative_deepening=True)).score
-    assert (plain, tabled) == (990, 993)
+                        Switches(tt_size=1 << 16, iterative_deepening=True))
+    assert (plain, tabled.score) == (990, 993) and tabled.counters["tt_deep_cutoffs"] > 0
 
 
-def test_a_position_met_at_two_plies_is_searched_without_the_table(tmp_path: Path) -> None:
+def test_a_position_met_at_two_plies_is_compared_unless_a_deeper_entry_decided_it(
+        tmp_path: Path) -> None:
     epd = tmp_path / "kk.epd"
     epd.write_text('8/8/8/4k3/8/8/4K3/8 w - - id "kk";\n')
     report = self_test(f"chess:{epd}", CheckOptions(depth=5, playouts=0, variants="alphabeta,mtdf"))
-    assert report.findings == () and report.searched == 1 and report.untabled == 1
-    assert report.searches == 1                    # alphabeta without a table only
-    assert ", 1 of them without the table (a position met at two plies)" in report.summary()[4]
+    assert report.findings == () and report.searched == 1
+    # alphabeta and mtdf (its own table) with no table switched on, then both with one:
+    # only alphabeta without a table escapes the kings' shuffles met at two plies.
+    assert (report.searches, report.untabled) == (1, 3)
+    assert f"; {report.untabled} with a table left out (a deeper entry decided them)" in \
+        report.summary()[4]
 
 
 def test_a_finding_is_a_frozen_value() -> None:

@@ -1,5 +1,7 @@
 """The self-test's searches (:mod:`harness.games.testing`): every variant against minimax
-at one position of a problem, without and with a table where a table answers as minimax."""
+at one position of a problem, without and with a table (a search that a table entry searched
+deeper than needed helped decide, ``tt_deep_cutoffs``, is left out: it need not answer as
+minimax)."""
 
 from __future__ import annotations
 
@@ -69,32 +71,24 @@ class RootedTree:
         return getattr(self._tree, name)
 
 
-def table_exact(tree: Tree, depth: int) -> tuple[bool, int]:
-    """Whether no position with moves less than ``depth`` plies below the cursor is met at
-    two different plies (a table then answers as minimax does), and how deep the search
-    goes before every line has ended (at most ``depth``)."""
-    plies: dict[Hashable, int] = {}
+def reach(tree: Tree, depth: int) -> int:
+    """How deep a search to ``depth`` from the cursor goes before every line has ended."""
     deepest = 0
 
-    def walk(ply: int) -> bool:
+    def walk(ply: int) -> None:
         nonlocal deepest
         moves = tree.moves()
-        if not moves or ply == depth:
-            return True
+        if not moves or ply == depth or deepest == depth:
+            return
         deepest = max(deepest, ply + 1)
-        if plies.setdefault(tree.key(), ply) != ply:
-            return False
         for move in moves:
             tree.push(move)
-            same = walk(ply + 1)
+            walk(ply + 1)
             tree.pop()
-            if not same:
-                return False
-        return True
 
     tree.reset()
-    single = walk(0)
-    return single, depth if not single else deepest
+    walk(0)
+    return deepest
 
 
 def compare_searches(problem: Problem, path: tuple[str, ...], depth: int,
@@ -105,21 +99,21 @@ def compare_searches(problem: Problem, path: tuple[str, ...], depth: int,
     game = find_game(problem.game)
     tree = RootedTree(game.tree(problem), path)
     try:
-        single, depth = table_exact(tree, depth)
+        depth = reach(tree, depth)
         if depth == 0:
             return
         minimax = run_search(tree, make_spec("minimax"), depth)
         reference = Answer("minimax", minimax.score, minimax.bound)
         stats.searched += 1
         stats.depth = max(stats.depth, depth)
-        stats.untabled += not single
         for table in (0, TABLE_SIZE):
             for spec in specs:
-                tabled = bool(table) or spec.variant.uses_table
-                if (spec.name == "minimax" and not table) or (tabled and not single) \
-                        or (spec.label, bool(table)) in findings.disagreed:
+                if (spec.name == "minimax" and not table) or (spec.label, bool(table)) in findings.disagreed:
                     continue
                 result = run_search(tree, spec, depth, Switches(tt_size=table))
+                if result.counters["tt_deep_cutoffs"]:
+                    stats.untabled += 1     # a deeper entry decided it: not bound to minimax
+                    continue
                 stats.searches += 1
                 line = disagreement([reference, Answer(spec.label, result.score, result.bound)])
                 if line is not None:

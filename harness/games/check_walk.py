@@ -84,7 +84,7 @@ class Tally:
     searches: int = 0
     """Searches compared with minimax's."""
     untabled: int = 0
-    """Searched positions whose searches with a table were not compared."""
+    """Searches with a table not compared: a deeper table entry decided them."""
     depth: int = 0
     """Deepest search compared."""
     ends_compared: bool = True

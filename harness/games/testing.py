@@ -35,15 +35,13 @@ variant disagrees is reported with its path.
 A table needs care: its entries are depth-preferred, so a position met again at another
 distance from the root can be answered by an entry searched deeper than the depth asked
 for (and, in chess, with a mate distance counted from another ply): a deeper value, not
-minimax's at this depth. Searches with a table (``--tt``, or one a variant brings: the MTD
-drivers) are therefore compared only at positions whose search tree, above the horizon,
-meets no position at two different plies; the others are compared without one, and the
-report counts them. In chess that first happens four plies down (a knight out and back on
-each side), so every chess position is compared with a table up to depth 4; at depth 6,
-for king and queen against king (``8/2k5/8/8/8/8/5K2/4Q3 w``), alpha-beta with a table and
-iterative deepening answers 993 where it answers 990 without one (minimax's value),
-without any bug. Connect Four, tic-tac-toe and the synthetic trees never meet a position
-at two plies; Nim does (two objects taken at once, or one by each player).
+minimax's at this depth (at depth 6, for king and queen against king,
+``8/2k5/8/8/8/8/5K2/4Q3 w``, alpha-beta with a table and iterative deepening answers 993
+where it answers 990 without one, minimax's value, without any bug). The frame counts such
+answers (``tt_deep_cutoffs``: cutoffs by an entry searched deeper than needed), so a search
+with a table (``--tt``, or one a variant brings: the MTD drivers) that has any is left out
+of the comparison, and the report counts them; every other search with a table is
+compared, as a run's cross-check does (:mod:`harness.report.answers`).
 
 The walk is :mod:`harness.games.check_walk`, the searches :mod:`harness.games.check_search`.
 """
@@ -56,13 +54,13 @@ from functools import partial
 
 from harness.errors import HarnessError
 from harness.games.base import MAX_DEPTH, Problem, Tree
-from harness.games.check_search import TABLE_SIZE, RootedTree, compare_searches, table_exact
+from harness.games.check_search import TABLE_SIZE, RootedTree, compare_searches, reach
 from harness.games.check_walk import KINDS, Enough, Finding, Findings, Lost, Tally, Walker, path_text
 from harness.games.registry import find_game, load_problems
 from harness.search.registry import VariantSpec, parse_variants
 
 __all__ = ["KINDS", "TABLE_SIZE", "CheckOptions", "CheckReport", "Finding", "RootedTree",
-           "check_game", "path_text", "self_test", "table_exact"]
+           "check_game", "path_text", "reach", "self_test"]
 
 
 @dataclass(frozen=True)
@@ -125,8 +123,8 @@ class CheckReport:
     searches: int
     """Searches compared with minimax's."""
     untabled: int
-    """Searched positions whose searches with a table were not compared (a position met
-    at two plies: see the module docstring)."""
+    """Searches with a table not compared: a table entry searched deeper than needed
+    decided them (``tt_deep_cutoffs``), so they need not answer as minimax."""
     depth: int
     """Deepest search compared."""
     variants: tuple[str, ...]
@@ -147,7 +145,7 @@ class CheckReport:
         turns = ("turns     player() changes with every move" if self.turns else
                  "turns     not declared (no player()): values are for the side to move, "
                  "checked through child_value")
-        table = (f", {self.untabled:,} of them without the table (a position met at two plies)"
+        table = (f"; {self.untabled:,} with a table left out (a deeper entry decided them)"
                  if self.untabled else "")
         verdict = (f"{len(self.findings)} finding{'s' * (len(self.findings) != 1)}"
                    + (" (the most asked for: the check stopped there)" if self.stopped else "")
