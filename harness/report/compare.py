@@ -239,7 +239,7 @@ def _compare_depth(part: pd.DataFrame, baseline: str, other: str, depth: int, se
 
 
 def paired_statistics(a: np.ndarray, b: np.ndarray, seed: int, resamples: int,
-                      level: float) -> tuple[dict[str, object], np.ndarray]:
+                      level: float) -> tuple[dict[str, Any], np.ndarray]:
     """The statistics of B's counts ``b`` against A's ``a`` (element ``i`` of both the same
     problem), with the per-problem ratios B/A: ``n``, ``ratio`` (geometric mean),
     ``ratio_low`` and ``ratio_high`` (paired bootstrap interval), ``median_ratio``,
