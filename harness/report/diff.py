@@ -99,7 +99,7 @@ class ConfigDifference:
     """A setting that differs between the two runs' ``run.json``."""
 
     what: str
-    """The setting (``switch tt_size``, ``variant pvs: options``, ``depths``)."""
+    """The setting (``switch tt_size``, ``variant pvs options``, ``depths``)."""
     old: str
     """OLD's value, as text."""
     new: str
@@ -318,15 +318,15 @@ def config_differences(old: dict[str, Any], new: dict[str, Any]) -> list[ConfigD
            False, "searches stopped at other places: ratios are not comparable")
     suites = [old.get("suites") or {}, new.get("suites") or {}]
     for name in [s for s in suites[0] if s in suites[1]]:
-        differ(f"problem set {name}: file sha256", suites[0][name].get("sha256"),
+        differ(f"problem set {name} file sha256", suites[0][name].get("sha256"),
                suites[1][name].get("sha256"), False,
                "the problems changed: answers and ratios compare different positions")
     variants = [old.get("variants") or {}, new.get("variants") or {}]
     for label in [v for v in variants[0] if v in variants[1]]:
         records = [variants[0][label] or {}, variants[1][label] or {}]
-        differ(f"variant {label}: options", records[0].get("options"), records[1].get("options"),
+        differ(f"variant {label} options", records[0].get("options"), records[1].get("options"),
                True, "the variant itself changed")
-        differ(f"variant {label}: version", records[0].get("version"), records[1].get("version"),
+        differ(f"variant {label} version", records[0].get("version"), records[1].get("version"),
                True, "the variant itself changed")
     differ("depths", configs[0].get("depths"), configs[1].get("depths"), True,
            "only the depths both searched are compared")
