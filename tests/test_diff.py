@@ -241,3 +241,13 @@ def test_only_the_searches_both_made_are_compared(old: Path, tmp_path: Path) -> 
     assert not math.isnan(found.table["ratio"].max())
     assert (f"Not compared: {found.only_old} searches only in OLD, 0 only in NEW."
             in harness_diff(old, new).stdout)
+
+
+def test_a_search_stopped_without_a_score_is_listed_not_failed(old: Path, tmp_path: Path) -> None:
+    def stopped(rows: list[Row]) -> None:
+        row = next(r for r in rows if where("alphabeta", 3, "5")(r))
+        row["score"], row["bound"], row["status"] = "", "none", "max-nodes"
+
+    found = diff_runs(old, edited(old, tmp_path / "new", stopped))
+    assert [(c.kind, c.why) for c in found.changes] == [(SCORE, "a search stopped without a score")]
+    assert found.changes[0].text.endswith(" -> (no score) (a search stopped without a score)")

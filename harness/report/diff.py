@@ -241,6 +241,8 @@ def _not_failed(inexact: str | None, null_move: bool, row: Mapping[Any, Any],
         return "null move prunes by the window: no answer need be minimax's"
     if row["tt_deep_cutoffs_old"] or row["tt_deep_cutoffs_new"]:
         return "a table entry searched deeper decided it: it need not be minimax's"
+    if any(answer.score is None for answer in answers):
+        return "a search stopped without a score"
     if disagreement(answers) is None:
         return "both bounds allow the same value"
     return ""
@@ -254,8 +256,12 @@ def _table(pairs: pd.DataFrame, changes: tuple[AnswerChange, ...], seed: int, re
         counts[0] += 1
         counts[1] += change.kind == WRONG
     rows = []
+    # problem sets and variants in the order OLD holds them, depths rising
+    suites = {s: i for i, s in enumerate(pd.unique(pairs["suite"]))}
+    variants = {v: i for i, v in enumerate(pd.unique(pairs["variant"]))}
     groups = pairs.groupby(["suite", "variant", "depth"], sort=False)
-    for key, part in sorted(groups, key=lambda item: _order(pairs, item[0])):
+    for key, part in sorted(groups, key=lambda item: (suites[item[0][0]], variants[item[0][1]],
+                                                      int(str(item[0][2])))):
         suite, variant, depth = str(key[0]), str(key[1]), int(part["depth"].iloc[0])
         a = part["nodes_old"].to_numpy(dtype=np.float64)
         b = part["nodes_new"].to_numpy(dtype=np.float64)
@@ -265,14 +271,6 @@ def _table(pairs: pd.DataFrame, changes: tuple[AnswerChange, ...], seed: int, re
                      "nodes_old": int(a.sum()), "nodes_new": int(b.sum()),
                      "changed": count[0], "wrong": count[1]})
     return pd.DataFrame(rows, columns=list(TABLE_COLUMNS))
-
-
-def _order(pairs: pd.DataFrame, key: tuple[Any, ...]) -> tuple[int, int, int]:
-    """Problem sets and variants in the order OLD holds them, depths rising."""
-    suite, variant, depth = key
-    suites = list(pd.unique(pairs["suite"]))
-    variants = list(pd.unique(pairs["variant"]))
-    return suites.index(suite), variants.index(variant), int(depth)
 
 
 def _text(value: object) -> str:
