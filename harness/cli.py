@@ -489,6 +489,59 @@ def compare(ctx: click.Context, /, baseline: str, others: tuple[str, ...], run_d
         sys.exit(DISAGREEMENT_EXIT)
 
 
+@cli.command("diff")
+@click.argument("old_dir", metavar="OLD", type=click.Path(file_okay=False, exists=True))
+@click.argument("new_dir", metavar="NEW", type=click.Path(file_okay=False, exists=True))
+@click.option("--fail-if-worse", type=float, metavar="PCT",
+              help="Exit 1 when some problem set, variant and depth needs more than PCT% more "
+                   "nodes in NEW than in OLD (geometric mean).")
+@click.option("--markdown", "markdown_file", type=click.Path(dir_okay=False), metavar="FILE",
+              help="Also write a Markdown summary to FILE (a CI job's $GITHUB_STEP_SUMMARY).")
+@click.option("--out", "out_file", type=click.Path(dir_okay=False), metavar="FILE",
+              help="Also write the table (one row per set, variant and depth) as CSV.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Bootstrap seed.")
+@click.option("--allow-disagreement", is_flag=True,
+              help=f"Exit 0 (or 1) even when an exact variant's answer changed [default: exit "
+                   f"{DISAGREEMENT_EXIT}].")
+@reports_errors
+def diff_command(old_dir: str, new_dir: str, fail_if_worse: float | None,
+                 markdown_file: str | None, out_file: str | None, seed: int,
+                 allow_disagreement: bool) -> None:
+    """Compare run NEW with the earlier run OLD (the same problems before and after a change):
+    node ratios NEW/OLD per problem set, variant and depth, with paired intervals; every
+    changed score or best move; the settings that differ. Both folders are only read.
+
+    Exit 3 when an exact variant's answer changed so that the old and the new cannot both
+    be right (it outranks 1: a wrong answer matters more than a slower search), else 1 when
+    --fail-if-worse is exceeded, else 0."""
+    from harness.files import write_whole
+    from harness.report.compare import check_tolerance
+    from harness.report.diff import diff_runs, render_diff, render_markdown
+
+    if fail_if_worse is not None:
+        try:
+            check_tolerance(fail_if_worse)
+        except HarnessError as exc:
+            raise HarnessError(f"--fail-if-worse {fail_if_worse:g}: {exc}") from None
+    for path, option in ((markdown_file, "--markdown"), (out_file, "--out")):
+        if path is not None:
+            check_writable(path, option)
+    found = diff_runs(old_dir, new_dir, seed=seed)
+    click.echo(render_diff(found))
+    if markdown_file is not None:
+        write_whole(markdown_file, render_markdown(found, fail_if_worse, allow_disagreement))
+    if out_file is not None:
+        write_whole(out_file, found.table.to_csv(index=False))
+    for line in found.failures(fail_if_worse):
+        click.echo(line, err=True)
+    if found.wrong and not allow_disagreement:
+        click.echo(f"error: exact variants' answers changed on {len(found.wrong)} searches (exit "
+                   f"{DISAGREEMENT_EXIT}, or --allow-disagreement)", err=True)
+        sys.exit(DISAGREEMENT_EXIT)
+    if fail_if_worse is not None and not found.worse(fail_if_worse).empty:
+        sys.exit(1)
+
+
 @cli.command()
 @tree_options
 @click.option("--variant", "variant", required=True, metavar="V",

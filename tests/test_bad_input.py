@@ -69,6 +69,9 @@ def inputs(tmp_path_factory: pytest.TempPathFactory) -> Path:
     result = CliRunner().invoke(cli, ["run", "--trees", "random:b=2,d=2,n=1", "--variants",
                                       "alphabeta,pvs", "--no-progress", "--out", str(d / "run")])
     assert result.exit_code == 0, result.output
+    result = CliRunner().invoke(cli, ["run", "--trees", "random:b=2,d=2,n=1,seed=5", "--variants",
+                                      "alphabeta", "--no-progress", "--out", str(d / "other")])
+    assert result.exit_code == 0, result.output
     for name, change in BAD_ROWS.items():
         shutil.copytree(d / "run", d / name)
         change(d / name / "results.csv")
@@ -325,6 +328,25 @@ CASES = [
     pytest.param(["show", "{d}/emptydir"], "{d}/emptydir", id="show-not-a-run"),
     pytest.param(["show", "{d}/damaged"], "{d}/damaged/run.json:1:2: invalid JSON",
                  id="show-damaged-run-json"),
+    # diff: both folders are runs, different ones, with something in common
+    pytest.param(["diff", "{d}/emptydir", "{d}/run"], "{d}/emptydir/run.json: not a run folder",
+                 id="diff-old-not-a-run"),
+    pytest.param(["diff", "{d}/run", "{d}/damaged"], "{d}/damaged/run.json:1:2: invalid JSON",
+                 id="diff-new-damaged-run-json"),
+    pytest.param(["diff", "{d}", "{d}/run"], "{d}: a folder of runs, not a run: diff one of them",
+                 id="diff-a-folder-of-runs"),
+    pytest.param(["diff", "{d}/run", "{d}/./run"], "OLD and NEW are the same folder ({d}/run)",
+                 id="diff-the-same-run-twice"),
+    pytest.param(["diff", "{d}/run", "{d}/other"],
+                 "OLD and NEW have no problem set in common (OLD: random:b=2,d=2,n=1,seed=0,",
+                 id="diff-nothing-in-common"),
+    pytest.param(["diff", "{d}/run", "{d}/twice", "--fail-if-worse", "-5"],
+                 "--fail-if-worse -5: tolerance -5.0 must be a percentage of at least 0",
+                 id="diff-negative-tolerance"),
+    pytest.param(["diff", "{d}/run", "{d}/twice", "--markdown", "{d}/afile/summary.md"],
+                 "--markdown {d}/afile/summary.md: {d}/afile is a file", id="diff-markdown-inside-a-file"),
+    pytest.param(["diff", "{d}/run", "{d}/twice", "--out", "{d}/afile/diff.csv"],
+                 "--out {d}/afile/diff.csv: {d}/afile is a file", id="diff-out-inside-a-file"),
     # check: all before anything is walked
     pytest.param(["check", "nosuch:x"], "unknown game 'nosuch'", id="check-unknown-game"),
     pytest.param(["check", "tree:{d}/bad.json"], "{d}/bad.json:1:13: invalid JSON",
@@ -339,7 +361,7 @@ CASES = [
     *(pytest.param([*command, f"{{d}}/{folder}"], f"{{d}}/{folder}/results.csv:{where}",
                    id=f"{command[0]}-{folder}")
       for command in (["show"], ["report"], ["compare", "alphabeta", "pvs", "--run"],
-                      ["run", "--resume"])
+                      ["run", "--resume"], ["diff", "{d}/run"])
       for folder, where in (
           ("twice", "4: the same search as line 2 (random:b=2,d=2,n=1,seed=0,ordering=random,"
                     "values=uniform,range=1000 problem 0, alphabeta at depth 2): a row is there "
@@ -403,6 +425,8 @@ USAGE = [
     pytest.param(["suites", "generate"], "--out", id="suites-generate-without-out"),
     pytest.param(["nosuch"], "nosuch", id="unknown-command"),
     pytest.param(["check"], "GAME:SPEC", id="check-without-problems"),
+    pytest.param(["diff", "{d}/run"], "NEW", id="diff-one-run"),
+    pytest.param(["diff", "{d}/run", "{d}/nosuch"], "NEW", id="diff-missing-folder"),
     pytest.param(["check", "random:b=2,d=2", "--playouts", "-1"], "--playouts",
                  id="check-negative-playouts"),
 ]

@@ -23,7 +23,8 @@ from harness.errors import DISAGREEMENT_EXIT, DISAGREEMENTS_FILE, HarnessError
 from harness.search.agreement import Answer, disagreement
 from harness.search.registry import parse_variants
 
-__all__ = ["DISAGREEMENTS_FILE", "DISAGREEMENT_EXIT", "AnswerCheck", "answer_of", "check_answers"]
+__all__ = ["DISAGREEMENTS_FILE", "DISAGREEMENT_EXIT", "AnswerCheck", "answer_of", "check_answers",
+           "inexact_reason"]
 
 QUESTION = ["game", "suite", "problem_id", "depth"]
 """What identifies one question: a problem searched to one depth (the run's switches are
@@ -121,7 +122,7 @@ def check_answers(results: pd.DataFrame, info: Mapping[str, Any] | None = None,
     columns = [*by, *COLUMNS[len(QUESTION):]]
     checked, unchecked = [], {}
     for label in labels:
-        reason = _inexact(label)
+        reason = inexact_reason(label)
         if reason is None:
             checked.append(label)
         else:
@@ -165,8 +166,9 @@ def check_answers(results: pd.DataFrame, info: Mapping[str, Any] | None = None,
                        by=tuple(by), deeper=deeper)
 
 
-def _inexact(label: str) -> str | None:
-    """Why ``label``'s answers are not checked (``None``: they are)."""
+def inexact_reason(label: str) -> str | None:
+    """Why ``label``'s answers are not checked, need not be minimax's (``None``: they
+    must be): the variant is not installed here, or its options make it inexact."""
     try:
         spec = parse_variants(label)[0]
     except HarnessError:

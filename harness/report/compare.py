@@ -212,19 +212,13 @@ def _compare_depth(part: pd.DataFrame, baseline: str, other: str, depth: int, se
                    window: bool) -> tuple[dict[str, object], pd.DataFrame]:
     a = part["nodes_a"].to_numpy(dtype=np.float64)
     b = part["nodes_b"].to_numpy(dtype=np.float64)
-    ratios = stats.ratios(a, b)
-    ratio = stats.geometric_mean(ratios)
-    low, high = stats.bootstrap_interval(ratios, seed, resamples, level)
-    wins, ties, losses = stats.wins_ties_losses(a, b)
-    p = stats.sign_test(wins, losses)
-    excludes_one = bool(low > 1 or high < 1)
-    significant = excludes_one and p < SIGNIFICANCE
+    paired, ratios = paired_statistics(a, b, seed, resamples, level)
+    ratio, low, high = (float(paired[k]) for k in ("ratio", "ratio_low", "ratio_high"))
+    wins, ties, losses = (int(paired[k]) for k in ("wins", "ties", "losses"))
+    p = float(paired["sign_p"])
     top = _largest(part, ratios, other, depth)
     row: dict[str, object] = {
-        "variant": other, "baseline": baseline, "depth": depth, "n": len(part),
-        "ratio": ratio, "ratio_low": low, "ratio_high": high,
-        "median_ratio": stats.median_ratio(a, b) if len(part) else math.nan,
-        "wins": wins, "ties": ties, "losses": losses, "sign_p": p, "significant": significant,
+        "variant": other, "baseline": baseline, "depth": depth, **paired,
         "nodes_a": int(a.sum()), "nodes_b": int(b.sum()),
         "research_rate_a": column_rate(part, "researches_a", "zw_searches_a"),
         "research_rate_b": column_rate(part, "researches_b", "zw_searches_b"),
@@ -242,6 +236,26 @@ def _compare_depth(part: pd.DataFrame, baseline: str, other: str, depth: int, se
         row["verdict"] = verdict(other, baseline, len(part), ratio, (low, high), wins, ties,
                                  losses, p, level)
     return row, top
+
+
+def paired_statistics(a: np.ndarray, b: np.ndarray, seed: int, resamples: int,
+                      level: float) -> tuple[dict[str, Any], np.ndarray]:
+    """The statistics of B's counts ``b`` against A's ``a`` (element ``i`` of both the same
+    problem), with the per-problem ratios B/A: ``n``, ``ratio`` (geometric mean),
+    ``ratio_low`` and ``ratio_high`` (paired bootstrap interval), ``median_ratio``,
+    ``wins`` (B fewer), ``ties``, ``losses``, ``sign_p`` and ``significant`` (the interval
+    excludes 1 and the sign test's p is below :data:`SIGNIFICANCE`). One computation for
+    two variants of a run and for one variant in two runs (:mod:`harness.report.diff`)."""
+    ratios = stats.ratios(a, b)
+    low, high = stats.bootstrap_interval(ratios, seed, resamples, level)
+    wins, ties, losses = stats.wins_ties_losses(a, b)
+    p = stats.sign_test(wins, losses)
+    return {
+        "n": len(ratios), "ratio": stats.geometric_mean(ratios), "ratio_low": low,
+        "ratio_high": high, "median_ratio": stats.median_ratio(a, b) if len(ratios) else math.nan,
+        "wins": wins, "ties": ties, "losses": losses, "sign_p": p,
+        "significant": bool(low > 1 or high < 1) and p < SIGNIFICANCE,
+    }, ratios
 
 
 Question = tuple[str, str, int]
@@ -419,11 +433,22 @@ def worse_than(comparison: Comparison, pct: float) -> bool:
 def worse_rows(comparison: Comparison, pct: float) -> pd.DataFrame:
     """The rows of :attr:`Comparison.table` (variant, problem set, depth) whose ratio
     exceeds 1 + ``pct`` / 100."""
+    return rows_beyond(comparison.table, pct)
+
+
+def rows_beyond(table: pd.DataFrame, pct: float) -> pd.DataFrame:
+    """The rows of ``table`` (a ``ratio`` column) whose ratio exceeds 1 + ``pct`` / 100;
+    rows without problems (ratio NaN) never do."""
+    check_tolerance(pct)
+    ratios = table["ratio"].to_numpy(dtype=np.float64)
+    beyond: pd.DataFrame = table[~np.isnan(ratios) & (ratios > 1 + pct / 100)]
+    return beyond
+
+
+def check_tolerance(pct: float) -> None:
+    """Refuse a ``--fail-if-worse`` tolerance that is not a percentage of at least 0."""
     if not math.isfinite(pct) or pct < 0:
         raise HarnessError(f"tolerance {pct} must be a percentage of at least 0")
-    ratios = comparison.table["ratio"].to_numpy(dtype=np.float64)
-    beyond: pd.DataFrame = comparison.table[~np.isnan(ratios) & (ratios > 1 + pct / 100)]
-    return beyond
 
 
 def render_comparison(comparison: Comparison, depths: Sequence[int] | None = None) -> str:
