@@ -448,8 +448,8 @@ def compare(ctx: click.Context, /, baseline: str, others: tuple[str, ...], run_d
 
     command = ["harness", *sys.argv[1:]]
     if run_dir is not None:
-        files = compare_variants(baseline, others, run_dir, seed=seed, command=command,
-                                 pooled=pooled)
+        files = compare_variants(baseline, others, out_dir or run_dir, seed=seed,
+                                 command=command, pooled=pooled, run_dir=run_dir)
     else:
         if resume_dir is not None:
             refuse_besides_resume(ctx, {"baseline", "others", "seed", "fail_if_worse", "pooled",

@@ -19,7 +19,7 @@ from click.testing import CliRunner
 from harness import cli as cli_module
 from harness.cli import cli
 from harness.errors import HarnessError
-from harness.lock import hold_folder
+from harness.lock import hold_folder, reading_folder
 from harness.results import RESULTS_FILE, RUN_FILE, load_results
 from harness.run import experiment
 from harness.run.executors import Execution, run_jobs, start_workers
@@ -94,6 +94,30 @@ def test_every_command_that_writes_a_run_folder_takes_its_lock(tmp_path: Path) -
             assert "another harness process" in result.output
             assert f"pid {os.getpid()}" in result.output and "--resume" in result.output
     assert invoke("report", str(out)).exit_code == 0      # released with the block
+
+
+def test_a_comparison_of_a_run_elsewhere_only_reads_it(finished_run: Path, tmp_path: Path) -> None:
+    """compare --run DIR --out ELSEWHERE writes nothing in DIR, not even its lock (it takes a
+    shared lock through a read-only handle): it is refused while a writer holds DIR, and
+    readers do not refuse each other."""
+    lock = finished_run / ".harness.lock"
+    before = {path: path.read_bytes() for path in finished_run.rglob("*") if path.is_file()}
+    args = ["compare", "alphabeta", "pvs", "--run", str(finished_run)]
+    result = invoke(*args, "--out", str(tmp_path / "elsewhere"))
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "elsewhere" / "compare.csv").exists()
+    assert {path: path.read_bytes() for path in finished_run.rglob("*") if path.is_file()} == before
+    lock.chmod(0o444)                                           # read-only: still read
+    with reading_folder(finished_run), reading_folder(finished_run):
+        assert invoke(*args, "--out", str(tmp_path / "again")).exit_code == 0
+        refused = invoke("report", str(finished_run))          # a writer waits for readers
+        assert refused.exit_code == 2 and "another harness process is using" in refused.output
+    with hold_folder(finished_run, ["harness", "run", "--resume", str(finished_run)]):
+        result = invoke(*args, "--out", str(tmp_path / "during"))
+        assert result.exit_code == 2
+        assert "another harness process is writing this folder" in result.output
+        assert f"pid {os.getpid()}" in result.output
+    assert not (tmp_path / "during" / "compare.csv").exists()
 
 
 def children(pid: int) -> list[int]:
