@@ -256,6 +256,15 @@ def default_out(kind: str) -> str:
     return str(Path("results") / f"{kind}-{stamp}")
 
 
+def chosen_out(given: str | None) -> str | None:
+    """``--out`` as given; an empty name is refused (it would fall back to the default
+    folder without a word)."""
+    if given == "":
+        raise HarnessError("--out '': an empty name; name a path, or leave --out out for "
+                           "the default")
+    return given
+
+
 def interrupted(kept: str, finish: str) -> NoReturn:
     """Ctrl-C: say what is kept and the command that finishes the work, exit 130 (no
     traceback)."""
@@ -371,7 +380,7 @@ def run(ctx: click.Context, /, variant_list: str, epd_out: str | None, out_dir: 
     if not (options["tree_files"] or options["tree_specs"] or options["suites"] or options["problems"]):
         click.echo("No problems given: running the default comparison (synthetic trees, every "
                    "variant; the project's chess suite, core variants).", err=True)
-        out_dir = out_dir or default_out("run")
+        out_dir = chosen_out(out_dir) or default_out("run")
         try:
             outputs, index = run_default(out_dir, ["harness", *sys.argv[1:]], progress, execution)
         except KeyboardInterrupt:
@@ -383,7 +392,7 @@ def run(ctx: click.Context, /, variant_list: str, epd_out: str | None, out_dir: 
         exit_if_disagreeing(outputs, allow_disagreement)
         return
     config = make_config(variant_list, options)
-    out_dir = out_dir or default_out("run")
+    out_dir = chosen_out(out_dir) or default_out("run")
     try:
         output = run_experiment(config, out_dir, command=["harness", *sys.argv[1:]],
                                 progress=progress, epd_out=epd_out, execution=execution)
@@ -442,13 +451,15 @@ def compare(ctx: click.Context, /, baseline: str, others: tuple[str, ...], run_d
             pooled: bool, allow_disagreement: bool, **options: Any) -> None:
     """Compare variants with BASELINE on the same problems: node ratios with bootstrap
     intervals, sign tests, re-search and first-move fail-high rates, largest differences."""
-    from harness.report.compare import render_comparison, worse_rows
+    from harness.report.compare import check_tolerance, render_comparison, worse_rows
     from harness.run.experiment import compare_variants
     from harness.run.plan import parse_depths
 
+    if fail_if_worse is not None:
+        check_tolerance(fail_if_worse)          # before the run is searched, not after
     command = ["harness", *sys.argv[1:]]
     if run_dir is not None:
-        files = compare_variants(baseline, others, out_dir or run_dir, seed=seed,
+        files = compare_variants(baseline, others, chosen_out(out_dir) or run_dir, seed=seed,
                                  command=command, pooled=pooled, run_dir=run_dir)
     else:
         if resume_dir is not None:
@@ -458,7 +469,7 @@ def compare(ctx: click.Context, /, baseline: str, others: tuple[str, ...], run_d
                                   f"the comparison's configuration from {resume_dir}/run.json")
             out_dir, config = resume_dir, None
         else:
-            out_dir, config = out_dir or default_out("compare"), make_config(baseline, options)
+            out_dir, config = chosen_out(out_dir) or default_out("compare"), make_config(baseline, options)
         try:
             files = compare_variants(baseline, others, out_dir, config, seed, command=command,
                                      progress=progress_for(options),
@@ -513,7 +524,7 @@ def tree(variant: str, other: str | None, problem_id: str | None, out: str | Non
         raise HarnessError(f"--depth {depth_text}: harness tree needs one --depth N, not a range")
     config = make_config(variant, {**options, "minimal": False, "limit": None})
     variants = [variant] if other is None else [variant, other]
-    drawing = draw_search(config, variants, None, problem_id, out, max_lines)
+    drawing = draw_search(config, variants, None, problem_id, chosen_out(out), max_lines)
     problem = drawing.problem
     click.echo("  ".join([f"{problem.suite} {problem.problem_id}", *map(str, drawing.columns.values())]))
     click.echo(drawing.text)
@@ -616,7 +627,7 @@ def reproduce(ctx: click.Context, /, quick: bool, only: str | None, jobs: int, o
         refuse_besides_resume(ctx, {"jobs", "no_progress"},
                               f"the reproduction's settings from {resume_dir}")
     keys = [k.strip() for k in only.split(",") if k.strip()] if only else None
-    folder = Path(resume_dir or out or default_out("reproduce"))
+    folder = Path(resume_dir or chosen_out(out) or default_out("reproduce"))
     try:
         output = run_claims(folder, quick=quick, jobs=jobs, only=keys,
                             progress=progress_for({"no_progress": no_progress}),

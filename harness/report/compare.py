@@ -416,11 +416,17 @@ def worse_than(comparison: Comparison, pct: float) -> bool:
     return not worse_rows(comparison, pct).empty
 
 
+def check_tolerance(pct: float) -> None:
+    """Refuse a ``--fail-if-worse`` tolerance that is not a percentage of at least 0 (before
+    anything is searched)."""
+    if not math.isfinite(pct) or pct < 0:
+        raise HarnessError(f"--fail-if-worse {pct:g}: must be a percentage of at least 0")
+
+
 def worse_rows(comparison: Comparison, pct: float) -> pd.DataFrame:
     """The rows of :attr:`Comparison.table` (variant, problem set, depth) whose ratio
     exceeds 1 + ``pct`` / 100."""
-    if not math.isfinite(pct) or pct < 0:
-        raise HarnessError(f"tolerance {pct} must be a percentage of at least 0")
+    check_tolerance(pct)
     ratios = comparison.table["ratio"].to_numpy(dtype=np.float64)
     beyond: pd.DataFrame = comparison.table[~np.isnan(ratios) & (ratios > 1 + pct / 100)]
     return beyond
