@@ -9,8 +9,10 @@ before it writes).
 from __future__ import annotations
 
 import csv
+import importlib.util
 import json
 import os
+import shlex
 import shutil
 import subprocess
 import sys
@@ -131,6 +133,9 @@ def assert_one_line(result: Result, names: str) -> None:
     assert result.stdout == ""
 
 
+NEEDS_DASK = pytest.mark.skipif(importlib.util.find_spec("distributed") is None,
+                                reason="needs the Dask extra")
+
 TREES = ["--trees", "random:b=2,d=2,n=1"]
 RUN = ["run", "--variants", "alphabeta", "--no-progress", "--out", "{out}"]
 CMP = ["compare", "alphabeta", "pvs", "--no-progress", "--out", "{out}"]
@@ -250,6 +255,14 @@ CASES = [
     pytest.param([*RUN, *TREES, "--null-move", "-1"], "--null-move -1", id="run-negative-null-move"),
     pytest.param([*RUN, *TREES, "--max-nodes", "0"], "--max-nodes 0", id="run-max-nodes-0"),
     pytest.param([*RUN, *TREES, "--limit", "0"], "--limit 0", id="run-limit-0"),
+    *(pytest.param([*RUN, *TREES, "--executor", "dask", "--scheduler", address],
+                   f"--scheduler {shlex.quote(address)}: not a scheduler address ({reason}",
+                   id=f"run-scheduler-{name}", marks=NEEDS_DASK)
+      for name, address, reason in (
+          ("not-an-address", "not a url", "missing port number in address 'not a url'"),
+          ("unknown-scheme", "foo://x:1", "unknown address scheme 'foo'"),
+          ("no-port", "tcp://host", "missing port number"),
+          ("empty", "", "missing port number"))),
     # run: EPD suites
     pytest.param([*RUN, "--suite", "nosuch"], "suite 'nosuch' not found", id="run-unknown-suite"),
     pytest.param([*RUN, "--suite", "{d}/garbage.epd"], "{d}/garbage.epd:1: invalid EPD",
