@@ -4,7 +4,9 @@ renders its result. Bad input is one line on stderr and exit code 2."""
 from __future__ import annotations
 
 import shlex
+import signal
 import sys
+import threading
 import warnings
 from collections.abc import Callable
 from datetime import UTC, datetime
@@ -265,11 +267,39 @@ def chosen_out(given: str | None) -> str | None:
     return given
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM (a ``kill``, a CI job cancelled, a machine shutting down), raised where
+    Ctrl-C would be, so the same path saves what is done and says how to finish."""
+
+
+def raise_terminated(signum: int, frame: object) -> NoReturn:
+    raise Terminated
+
+
+def stops_on_sigterm(command: F) -> F:
+    """Run ``command`` with SIGTERM raising :class:`Terminated` (the previous handler back
+    afterwards); worker processes reset it (:mod:`harness.run.executors`)."""
+
+    @wraps(command)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        if threading.current_thread() is not threading.main_thread():
+            return command(*args, **kwargs)     # only the main thread may set handlers
+        previous = signal.signal(signal.SIGTERM, raise_terminated)
+        try:
+            return command(*args, **kwargs)
+        finally:
+            signal.signal(signal.SIGTERM, previous)
+
+    return wrapper  # type: ignore[return-value]
+
+
 def interrupted(kept: str, finish: str) -> NoReturn:
-    """Ctrl-C: say what is kept and the command that finishes the work, exit 130 (no
-    traceback)."""
-    click.echo(f"\ninterrupted: {kept}; finish with: {finish}", err=True)
-    sys.exit(130)
+    """Ctrl-C (exit 130) or SIGTERM (exit 143, as the signal's own exit): say what is kept
+    and the command that finishes the work (no traceback). Called while handling one."""
+    terminated = isinstance(sys.exc_info()[1], Terminated)
+    click.echo(f"\n{'terminated' if terminated else 'interrupted'}: {kept}; finish with: {finish}",
+               err=True)
+    sys.exit(128 + (signal.SIGTERM if terminated else signal.SIGINT))
 
 
 def run_interrupted(run_dir: str | Path, finish: str | None = None) -> NoReturn:
@@ -346,6 +376,7 @@ def games() -> None:
 @ALLOW_DISAGREEMENT
 @click.pass_context
 @reports_errors
+@stops_on_sigterm
 def run(ctx: click.Context, /, variant_list: str, epd_out: str | None, out_dir: str | None,
         resume_dir: str | None, allow_disagreement: bool, **options: Any) -> None:
     """Search problems with variants at fixed depths; write the run folder: results.csv,
@@ -446,6 +477,7 @@ def exit_if_disagreeing(outputs: list[RunOutput], allowed: bool) -> None:
 @ALLOW_DISAGREEMENT
 @click.pass_context
 @reports_errors
+@stops_on_sigterm
 def compare(ctx: click.Context, /, baseline: str, others: tuple[str, ...], run_dir: str | None,
             out_dir: str | None, seed: int, fail_if_worse: float | None, resume_dir: str | None,
             pooled: bool, allow_disagreement: bool, **options: Any) -> None:
@@ -615,6 +647,7 @@ def show(run_dir: str) -> None:
               metavar="DIR", help="Finish an interrupted reproduction (its settings are in DIR).")
 @click.pass_context
 @reports_errors
+@stops_on_sigterm
 def reproduce(ctx: click.Context, /, quick: bool, only: str | None, jobs: int, out: str | None,
               no_progress: bool, resume_dir: str | None) -> None:
     """Measure the literature's claims (Knuth-Moore, Pearl, Plaat et al., the PVS article,

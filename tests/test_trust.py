@@ -297,6 +297,50 @@ def test_ctrl_c_on_dask_prints_no_worker_traceback(tmp_path: Path) -> None:
     assert one_line(err).endswith(f"finish with: harness run --resume {out}")
 
 
+@posix_only
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_sigterm_says_how_to_resume_as_ctrl_c_does(tmp_path: Path, jobs: str) -> None:
+    """SIGTERM (a kill, a cancelled CI job) once ended a run with "Terminated" and nothing
+    else: now it goes Ctrl-C's way, with the signal's own exit code 143, and its workers go."""
+    out = tmp_path / "run"
+    process = start_run(out, "--jobs", jobs)
+    time.sleep(0.5)
+    workers = children(process.pid)
+    process.send_signal(signal.SIGTERM)
+    _, err = process.communicate(timeout=120)
+    assert process.returncode == 143
+    line = one_line(err)
+    assert line.startswith(f"terminated: every finished problem is saved in {out}/results.csv")
+    assert line.endswith(f"finish with: harness run --resume {out}")
+    deadline = time.monotonic() + 10
+    while any(alive(pid) for pid in workers):
+        assert time.monotonic() < deadline, "a worker outlived its parent"
+        time.sleep(0.1)
+
+
+def test_sigterm_in_compare_and_reproduce_goes_the_ctrl_c_way(tmp_path: Path,
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """The handler is installed by compare and reproduce too (and removed afterwards)."""
+
+    class Terminator(Listener):
+        def problem_done(self) -> None:
+            os.kill(os.getpid(), signal.SIGTERM)
+
+    monkeypatch.setattr(cli_module, "progress_for", lambda options: Terminator())
+    before = signal.getsignal(signal.SIGTERM)
+    out = tmp_path / "cmp"
+    result = CliRunner().invoke(cli, ["compare", "alphabeta", "pvs", "--trees",
+                                      "random:b=2,d=3,n=3", "--out", str(out)])
+    assert result.exit_code == 143
+    assert one_line(result.stderr).endswith(
+        f"finish with: harness compare alphabeta pvs --resume {out}")
+    result = CliRunner().invoke(cli, ["reproduce", "--quick", "--only", "1", "--out",
+                                      str(tmp_path / "rep")])
+    assert result.exit_code == 143
+    assert one_line(result.stderr).startswith("terminated: every finished measurement is saved")
+    assert signal.getsignal(signal.SIGTERM) == before
+
+
 def where(_: int) -> int:
     return os.getpid()
 

@@ -176,10 +176,12 @@ class _Processes(Workers):
 
 
 def _worker_started(parent: int, steps: Any) -> None:
-    """A worker process's first act: leave Ctrl-C to the parent, die with it, and send
-    progress steps to it."""
+    """A worker process's first act: leave Ctrl-C to the parent, die with it, be stopped by
+    SIGTERM (the parent's handler, inherited by a fork, would raise), and send progress
+    steps to it."""
     global _step_sink
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     exit_with_parent(parent)
     _step_sink = lambda: steps.put(None)  # noqa: E731
 
