@@ -207,6 +207,18 @@ def test_a_results_file_without_a_whole_row_is_one_line(finished_run: Path, comm
     assert isinstance(result.exception, SystemExit)
 
 
+@pytest.mark.parametrize("command", READERS, ids=lambda c: c[0])
+def test_a_results_file_with_only_its_header_says_so(finished_run: Path,
+                                                     command: list[str]) -> None:
+    path = finished_run / RESULTS_FILE
+    path.write_text(path.read_text().splitlines(keepends=True)[0])
+    result = CliRunner().invoke(cli, [*command, str(finished_run)])
+    assert result.exit_code == 2
+    assert one_line(result.stderr) == (f"Error: {path}: a header and no rows (no problem "
+                                       f"finished); finish or repair it with: harness run "
+                                       f"--resume {finished_run}")
+
+
 def test_rows_with_garbage_counts_are_skipped_not_fatal(finished_run: Path) -> None:
     path = finished_run / RESULTS_FILE
     lines = path.read_text().splitlines(keepends=True)
