@@ -204,6 +204,11 @@ CASES = [
                  id="run-problems-random-with-a-file"),
     pytest.param([*RUN, "--problems", "tree:{d}/missing.json"], "{d}/missing.json",
                  id="run-problems-no-tree-file"),
+    *(pytest.param([*RUN, *given], "chess: which suite? a chess set needs an EPD file name",
+                   id=f"run-chess-without-a-file-{name}")
+      for name, given in (("problems", ["--problems", "chess:"]), ("suite", ["--suite", ""]),
+                          ("options-only", ["--problems", "chess:,killers=1"]))),
+    pytest.param(["check", "chess:"], "chess: which suite?", id="check-chess-without-a-file"),
     pytest.param([*RUN, "--problems", "openspiel:"], "openspiel: which game?",
                  id="run-problems-openspiel-no-game"),
     pytest.param([*RUN, "--problems", "openspiel:tic_tac_toe,moves=4 x"], "are not action numbers",
