@@ -558,6 +558,9 @@ def tree(variant: str, other: str | None, problem_id: str | None, out: str | Non
     variants = [variant] if other is None else [variant, other]
     drawing = draw_search(config, variants, None, problem_id, chosen_out(out), max_lines)
     problem = drawing.problem
+    if problem_id is None and drawing.among > 1:
+        click.echo(f"note: {drawing.among} problems; drawing the first, {problem.problem_id!r} "
+                   f"of {problem.suite} (pick another with --problem ID)", err=True)
     click.echo("  ".join([f"{problem.suite} {problem.problem_id}", *map(str, drawing.columns.values())]))
     click.echo(drawing.text)
     if drawing.files:

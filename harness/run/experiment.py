@@ -305,6 +305,8 @@ class TreeDrawing:
     """The PNG and SVG drawing (empty when not asked for)."""
     columns: dict[str, object]
     """The game's own columns for the problem (``Game.columns_for``, no best move)."""
+    among: int = 1
+    """How many problems the configuration held (the one drawn is the first, unless named)."""
 
 
 def draw_search(config: ExperimentConfig, variants: Sequence[str], depth: int | None = None,
@@ -349,4 +351,4 @@ def draw_search(config: ExperimentConfig, variants: Sequence[str], depth: int | 
     if out is not None:
         files = render_image([(f"{label} (depth {depth})", r.trace or []) for label, r in results],
                              str(out))
-    return TreeDrawing(problem, results, "\n\n".join(blocks), files, columns)
+    return TreeDrawing(problem, results, "\n\n".join(blocks), files, columns, len(plan.problems))
