@@ -18,6 +18,7 @@ from harness.games.registry import find_game
 from harness.lock import hold_folder, reading_folder
 from harness.report.answers import DISAGREEMENTS_FILE, AnswerCheck, check_answers
 from harness.report.page import ComparisonFiles, report_files, write_comparison, write_index, write_report
+from harness.report.summary import set_names
 from harness.report.trace import render_image, render_text
 from harness.results import (
     RESULTS_FILE,
@@ -197,7 +198,7 @@ def _execute(plan: Plan, config: ExperimentConfig, run_dir: Path, info: dict[str
     found = workers.map(search_problem, jobs, cost=lambda job: _work(jobs[job][0]),
                         on_step=listener.searched)
     try:
-        with (in_phase(listener, run_dir.name, searches, done),
+        with (in_phase(listener, searched_sets(plan), searches, done),
               closing(ResultsWriter(run_dir / RESULTS_FILE, plan.columns)) as writer,
               closing(found) as results):
             for _, rows in results:
@@ -222,6 +223,15 @@ def _execute(plan: Plan, config: ExperimentConfig, run_dir: Path, info: dict[str
         listener.note("writing summary.csv, comparison.csv, charts and report.html")
         write_report(run_dir, results_frame, info)
     return RunOutput(run_dir, results_frame, info, answers)
+
+
+def searched_sets(plan: Plan) -> str:
+    """What a run's progress calls it: the problem set it searches, or its sets' short
+    names (:func:`set_names`), not the folder it writes."""
+    names = set_names(list(plan.suites))
+    if len(plan.suites) == 1:
+        return next(iter(plan.suites))
+    return f"{len(plan.suites)} sets: " + ", ".join(names.label(s) for s in plan.suites)
 
 
 def write_disagreements(run_dir: Path, answers: AnswerCheck) -> None:
