@@ -287,6 +287,9 @@ def stops_on_sigterm(command: F) -> F:
         previous = signal.signal(signal.SIGTERM, raise_terminated)
         try:
             return command(*args, **kwargs)
+        except Terminated:                      # outside the parts that save and resume
+            click.echo("\nterminated", err=True)
+            sys.exit(128 + signal.SIGTERM)
         finally:
             signal.signal(signal.SIGTERM, previous)
 

@@ -352,6 +352,14 @@ def test_sigterm_in_compare_and_reproduce_goes_the_ctrl_c_way(tmp_path: Path,
     assert one_line(result.stderr).startswith("terminated: every finished measurement is saved")
     assert signal.getsignal(signal.SIGTERM) == before
 
+    def terminated_while_planning(*args: object) -> None:
+        os.kill(os.getpid(), signal.SIGTERM)
+
+    monkeypatch.setattr(cli_module, "make_config", terminated_while_planning)
+    result = CliRunner().invoke(cli, ["run", "--trees", "random:b=2,d=2", "--out",
+                                      str(tmp_path / "run")])
+    assert result.exit_code == 143 and one_line(result.stderr) == "terminated"
+
 
 def where(_: int) -> int:
     return os.getpid()
