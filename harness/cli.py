@@ -4,7 +4,9 @@ renders its result. Bad input is one line on stderr and exit code 2."""
 from __future__ import annotations
 
 import shlex
+import signal
 import sys
+import threading
 import warnings
 from collections.abc import Callable
 from datetime import UTC, datetime
@@ -256,11 +258,51 @@ def default_out(kind: str) -> str:
     return str(Path("results") / f"{kind}-{stamp}")
 
 
+def chosen_out(given: str | None) -> str | None:
+    """``--out`` as given; an empty name is refused (it would fall back to the default
+    folder without a word)."""
+    if given == "":
+        raise HarnessError("--out '': an empty name; name a path, or leave --out out for "
+                           "the default")
+    return given
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM (a ``kill``, a CI job cancelled, a machine shutting down), raised where
+    Ctrl-C would be, so the same path saves what is done and says how to finish."""
+
+
+def raise_terminated(signum: int, frame: object) -> NoReturn:
+    raise Terminated
+
+
+def stops_on_sigterm(command: F) -> F:
+    """Run ``command`` with SIGTERM raising :class:`Terminated` (the previous handler back
+    afterwards); worker processes reset it (:mod:`harness.run.executors`)."""
+
+    @wraps(command)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        if threading.current_thread() is not threading.main_thread():
+            return command(*args, **kwargs)     # only the main thread may set handlers
+        previous = signal.signal(signal.SIGTERM, raise_terminated)
+        try:
+            return command(*args, **kwargs)
+        except Terminated:                      # outside the parts that save and resume
+            click.echo("\nterminated", err=True)
+            sys.exit(128 + signal.SIGTERM)
+        finally:
+            signal.signal(signal.SIGTERM, previous)
+
+    return wrapper  # type: ignore[return-value]
+
+
 def interrupted(kept: str, finish: str) -> NoReturn:
-    """Ctrl-C: say what is kept and the command that finishes the work, exit 130 (no
-    traceback)."""
-    click.echo(f"\ninterrupted: {kept}; finish with: {finish}", err=True)
-    sys.exit(130)
+    """Ctrl-C (exit 130) or SIGTERM (exit 143, as the signal's own exit): say what is kept
+    and the command that finishes the work (no traceback). Called while handling one."""
+    terminated = isinstance(sys.exc_info()[1], Terminated)
+    click.echo(f"\n{'terminated' if terminated else 'interrupted'}: {kept}; finish with: {finish}",
+               err=True)
+    sys.exit(128 + (signal.SIGTERM if terminated else signal.SIGINT))
 
 
 def run_interrupted(run_dir: str | Path, finish: str | None = None) -> NoReturn:
@@ -337,6 +379,7 @@ def games() -> None:
 @ALLOW_DISAGREEMENT
 @click.pass_context
 @reports_errors
+@stops_on_sigterm
 def run(ctx: click.Context, /, variant_list: str, epd_out: str | None, out_dir: str | None,
         resume_dir: str | None, allow_disagreement: bool, **options: Any) -> None:
     """Search problems with variants at fixed depths; write the run folder: results.csv,
@@ -371,7 +414,7 @@ def run(ctx: click.Context, /, variant_list: str, epd_out: str | None, out_dir: 
     if not (options["tree_files"] or options["tree_specs"] or options["suites"] or options["problems"]):
         click.echo("No problems given: running the default comparison (synthetic trees, every "
                    "variant; the project's chess suite, core variants).", err=True)
-        out_dir = out_dir or default_out("run")
+        out_dir = chosen_out(out_dir) or default_out("run")
         try:
             outputs, index = run_default(out_dir, ["harness", *sys.argv[1:]], progress, execution)
         except KeyboardInterrupt:
@@ -383,7 +426,7 @@ def run(ctx: click.Context, /, variant_list: str, epd_out: str | None, out_dir: 
         exit_if_disagreeing(outputs, allow_disagreement)
         return
     config = make_config(variant_list, options)
-    out_dir = out_dir or default_out("run")
+    out_dir = chosen_out(out_dir) or default_out("run")
     try:
         output = run_experiment(config, out_dir, command=["harness", *sys.argv[1:]],
                                 progress=progress, epd_out=epd_out, execution=execution)
@@ -437,19 +480,22 @@ def exit_if_disagreeing(outputs: list[RunOutput], allowed: bool) -> None:
 @ALLOW_DISAGREEMENT
 @click.pass_context
 @reports_errors
+@stops_on_sigterm
 def compare(ctx: click.Context, /, baseline: str, others: tuple[str, ...], run_dir: str | None,
             out_dir: str | None, seed: int, fail_if_worse: float | None, resume_dir: str | None,
             pooled: bool, allow_disagreement: bool, **options: Any) -> None:
     """Compare variants with BASELINE on the same problems: node ratios with bootstrap
     intervals, sign tests, re-search and first-move fail-high rates, largest differences."""
-    from harness.report.compare import render_comparison, worse_rows
+    from harness.report.compare import check_tolerance, render_comparison, worse_rows
     from harness.run.experiment import compare_variants
     from harness.run.plan import parse_depths
 
+    if fail_if_worse is not None:
+        check_tolerance(fail_if_worse)          # before the run is searched, not after
     command = ["harness", *sys.argv[1:]]
     if run_dir is not None:
-        files = compare_variants(baseline, others, run_dir, seed=seed, command=command,
-                                 pooled=pooled)
+        files = compare_variants(baseline, others, chosen_out(out_dir) or run_dir, seed=seed,
+                                 command=command, pooled=pooled, run_dir=run_dir)
     else:
         if resume_dir is not None:
             refuse_besides_resume(ctx, {"baseline", "others", "seed", "fail_if_worse", "pooled",
@@ -458,7 +504,7 @@ def compare(ctx: click.Context, /, baseline: str, others: tuple[str, ...], run_d
                                   f"the comparison's configuration from {resume_dir}/run.json")
             out_dir, config = resume_dir, None
         else:
-            out_dir, config = out_dir or default_out("compare"), make_config(baseline, options)
+            out_dir, config = chosen_out(out_dir) or default_out("compare"), make_config(baseline, options)
         try:
             files = compare_variants(baseline, others, out_dir, config, seed, command=command,
                                      progress=progress_for(options),
@@ -519,10 +565,7 @@ def diff_command(old_dir: str, new_dir: str, fail_if_worse: float | None,
     from harness.report.diff import diff_runs, render_diff, render_markdown
 
     if fail_if_worse is not None:
-        try:
-            check_tolerance(fail_if_worse)
-        except HarnessError as exc:
-            raise HarnessError(f"--fail-if-worse {fail_if_worse:g}: {exc}") from None
+        check_tolerance(fail_if_worse)
     for path, option in ((markdown_file, "--markdown"), (out_file, "--out")):
         if path is not None:
             check_writable(path, option)
@@ -566,8 +609,11 @@ def tree(variant: str, other: str | None, problem_id: str | None, out: str | Non
         raise HarnessError(f"--depth {depth_text}: harness tree needs one --depth N, not a range")
     config = make_config(variant, {**options, "minimal": False, "limit": None})
     variants = [variant] if other is None else [variant, other]
-    drawing = draw_search(config, variants, None, problem_id, out, max_lines)
+    drawing = draw_search(config, variants, None, problem_id, chosen_out(out), max_lines)
     problem = drawing.problem
+    if problem_id is None and drawing.among > 1:
+        click.echo(f"note: {drawing.among} problems; drawing the first, {problem.problem_id!r} "
+                   f"of {problem.suite} (pick another with --problem ID)", err=True)
     click.echo("  ".join([f"{problem.suite} {problem.problem_id}", *map(str, drawing.columns.values())]))
     click.echo(drawing.text)
     if drawing.files:
@@ -657,6 +703,7 @@ def show(run_dir: str) -> None:
               metavar="DIR", help="Finish an interrupted reproduction (its settings are in DIR).")
 @click.pass_context
 @reports_errors
+@stops_on_sigterm
 def reproduce(ctx: click.Context, /, quick: bool, only: str | None, jobs: int, out: str | None,
               no_progress: bool, resume_dir: str | None) -> None:
     """Measure the literature's claims (Knuth-Moore, Pearl, Plaat et al., the PVS article,
@@ -669,7 +716,7 @@ def reproduce(ctx: click.Context, /, quick: bool, only: str | None, jobs: int, o
         refuse_besides_resume(ctx, {"jobs", "no_progress"},
                               f"the reproduction's settings from {resume_dir}")
     keys = [k.strip() for k in only.split(",") if k.strip()] if only else None
-    folder = Path(resume_dir or out or default_out("reproduce"))
+    folder = Path(resume_dir or chosen_out(out) or default_out("reproduce"))
     try:
         output = run_claims(folder, quick=quick, jobs=jobs, only=keys,
                             progress=progress_for({"no_progress": no_progress}),

@@ -7,6 +7,11 @@ run, a resume, a report rebuild, a comparison, a reproduction) first takes an ex
 holder. The operating system releases the lock when the holder exits, however it exits
 (a crash or ``kill -9`` leaves no stale lock to clean up). The file itself stays, holding
 the last holder's pid, command and start time, for the message.
+
+A command that only reads a run folder (``compare --run DIR --out ELSEWHERE``) needs no
+write access there: it takes a shared lock through a read-only handle on the same file
+(:func:`reading_folder`), so it is refused while a writer holds the folder (it would read
+rows still being written) and a writer is refused while it reads, as with two writers.
 """
 
 from __future__ import annotations
@@ -51,13 +56,33 @@ def hold_folder(folder: str | Path, command: Sequence[str] = ()) -> Iterator[Non
         file.close()                        # closing releases the lock
 
 
-def _take(file: IO[str], path: Path) -> None:
+@contextmanager
+def reading_folder(folder: str | Path) -> Iterator[None]:
+    """Hold a shared lock on ``folder`` while the block reads it, without writing there:
+    raise :class:`HarnessError` naming the writer when one holds it. A folder without a
+    lock file (no harness ever wrote it with locks) or whose lock file cannot be read is
+    read unlocked."""
+    path = Path(folder) / LOCK_FILE
+    try:
+        file = path.open(encoding="utf-8")
+    except OSError:
+        yield
+        return
+    try:
+        _take(file, path, exclusive=False)
+        yield
+    finally:
+        file.close()
+
+
+def _take(file: IO[str], path: Path, exclusive: bool = True) -> None:
     if fcntl is None:
         return
     try:
-        fcntl.flock(file.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        fcntl.flock(file.fileno(), (fcntl.LOCK_EX if exclusive else fcntl.LOCK_SH) | fcntl.LOCK_NB)
     except BlockingIOError:
         file.seek(0)
         holder = file.read().strip() or "another process"
-        raise HarnessError(f"{path.parent}: another harness process is writing this folder "
-                           f"({holder}); wait for it to finish or stop it") from None
+        doing = "using" if exclusive else "writing"        # a writer may be refused by a reader
+        raise HarnessError(f"{path.parent}: another harness process is {doing} this folder "
+                           f"(last writer: {holder}); wait for it to finish or stop it") from None

@@ -233,8 +233,9 @@ def load_results(run_dir: str | Path) -> pd.DataFrame:
     frame, skipped = checked.frame, checked.skipped
     repair = f"finish or repair it with: harness run --resume {run_dir}"
     if frame.empty:
-        raise HarnessError(f"{path}: no complete result rows"
-                           + (f" (skipped {skipped})" if skipped else "") + f"; {repair}")
+        what = f"no complete result rows (skipped {skipped})" if skipped else \
+            "a header and no rows (no problem finished)"
+        raise HarnessError(f"{path}: {what}; {repair}")
     for column in NUMBER_COLUMNS:
         if column not in OPTIONAL_NUMBERS and column != "time_s":
             frame[column] = frame[column].astype("int64")

@@ -9,8 +9,10 @@ before it writes).
 from __future__ import annotations
 
 import csv
+import importlib.util
 import json
 import os
+import shlex
 import shutil
 import subprocess
 import sys
@@ -134,6 +136,9 @@ def assert_one_line(result: Result, names: str) -> None:
     assert result.stdout == ""
 
 
+NEEDS_DASK = pytest.mark.skipif(importlib.util.find_spec("distributed") is None,
+                                reason="needs the Dask extra")
+
 TREES = ["--trees", "random:b=2,d=2,n=1"]
 RUN = ["run", "--variants", "alphabeta", "--no-progress", "--out", "{out}"]
 CMP = ["compare", "alphabeta", "pvs", "--no-progress", "--out", "{out}"]
@@ -202,6 +207,11 @@ CASES = [
                  id="run-problems-random-with-a-file"),
     pytest.param([*RUN, "--problems", "tree:{d}/missing.json"], "{d}/missing.json",
                  id="run-problems-no-tree-file"),
+    *(pytest.param([*RUN, *given], "chess: which suite? a chess set needs an EPD file name",
+                   id=f"run-chess-without-a-file-{name}")
+      for name, given in (("problems", ["--problems", "chess:"]), ("suite", ["--suite", ""]),
+                          ("options-only", ["--problems", "chess:,killers=1"]))),
+    pytest.param(["check", "chess:"], "chess: which suite?", id="check-chess-without-a-file"),
     pytest.param([*RUN, "--problems", "openspiel:"], "openspiel: which game?",
                  id="run-problems-openspiel-no-game"),
     pytest.param([*RUN, "--problems", "openspiel:tic_tac_toe,moves=4 x"], "are not action numbers",
@@ -211,6 +221,12 @@ CASES = [
     pytest.param([*RUN, "--problems", "openspiel:othello"],
                  "openspiel:othello: the game's length, 128 plies, is the depth searched without --depth",
                  id="run-problems-openspiel-longer-than-any-search"),
+    pytest.param([*RUN, "--problems", "openspiel:tic_tac_toe(foo=1)"],
+                 "openspiel: game 'tic_tac_toe(foo=1)': Unknown parameter 'foo'",
+                 id="run-problems-openspiel-unknown-parameter"),
+    pytest.param([*RUN, "--problems", "openspiel:tic_tac_toe(("],
+                 "openspiel: game 'tic_tac_toe((': Missing closing bracket ')'.",
+                 id="run-problems-openspiel-unparsable"),
     pytest.param([*RUN, "--problems", "openspiel:backgammon"],
                  "game 'backgammon()' cannot be searched: it has chance events",
                  id="run-problems-openspiel-chance"),
@@ -253,6 +269,14 @@ CASES = [
     pytest.param([*RUN, *TREES, "--null-move", "-1"], "--null-move -1", id="run-negative-null-move"),
     pytest.param([*RUN, *TREES, "--max-nodes", "0"], "--max-nodes 0", id="run-max-nodes-0"),
     pytest.param([*RUN, *TREES, "--limit", "0"], "--limit 0", id="run-limit-0"),
+    *(pytest.param([*RUN, *TREES, "--executor", "dask", "--scheduler", address],
+                   f"--scheduler {shlex.quote(address)}: not a scheduler address ({reason}",
+                   id=f"run-scheduler-{name}", marks=NEEDS_DASK)
+      for name, address, reason in (
+          ("not-an-address", "not a url", "missing port number in address 'not a url'"),
+          ("unknown-scheme", "foo://x:1", "unknown address scheme 'foo'"),
+          ("no-port", "tcp://host", "missing port number"),
+          ("empty", "", "missing port number"))),
     # run: EPD suites
     pytest.param([*RUN, "--suite", "nosuch"], "suite 'nosuch' not found", id="run-unknown-suite"),
     pytest.param([*RUN, "--suite", "{d}/garbage.epd"], "{d}/garbage.epd:1: invalid EPD",
@@ -271,6 +295,8 @@ CASES = [
     # run: output and resume
     pytest.param(["run", *TREES, "--variants", "alphabeta", "--out", "{d}/afile/sub"],
                  "{d}/afile/sub", id="run-out-inside-a-file"),
+    pytest.param(["run", *TREES, "--variants", "alphabeta", "--out", ""],
+                 "--out '': an empty name", id="run-out-empty"),
     pytest.param(["run", "--resume", "{d}/emptydir"], "{d}/emptydir/run.json: not a run folder",
                  id="run-resume-not-a-run"),
     pytest.param(["run", "--resume", "{d}/damaged"], "{d}/damaged/run.json:1:2: invalid JSON",
@@ -295,6 +321,15 @@ CASES = [
                  id="compare-nested-20000"),
     pytest.param(["compare", "alphabeta", "pvs", *TREES, "--out", "{d}/afile/sub"], "{d}/afile/sub",
                  id="compare-out-inside-a-file"),
+    pytest.param([*CMP, *TREES, "--fail-if-worse", "-5"],
+                 "--fail-if-worse -5: must be a percentage of at least 0",
+                 id="compare-negative-tolerance"),
+    pytest.param(["compare", "alphabeta", "pvs", "--run", "{d}/run", "--fail-if-worse", "nan"],
+                 "--fail-if-worse nan", id="compare-run-tolerance-not-a-number"),
+    pytest.param(["compare", "alphabeta", "pvs", *TREES, "--out", ""], "--out '': an empty name",
+                 id="compare-out-empty"),
+    pytest.param(["compare", "alphabeta", "pvs", "--run", "{d}/run", "--out", ""],
+                 "--out '': an empty name", id="compare-run-out-empty"),
     pytest.param(["compare", "alphabeta", "negascout", "--run", "{d}/run"], "negascout",
                  id="compare-run-without-the-variant"),
     pytest.param(["compare", "alphabeta", "pvs", "--run", "{d}/emptydir"], "{d}/emptydir",
@@ -320,6 +355,7 @@ CASES = [
     pytest.param([*TREE, *TREES, "--limit", "1"], "--limit", id="tree-has-no-limit"),
     pytest.param([*TREE, *TREES, "--out", "{d}/emptydir"], "--out", id="tree-out-is-a-folder"),
     pytest.param(["tree", *TREES], "--variant", id="tree-without-variant"),
+    pytest.param([*TREE, *TREES, "--out", ""], "--out '': an empty name", id="tree-out-empty"),
     # report and show
     pytest.param(["report", "{d}/emptydir"], "{d}/emptydir", id="report-not-a-run"),
     pytest.param(["report", "{d}/damaged"], "{d}/damaged/run.json:1:2: invalid JSON",
@@ -341,7 +377,7 @@ CASES = [
                  "OLD and NEW have no problem set in common (OLD: random:b=2,d=2,n=1,seed=0,",
                  id="diff-nothing-in-common"),
     pytest.param(["diff", "{d}/run", "{d}/twice", "--fail-if-worse", "-5"],
-                 "--fail-if-worse -5: tolerance -5.0 must be a percentage of at least 0",
+                 "--fail-if-worse -5: must be a percentage of at least 0",
                  id="diff-negative-tolerance"),
     pytest.param(["diff", "{d}/run", "{d}/twice", "--markdown", "{d}/afile/summary.md"],
                  "--markdown {d}/afile/summary.md: {d}/afile is a file", id="diff-markdown-inside-a-file"),
@@ -377,6 +413,8 @@ CASES = [
                  id="reproduce-jobs-0"),
     pytest.param(["reproduce", "--quick", "--only", "1", "--no-progress", "--out", "{d}/afile/sub"],
                  "{d}/afile/sub", id="reproduce-out-inside-a-file"),
+    pytest.param(["reproduce", "--quick", "--only", "1", "--out", ""], "--out '': an empty name",
+                 id="reproduce-out-empty"),
     # suites
     pytest.param(["suites", "get", "nosuch", "--dest", "{out}"], "unknown suite 'nosuch'",
                  id="suites-get-unknown"),

@@ -196,3 +196,25 @@ def test_openspiel_positions_a_few_plies_in_are_a_problem_set() -> None:
     assert tree.moves() == [1, 2, 3, 5, 6, 7, 8]     # two marks down: 4 and 0
     with pytest.raises(HarnessError, match="every game is over within 9 plies"):
         load_problems("openspiel:tic_tac_toe,plies=9")
+
+
+def test_harness_games_lists_the_names_the_parsers_take() -> None:
+    """The listing comes from the parsers' own tables (it once offered best-first and
+    worst-first, which the parser refused): each name listed is accepted, every game's
+    choices are listed."""
+    from harness.games.trees.knobs import ORDERINGS, VALUE_MODELS
+
+    out = invoke("games").output
+    ordering = next(line for line in out.splitlines() if "option ordering=" in line)
+    values = next(line for line in out.splitlines() if "option values=" in line)
+    assert "best-first" not in ordering and "worst-first" not in ordering
+    for names, line, key in ((ORDERINGS, ordering, "ordering"), (VALUE_MODELS, values, "values")):
+        for name in names:
+            assert f"{name} (" in line
+            load_problems(f"random:b=2,d=2,{key}={name}")          # accepted as listed
+    with pytest.raises(HarnessError, match="ordering='best-first'"):
+        load_problems("random:b=2,d=2,ordering=best-first")
+    for game in GAMES:
+        for option in game.options.values():
+            for choice in option.choices:
+                assert choice in out, (game.name, choice)

@@ -3,8 +3,11 @@ and OpenSpiel's own alpha-beta, refusals, stable keys."""
 
 from __future__ import annotations
 
+import os
+import re
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -127,6 +130,25 @@ def test_refuses_unknown_games_and_bad_parameters() -> None:
     assert "\n" not in str(info.value)
     with pytest.raises(HarnessError, match=r"action 4 is not legal after \[4\]"):
         openspiel_tree("tic_tac_toe", actions=(4, 4))
+
+
+@pytest.mark.parametrize("spec,reason", [("tic_tac_toe(foo=1)", "Unknown parameter 'foo'"),
+                                         ("tic_tac_toe((", "Missing closing bracket")])
+def test_a_game_pyspiel_cannot_parse_is_told_once(spec: str, reason: str, tmp_path: Path,
+                                                  capfd: pytest.CaptureFixture[str]) -> None:
+    """pyspiel's C++ error handler prints its own line on descriptor 2 before raising: it is
+    silenced, and descriptor 2 works again afterwards."""
+    with pytest.raises(HarnessError, match=re.escape(reason)):
+        load_game(spec)
+    print("after", file=sys.stderr, flush=True)
+    os.write(2, b"fd 2 after\n")
+    assert capfd.readouterr().err == "after\nfd 2 after\n"
+    command = [sys.executable, "-m", "harness", "run", "--problems", f"openspiel:{spec}",
+               "--no-progress", "--out", str(tmp_path / "run")]
+    result = subprocess.run(command, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 2 and result.stdout == ""
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"Error: openspiel: game {spec!r}: {reason}")
 
 
 def test_refuses_a_position_that_is_over() -> None:

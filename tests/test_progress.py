@@ -51,12 +51,22 @@ def test_a_run_reports_every_search_then_the_report(tmp_path: Path, jobs: int) -
     recorder = Recorder()
     run_experiment(CONFIG, tmp_path / "phase-a", progress=recorder, execution=Execution(jobs=jobs))
     events = recorder.events
-    assert events[0] == ("phase", "phase-a", 3, 18, 0, 0)
+    # The set searched, not the folder written (phase-a): the folder is named on the command.
+    assert events[0] == ("phase", "random:b=3,d=4,n=3,seed=1,ordering=random,values=uniform,"
+                                  "range=1000", 3, 18, 0, 0)
     assert sum(e[1] for e in events if e[0] == "searched") == 18      # 3 problems x 2 x 3
     assert events.count(("problem",)) == 3
     first_problem = events.index(("problem",))
     assert sum(e[1] for e in events[:first_problem] if e[0] == "searched") >= 6  # seen inside it
     assert events[-2] == ("done",) and events[-1][0] == "note" and "report.html" in events[-1][1]
+
+
+def test_a_run_of_several_sets_names_each_briefly(tmp_path: Path) -> None:
+    recorder = Recorder()
+    config = ExperimentConfig(problems=("random:b=2,d=2,n=2,seed=1", "random:b=2,d=2,n=2,seed=2"),
+                              variants="alphabeta")
+    run_experiment(config, tmp_path / "out", progress=recorder, report=False)
+    assert recorder.events[0] == ("phase", "2 sets: seed=1, seed=2", 4, 4, 0, 0)
 
 
 def test_the_terminal_line_moves_during_a_long_search() -> None:

@@ -75,3 +75,18 @@ def test_brief_summary_solved_counts_and_lone_variants() -> None:
                                                                     solved=True), resamples=100)
     alone = brief_summary(frame({"pvs": BASE}))
     assert f"only pvs: nothing to compare ({sum(BASE):,} nodes)" in alone
+
+
+@pytest.mark.parametrize("others,most", [
+    ({"slower": [n + n // 50 + 1 for n in BASE]}, "slower"),          # one variant, at ~1.02
+    ({"same": BASE, "slower": [2 * n for n in BASE]}, "slower"),       # 1.000 and 2.000
+])
+def test_brief_summary_names_no_fewest_when_none_searched_fewer(others: dict[str, list[int]],
+                                                                 most: str) -> None:
+    """A variant at 1.015 was called "fewest nodes" ("1.5% more nodes"), another at "1.000
+    as many nodes": when none searched fewer nodes than the baseline, the line says so."""
+    lines = brief_summary(frame({"alphabeta": BASE, **others}), resamples=100).splitlines()
+    assert "  fewest nodes: no variant searched fewer nodes than alphabeta" in lines
+    assert next(line for line in lines if "most nodes:" in line).startswith(f"  most nodes:   {most}")
+    assert sum("nodes:" in line for line in lines) == 2
+

@@ -121,3 +121,19 @@ def test_tree_command_draws_text_and_image(tmp_path: Path) -> None:
     bad = CliRunner().invoke(cli, ["tree", "--tree", "tests/data/textbook.json", "--variant",
                                    "pvs", "--depth", "1-2"])
     assert bad.exit_code == 2 and "one --depth N" in bad.output
+
+
+def test_tree_command_says_which_of_several_problems_it_draws() -> None:
+    five = ["tree", "--trees", "random:b=2,d=2,n=5", "--variant", "pvs"]
+    first = CliRunner().invoke(cli, five)
+    assert first.exit_code == 0
+    assert first.stderr == ("note: 5 problems; drawing the first, '0' of random:b=2,d=2,n=5,seed=0,"
+                            "ordering=random,values=uniform,range=1000 (pick another with "
+                            "--problem ID)\n")
+    assert first.stdout.startswith("random:b=2,d=2,n=5,seed=0,ordering=random,values=uniform,"
+                                   "range=1000 0\n")
+    named = CliRunner().invoke(cli, [*five, "--problem", "3"])
+    assert named.exit_code == 0 and named.stderr == ""
+    assert named.stdout.split("\n")[0].endswith("range=1000 3")
+    one = CliRunner().invoke(cli, ["tree", "--trees", "random:b=2,d=2", "--variant", "pvs"])
+    assert one.exit_code == 0 and one.stderr == ""

@@ -19,7 +19,7 @@ from click.testing import CliRunner
 from harness import cli as cli_module
 from harness.cli import cli
 from harness.errors import HarnessError
-from harness.lock import hold_folder
+from harness.lock import hold_folder, reading_folder
 from harness.results import RESULTS_FILE, RUN_FILE, load_results
 from harness.run import experiment
 from harness.run.executors import Execution, run_jobs, start_workers
@@ -94,6 +94,30 @@ def test_every_command_that_writes_a_run_folder_takes_its_lock(tmp_path: Path) -
             assert "another harness process" in result.output
             assert f"pid {os.getpid()}" in result.output and "--resume" in result.output
     assert invoke("report", str(out)).exit_code == 0      # released with the block
+
+
+def test_a_comparison_of_a_run_elsewhere_only_reads_it(finished_run: Path, tmp_path: Path) -> None:
+    """compare --run DIR --out ELSEWHERE writes nothing in DIR, not even its lock (it takes a
+    shared lock through a read-only handle): it is refused while a writer holds DIR, and
+    readers do not refuse each other."""
+    lock = finished_run / ".harness.lock"
+    before = {path: path.read_bytes() for path in finished_run.rglob("*") if path.is_file()}
+    args = ["compare", "alphabeta", "pvs", "--run", str(finished_run)]
+    result = invoke(*args, "--out", str(tmp_path / "elsewhere"))
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "elsewhere" / "compare.csv").exists()
+    assert {path: path.read_bytes() for path in finished_run.rglob("*") if path.is_file()} == before
+    lock.chmod(0o444)                                           # read-only: still read
+    with reading_folder(finished_run), reading_folder(finished_run):
+        assert invoke(*args, "--out", str(tmp_path / "again")).exit_code == 0
+        refused = invoke("report", str(finished_run))          # a writer waits for readers
+        assert refused.exit_code == 2 and "another harness process is using" in refused.output
+    with hold_folder(finished_run, ["harness", "run", "--resume", str(finished_run)]):
+        result = invoke(*args, "--out", str(tmp_path / "during"))
+        assert result.exit_code == 2
+        assert "another harness process is writing this folder" in result.output
+        assert f"pid {os.getpid()}" in result.output
+    assert not (tmp_path / "during" / "compare.csv").exists()
 
 
 def children(pid: int) -> list[int]:
@@ -181,6 +205,18 @@ def test_a_results_file_without_a_whole_row_is_one_line(finished_run: Path, comm
     assert f"{path}: no complete result rows" in line
     assert f"harness run --resume {finished_run}" in line
     assert isinstance(result.exception, SystemExit)
+
+
+@pytest.mark.parametrize("command", READERS, ids=lambda c: c[0])
+def test_a_results_file_with_only_its_header_says_so(finished_run: Path,
+                                                     command: list[str]) -> None:
+    path = finished_run / RESULTS_FILE
+    path.write_text(path.read_text().splitlines(keepends=True)[0])
+    result = CliRunner().invoke(cli, [*command, str(finished_run)])
+    assert result.exit_code == 2
+    assert one_line(result.stderr) == (f"Error: {path}: a header and no rows (no problem "
+                                       f"finished); finish or repair it with: harness run "
+                                       f"--resume {finished_run}")
 
 
 def test_rows_with_garbage_counts_are_skipped_not_fatal(finished_run: Path) -> None:
@@ -271,6 +307,58 @@ def test_ctrl_c_on_dask_prints_no_worker_traceback(tmp_path: Path) -> None:
     _, err = process.communicate(timeout=120)
     assert process.returncode == 130
     assert one_line(err).endswith(f"finish with: harness run --resume {out}")
+
+
+@posix_only
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_sigterm_says_how_to_resume_as_ctrl_c_does(tmp_path: Path, jobs: str) -> None:
+    """SIGTERM (a kill, a cancelled CI job) once ended a run with "Terminated" and nothing
+    else: now it goes Ctrl-C's way, with the signal's own exit code 143, and its workers go."""
+    out = tmp_path / "run"
+    process = start_run(out, "--jobs", jobs)
+    time.sleep(0.5)
+    workers = children(process.pid)
+    process.send_signal(signal.SIGTERM)
+    _, err = process.communicate(timeout=120)
+    assert process.returncode == 143
+    line = one_line(err)
+    assert line.startswith(f"terminated: every finished problem is saved in {out}/results.csv")
+    assert line.endswith(f"finish with: harness run --resume {out}")
+    deadline = time.monotonic() + 10
+    while any(alive(pid) for pid in workers):
+        assert time.monotonic() < deadline, "a worker outlived its parent"
+        time.sleep(0.1)
+
+
+def test_sigterm_in_compare_and_reproduce_goes_the_ctrl_c_way(tmp_path: Path,
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """The handler is installed by compare and reproduce too (and removed afterwards)."""
+
+    class Terminator(Listener):
+        def problem_done(self) -> None:
+            os.kill(os.getpid(), signal.SIGTERM)
+
+    monkeypatch.setattr(cli_module, "progress_for", lambda options: Terminator())
+    before = signal.getsignal(signal.SIGTERM)
+    out = tmp_path / "cmp"
+    result = CliRunner().invoke(cli, ["compare", "alphabeta", "pvs", "--trees",
+                                      "random:b=2,d=3,n=3", "--out", str(out)])
+    assert result.exit_code == 143
+    assert one_line(result.stderr).endswith(
+        f"finish with: harness compare alphabeta pvs --resume {out}")
+    result = CliRunner().invoke(cli, ["reproduce", "--quick", "--only", "1", "--out",
+                                      str(tmp_path / "rep")])
+    assert result.exit_code == 143
+    assert one_line(result.stderr).startswith("terminated: every finished measurement is saved")
+    assert signal.getsignal(signal.SIGTERM) == before
+
+    def terminated_while_planning(*args: object) -> None:
+        os.kill(os.getpid(), signal.SIGTERM)
+
+    monkeypatch.setattr(cli_module, "make_config", terminated_while_planning)
+    result = CliRunner().invoke(cli, ["run", "--trees", "random:b=2,d=2", "--out",
+                                      str(tmp_path / "run")])
+    assert result.exit_code == 143 and one_line(result.stderr) == "terminated"
 
 
 def where(_: int) -> int:

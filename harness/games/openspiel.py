@@ -35,7 +35,10 @@
 from __future__ import annotations
 
 import difflib
-from collections.abc import Callable, Mapping, Sequence
+import os
+import sys
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from hashlib import blake2b
 from typing import Any, ClassVar, cast
 
@@ -65,6 +68,26 @@ def load_pyspiel() -> Any:
     return pyspiel
 
 
+@contextmanager
+def quiet_stderr() -> Iterator[None]:
+    """Send file descriptor 2 to the null device while the block runs: pyspiel's C++ error
+    handler writes ``OpenSpiel exception: ...`` to it before raising, and the error is told
+    once, in the harness's own line. Where there is no descriptor 2 nothing changes."""
+    try:
+        saved = os.dup(2)
+    except OSError:
+        yield
+        return
+    sys.stderr.flush()
+    try:
+        with open(os.devnull, "wb") as null:
+            os.dup2(null.fileno(), 2)
+        yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+
+
 def load_game(spec: str, params: Mapping[str, ParamValue] | None = None) -> Any:
     """The ``pyspiel.Game`` named by ``spec`` (``name`` or ``name(k=v,...)``) with
     ``params``; refused with one line unless :func:`check_game` accepts it."""
@@ -77,7 +100,8 @@ def load_game(spec: str, params: Mapping[str, ParamValue] | None = None) -> Any:
         raise HarnessError(f"openspiel: unknown game {name!r} ({hint}for example: "
                            f"{', '.join(SUGGESTED)})")
     try:
-        game = pyspiel.load_game(spec, dict(params)) if params else pyspiel.load_game(spec)
+        with quiet_stderr():
+            game = pyspiel.load_game(spec, dict(params)) if params else pyspiel.load_game(spec)
     except pyspiel.SpielError as exc:
         reason = " ".join(str(exc).split())
         raise HarnessError(f"openspiel: game {spec!r}: {reason}") from None

@@ -430,6 +430,13 @@ def worse_than(comparison: Comparison, pct: float) -> bool:
     return not worse_rows(comparison, pct).empty
 
 
+def check_tolerance(pct: float) -> None:
+    """Refuse a ``--fail-if-worse`` tolerance that is not a percentage of at least 0 (before
+    anything is searched)."""
+    if not math.isfinite(pct) or pct < 0:
+        raise HarnessError(f"--fail-if-worse {pct:g}: must be a percentage of at least 0")
+
+
 def worse_rows(comparison: Comparison, pct: float) -> pd.DataFrame:
     """The rows of :attr:`Comparison.table` (variant, problem set, depth) whose ratio
     exceeds 1 + ``pct`` / 100."""
@@ -443,12 +450,6 @@ def rows_beyond(table: pd.DataFrame, pct: float) -> pd.DataFrame:
     ratios = table["ratio"].to_numpy(dtype=np.float64)
     beyond: pd.DataFrame = table[~np.isnan(ratios) & (ratios > 1 + pct / 100)]
     return beyond
-
-
-def check_tolerance(pct: float) -> None:
-    """Refuse a ``--fail-if-worse`` tolerance that is not a percentage of at least 0."""
-    if not math.isfinite(pct) or pct < 0:
-        raise HarnessError(f"tolerance {pct} must be a percentage of at least 0")
 
 
 def render_comparison(comparison: Comparison, depths: Sequence[int] | None = None) -> str:

@@ -172,9 +172,14 @@ def _brief_set(deepest: pd.DataFrame, baseline: str, seed: int, resamples: int,
     if table.empty:
         return lines
     ranked = table.sort_values("ratio", kind="stable")
-    picks = [("fewest nodes", ranked.iloc[0])]
-    if len(ranked) > 1:
+    # "Fewest" only for a variant that searched fewer nodes than the baseline: one at
+    # 1.015 or 1.000 is not an improvement, whatever its rank.
+    fewer_than_baseline = bool(ranked.iloc[0]["ratio"] < 1)
+    picks = [("fewest nodes", ranked.iloc[0])] if fewer_than_baseline else []
+    if len(ranked) > 1 or not fewer_than_baseline:
         picks.append(("most nodes", ranked.iloc[-1]))
+    if not fewer_than_baseline:
+        lines.append(f"  {'fewest nodes:':<13} no variant searched fewer nodes than {baseline}")
     width = max(len(str(row["variant"])) for _, row in picks)
     for label, row in picks:
         lines.append(f"  {label + ':':<13} {row['variant']!s:<{width}}  {row['ratio']:.3f} "

@@ -18,6 +18,7 @@ import ctypes
 import gc
 import logging
 import os
+import shlex
 import signal
 import sys
 import threading
@@ -175,10 +176,12 @@ class _Processes(Workers):
 
 
 def _worker_started(parent: int, steps: Any) -> None:
-    """A worker process's first act: leave Ctrl-C to the parent, die with it, and send
-    progress steps to it."""
+    """A worker process's first act: leave Ctrl-C to the parent, die with it, be stopped by
+    SIGTERM (the parent's handler, inherited by a fork, would raise), and send progress
+    steps to it."""
     global _step_sink
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     exit_with_parent(parent)
     _step_sink = lambda: steps.put(None)  # noqa: E731
 
@@ -248,11 +251,14 @@ class _Dask(Workers):
                 self.client = Client(self.cluster)
             else:
                 self.client = Client(execution.scheduler, timeout=execution.connect_timeout)
-        except OSError as exc:
+        except (OSError, ValueError) as exc:
             if self.cluster is not None:
                 self.cluster.close()
-            where = (f"--scheduler {execution.scheduler}" if execution.scheduler
-                     else "a local Dask cluster")
+            where = (f"--scheduler {shlex.quote(execution.scheduler)}"
+                     if execution.scheduler is not None else "a local Dask cluster")
+            if isinstance(exc, ValueError):     # Dask's parse of the address
+                raise HarnessError(f"{where}: not a scheduler address ({exc}; e.g. "
+                                   "tcp://HOST:8786)") from None
             raise HarnessError(f"{where}: cannot connect: {exc}") from None
 
     def run(self, function: Callable[..., T], arguments: Sequence[tuple[Any, ...]],

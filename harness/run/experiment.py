@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from contextlib import closing
+from contextlib import closing, nullcontext
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -15,9 +15,10 @@ from harness.files import write_whole
 from harness.games.base import Problem
 from harness.games.chess.game import Chess, export_epd
 from harness.games.registry import find_game
-from harness.lock import hold_folder
+from harness.lock import hold_folder, reading_folder
 from harness.report.answers import DISAGREEMENTS_FILE, AnswerCheck, check_answers
 from harness.report.page import ComparisonFiles, report_files, write_comparison, write_index, write_report
+from harness.report.summary import set_names
 from harness.report.trace import render_image, render_text
 from harness.results import (
     RESULTS_FILE,
@@ -197,7 +198,7 @@ def _execute(plan: Plan, config: ExperimentConfig, run_dir: Path, info: dict[str
     found = workers.map(search_problem, jobs, cost=lambda job: _work(jobs[job][0]),
                         on_step=listener.searched)
     try:
-        with (in_phase(listener, run_dir.name, searches, done),
+        with (in_phase(listener, searched_sets(plan), searches, done),
               closing(ResultsWriter(run_dir / RESULTS_FILE, plan.columns)) as writer,
               closing(found) as results):
             for _, rows in results:
@@ -222,6 +223,15 @@ def _execute(plan: Plan, config: ExperimentConfig, run_dir: Path, info: dict[str
         listener.note("writing summary.csv, comparison.csv, charts and report.html")
         write_report(run_dir, results_frame, info)
     return RunOutput(run_dir, results_frame, info, answers)
+
+
+def searched_sets(plan: Plan) -> str:
+    """What a run's progress calls it: the problem set it searches, or its sets' short
+    names (:func:`set_names`), not the folder it writes."""
+    names = set_names(list(plan.suites))
+    if len(plan.suites) == 1:
+        return next(iter(plan.suites))
+    return f"{len(plan.suites)} sets: " + ", ".join(names.label(s) for s in plan.suites)
 
 
 def write_disagreements(run_dir: Path, answers: AnswerCheck) -> None:
@@ -263,14 +273,15 @@ def compare_variants(baseline: str, others: Sequence[str], out_dir: str | Path,
                      command: Sequence[str] = (),
                      progress: Listener | None = None,
                      execution: Execution = Execution(), resume: bool = False,
-                     pooled: bool = False) -> ComparisonFiles:
+                     pooled: bool = False, run_dir: str | Path | None = None) -> ComparisonFiles:
     """Compare ``others`` with ``baseline`` on the same problems.
 
     With ``config``, first run those variants on its problems into ``out_dir``; with
     ``resume``, first finish the interrupted run in ``out_dir`` (:func:`resume_experiment`);
-    with neither, ``out_dir`` is an existing run folder whose results are compared. The
+    with neither, the existing run in ``run_dir`` (by default ``out_dir``) is compared. The
     comparison table and the per-problem scatter are written into ``out_dir``: per problem
-    set, or with ``pooled`` every set in one group.
+    set, or with ``pooled`` every set in one group. A ``run_dir`` elsewhere is only read:
+    it takes a shared lock there, no write access (:func:`reading_folder`).
     """
     labels = [spec.label for spec in parse_variants(",".join([baseline, *others]))]
     if len(labels) != 1 + len(others):
@@ -281,11 +292,13 @@ def compare_variants(baseline: str, others: Sequence[str], out_dir: str | Path,
     elif resume:
         resume_experiment(out_dir, execution, progress)
     baseline, others = labels[0], labels[1:]
-    load_run_info(Path(out_dir))                # not a run folder: say so before locking it
-    with hold_folder(out_dir, command):
-        results = load_results(out_dir)
-        return write_comparison(results, baseline, list(others), Path(out_dir), seed, pooled,
-                                load_run_info(Path(out_dir)))
+    source, out = Path(run_dir if run_dir is not None else out_dir), Path(out_dir)
+    load_run_info(source)                       # not a run folder: say so before locking it
+    elsewhere = not out.exists() or not source.resolve().samefile(out.resolve())
+    with (reading_folder(source) if elsewhere else nullcontext()), hold_folder(out, command):
+        results = load_results(source)
+        return write_comparison(results, baseline, list(others), out, seed, pooled,
+                                load_run_info(source))
 
 
 @dataclass
@@ -302,6 +315,8 @@ class TreeDrawing:
     """The PNG and SVG drawing (empty when not asked for)."""
     columns: dict[str, object]
     """The game's own columns for the problem (``Game.columns_for``, no best move)."""
+    among: int = 1
+    """How many problems the configuration held (the one drawn is the first, unless named)."""
 
 
 def draw_search(config: ExperimentConfig, variants: Sequence[str], depth: int | None = None,
@@ -346,4 +361,4 @@ def draw_search(config: ExperimentConfig, variants: Sequence[str], depth: int | 
     if out is not None:
         files = render_image([(f"{label} (depth {depth})", r.trace or []) for label, r in results],
                              str(out))
-    return TreeDrawing(problem, results, "\n\n".join(blocks), files, columns)
+    return TreeDrawing(problem, results, "\n\n".join(blocks), files, columns, len(plan.problems))

@@ -56,6 +56,9 @@ class Chess(Game):
         from harness.games.chess.epd import SkippedLineWarning, load_suite
         from harness.games.chess.suites import find_suite
 
+        if not spec.strip():                    # Path("") is ".", a folder
+            raise HarnessError("chess: which suite? a chess set needs an EPD file name, e.g. "
+                               "chess:bench.epd (harness suites lists those found)")
         path = find_suite(spec)
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always", SkippedLineWarning)

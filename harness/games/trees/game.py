@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, ClassVar
 from harness.errors import HarnessError
 from harness.games.base import Game, Problem, ProblemSet, Tree, check_default_depth
 from harness.games.trees.explicit import load_tree_file
+from harness.games.trees.knobs import ORDERINGS, VALUE_MODELS, listing
 from harness.options import Option, OptionValue, text
 
 if TYPE_CHECKING:
@@ -32,10 +33,9 @@ class RandomTrees(Game):
         "d": Option("", "depth of every leaf, the depth searched by default (required)"),
         "n": Option("1", "number of trees"),
         "seed": Option("0", "seed of the trees"),
-        "ordering": Option("random", "probability that the best child comes first, or "
-                           "random, best-first, worst-first"),
-        "values": Option("uniform", "uniform (independent leaf values) or incremental "
-                         "(edge increments summed along the path)"),
+        "ordering": Option("random", "the probability that the best child comes first, or "
+                           + listing(ORDERINGS)),
+        "values": Option("uniform", listing(VALUE_MODELS)),
         "range": Option("1000", "values in [-R, R], or LO:HI"),
     }
 

@@ -32,6 +32,7 @@ import numpy.typing as npt
 
 from harness.errors import HarnessError
 from harness.games.trees.arrays import ArrayTree, TreeShape
+from harness.games.trees.knobs import ORDERINGS, VALUE_MODELS
 
 MAX_NODES = 30_000_000
 """Largest tree generated, to fail fast instead of exhausting memory."""
@@ -39,8 +40,6 @@ MAX_NODES = 30_000_000
 _MASK = (1 << 64) - 1
 _GOLDEN = 0x9E3779B97F4A7C15
 _VALUE, _BRANCH, _ORDER, _COIN, _PLACE = 1, 2, 3, 4, 5
-ORDERINGS = ("random", "perfect", "worst")
-VALUE_MODELS = ("uniform", "incremental")
 
 U64 = npt.NDArray[np.uint64]
 I64 = npt.NDArray[np.int64]
