@@ -275,8 +275,9 @@ CASES = [
       for name, address, reason in (
           ("not-an-address", "not a url", "missing port number in address 'not a url'"),
           ("unknown-scheme", "foo://x:1", "unknown address scheme 'foo'"),
-          ("no-port", "tcp://host", "missing port number"),
-          ("empty", "", "missing port number"))),
+          ("no-port", "tcp://host", "missing port number"))),
+    pytest.param([*RUN, *TREES, "--executor", "dask", "--scheduler", ""],
+                 "--scheduler '': an empty address", id="run-scheduler-empty", marks=NEEDS_DASK),
     # run: EPD suites
     pytest.param([*RUN, "--suite", "nosuch"], "suite 'nosuch' not found", id="run-unknown-suite"),
     pytest.param([*RUN, "--suite", "{d}/garbage.epd"], "{d}/garbage.epd:1: invalid EPD",

@@ -64,6 +64,10 @@ class Execution:
             raise HarnessError(f"executor {self.executor!r} (valid: {', '.join(EXECUTORS)})")
         if self.scheduler is not None and self.executor != "dask":
             raise HarnessError("--scheduler goes with --executor dask")
+        if self.scheduler is not None and not self.scheduler.strip():
+            # Dask reads an empty address as "the scheduler already in use" and may wait.
+            raise HarnessError("--scheduler '': an empty address (e.g. tcp://HOST:8786; leave "
+                               "it out for a local cluster)")
         if self.executor == "dask":
             try:
                 import distributed  # noqa: F401
