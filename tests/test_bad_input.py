@@ -25,7 +25,8 @@ import click
 import pytest
 from click.testing import CliRunner, Result
 
-from harness.cli import OneLineUsage, cli
+from harness.cli import cli
+from harness.command_line import OneLineUsage
 from harness.reproduce.measure import chess_suite, made_with
 from harness.run.experiment import run_experiment
 from harness.run.plan import ExperimentConfig

@@ -1,0 +1,297 @@
+"""What every command of :mod:`harness.cli` shares: bad input as one line (exit 2), Ctrl-C
+and SIGTERM as what is kept and how to finish (exit 130, 143), and the options that say what
+to search and how, with the configuration they make."""
+
+from __future__ import annotations
+
+import shlex
+import signal
+import sys
+import threading
+from collections.abc import Callable
+from datetime import UTC, datetime
+from functools import wraps
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
+
+import click
+
+from harness.errors import DISAGREEMENT_EXIT, HarnessError, os_error_text
+from harness.games.registry import with_defaults
+from harness.run.executors import EXECUTORS, Execution
+from harness.run.progress import Progress
+from harness.search.run import Switches
+
+if TYPE_CHECKING:
+    from harness.run.plan import ExperimentConfig
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+ALLOW_DISAGREEMENT = click.option(
+    "--allow-disagreement", is_flag=True,
+    help=f"Exit 0 even when the exact variants' answers disagree [default: exit "
+         f"{DISAGREEMENT_EXIT}; the results are written either way].")
+
+
+def pd_unique(values: Any) -> list[str]:
+    """The distinct values of a column, in order, as text."""
+    return list(dict.fromkeys(str(v) for v in values))
+
+
+class InputError(click.ClickException):
+    """A :class:`HarnessError` on its way out: ``Error: <one line>``, exit code 2."""
+
+    exit_code = 2
+
+
+def one_line_usage(exc: click.UsageError, ctx: click.Context) -> InputError:
+    """A usage error as one line with the pointer to ``--help`` in it (Click prints three:
+    usage, hint, error)."""
+    return InputError(f"{exc.format_message()} (see {ctx.command_path} --help)")
+
+
+class OneLineUsage(click.Command):
+    """A command whose usage errors (a bad option value, a missing argument) are one line;
+    a group with no arguments at all still shows its help."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        try:
+            return super().parse_args(ctx, args)
+        except click.exceptions.NoArgsIsHelpError:
+            raise
+        except click.UsageError as exc:
+            raise one_line_usage(exc, ctx) from None
+
+
+class OneLineGroup(OneLineUsage, click.Group):
+    """A group whose commands and subgroups are :class:`OneLineUsage` too, and whose
+    unknown-command error is one line."""
+
+    command_class = OneLineUsage
+    group_class = type                      # subgroups of the same class
+
+    def resolve_command(self, ctx: click.Context,
+                        args: list[str]) -> tuple[str | None, click.Command | None, list[str]]:
+        try:
+            return super().resolve_command(ctx, args)
+        except click.UsageError as exc:
+            raise one_line_usage(exc, ctx) from None
+
+
+def reports_errors(command: F) -> F:
+    """Turn the library's input errors into Click's one-line error exit; an operating-system
+    error (an --out folder inside a file or not writable) and a recursion too deep for Python
+    too, as what they are, without a traceback (the rows written so far stay written)."""
+
+    @wraps(command)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return command(*args, **kwargs)
+        except HarnessError as exc:
+            raise InputError(str(exc)) from None
+        except OSError as exc:
+            raise InputError(os_error_text(exc)) from None
+        except RecursionError as exc:
+            raise InputError(f"input nested too deep for the harness ({exc})") from None
+
+    return wrapper  # type: ignore[return-value]
+
+
+PROBLEM_OPTIONS: dict[str, Callable[[F], F]] = {
+    "problems": click.option("--problems", "problems", multiple=True, metavar="GAME:SPEC",
+                 help="Problems of any game, options after commas: chess:wac.epd,killers=1, "
+                      "random:b=8,d=6,n=20, tree:fig.json, openspiel:tic_tac_toe (see harness "
+                      "games). Repeatable."),
+    "tree_files": click.option("--tree", "tree_files", multiple=True, metavar="FILE.json",
+                 help="An explicit tree (JSON nested list): tree:FILE.json. Repeatable."),
+    "tree_specs": click.option("--trees", "tree_specs", multiple=True, metavar="SPEC",
+                 help="Synthetic trees, e.g. random:b=8,d=6,n=100,seed=1,ordering=0.9,"
+                      "values=incremental. Repeatable."),
+    "suites": click.option("--suite", "suites", multiple=True, metavar="EPD",
+                 help="Chess positions: an EPD file, or a name looked up in the package's suites, "
+                      "$HARNESS_SUITES and the download folder: chess:EPD. Repeatable."),
+    "skip_invalid": click.option("--skip-invalid", is_flag=True,
+                 help="Skip malformed lines of a problem file (EPD) with a warning (recorded in run.json)."),
+    "depth_text": click.option("--depth", "depth_text", metavar="N|A-B",
+                 help="Depth or inclusive range [default: a tree's height; 3 for chess; an OpenSpiel "
+                      "game's end]."),
+    "tt_size": click.option("--tt", "tt_size", type=int, default=0, metavar="SIZE",
+                 help="Transposition table with SIZE entries for every variant [default: none; "
+                      "when a variant brings its own (mtdf, mtd-bi, mtd-pons), 1,048,576 "
+                      "entries for every variant]."),
+    "own_tables": click.option("--own-tables", is_flag=True,
+                 help="Let the variants that bring their own table keep it alone (the others "
+                      "search without one; comparisons name the difference)."),
+    "iterative": click.option("--id", "iterative", is_flag=True,
+                           help="Iterative deepening for every variant."),
+    "no_hash_move": click.option("--no-hash-move", is_flag=True,
+                           help="Do not search the table's move first."),
+    "window": click.option("--window", "window_text", metavar="LO,HI",
+                 help="Root window of every full-window search (-1,1: a weak solve) [default: "
+                      "the full window]."),
+    "no_value_bounds": click.option("--no-value-bounds", is_flag=True,
+                 help="Do not lower beta to a game's bound on a node's value (Connect Four)."),
+    "tt_leaves": click.option("--tt-leaves", is_flag=True,
+                 help="Store horizon leaves (and their quiescence values) in the table too, "
+                      "as Plaat et al.'s MT does."),
+    "tt_narrow": click.option("--tt-narrow", is_flag=True,
+                 help="A table entry narrows the window to its bounds (MT), not only cuts off."),
+    "no_qsearch": click.option("--no-qsearch", is_flag=True,
+                 help="Static evaluation at the horizon, where a game offers a quiescence search (chess)."),
+    "no_mvv_lva": click.option("--no-mvv-lva", is_flag=True,
+                 help="Chess: no capture ordering (every chess set's mvv_lva=0)."),
+    "killers": click.option("--killers", is_flag=True, help="Chess: killer moves (killers=1)."),
+    "history": click.option("--history", is_flag=True, help="Chess: history heuristic (history=1)."),
+    "null_move": click.option("--null-move", type=int, default=0, metavar="R",
+                 help="Null move with reduction R, where a game can pass (chess) [default: off]."),
+    "null_rule": click.option("--null-rule", type=click.Choice(["either", "both"]), default="either",
+                 show_default=True, help="No null move after a null move in either / "
+                                         "both of the previous two plies (both: Diepeveen's code)."),
+    "check_extension": click.option("--check-extension", is_flag=True,
+                           help="Extend checks by one ply, where a game knows checks (chess)."),
+    "minimal": click.option("--minimal", is_flag=True,
+                 help="Measure each tree's minimal alpha-beta tree (children perfectly reordered)."),
+    "max_nodes": click.option("--max-nodes", type=int, metavar="N",
+                 help="Stop a search after N nodes; it is recorded with status max-nodes."),
+    "limit": click.option("--limit", type=int, metavar="N",
+                 help="Only the first N problems of each problem set."),
+}
+
+EXECUTION_OPTIONS = [
+    click.option("--jobs", "-j", type=int, default=1, show_default=True, metavar="N",
+                 help="Worker processes (one problem per job, the largest first; results are identical)."),
+    click.option("--executor", type=click.Choice(EXECUTORS), default="process", show_default=True,
+                 help="Run jobs here or on a Dask cluster (pip install 'gametree-harness[dask]')."),
+    click.option("--scheduler", metavar="ADDR",
+                 help="Dask scheduler address [default: a local cluster of --jobs workers]."),
+    click.option("--no-progress", is_flag=True, help="No progress display on stderr."),
+]
+
+
+def with_options(options: list[Callable[[F], F]]) -> Callable[[F], F]:
+    """A decorator adding ``options`` in their order."""
+    def decorate(command: F) -> F:
+        for option in reversed(options):
+            command = option(command)
+        return command
+
+    return decorate
+
+
+problem_options = with_options([*PROBLEM_OPTIONS.values(), *EXECUTION_OPTIONS])
+"""The options that say what to search and how (run, compare)."""
+
+# tree searches one problem, here, to one depth, writes no run folder and measures no
+# minimal tree: the options for anything else would do nothing, and two say less here.
+tree_options = with_options([*{
+    **{name: option for name, option in PROBLEM_OPTIONS.items() if name not in ("limit", "minimal")},
+    "depth_text": click.option("--depth", "depth_text", metavar="N",
+                               help="Depth [default: the tree's height; 3 for chess]."),
+    "skip_invalid": click.option("--skip-invalid", is_flag=True,
+                                 help="Skip malformed EPD lines with a warning."),
+}.values()])
+""":data:`PROBLEM_OPTIONS` as ``harness tree`` takes them."""
+
+
+def refuse_besides_resume(ctx: click.Context, keep: set[str], source: str) -> None:
+    """``--resume`` takes everything else from ``source``: refuse an option typed beside it
+    (named as typed, ``--depth``) unless its parameter name is in ``keep``."""
+    given = [param.opts[0] for param in ctx.command.params
+             if param.name not in keep | {"resume_dir"} and param.name is not None
+             and ctx.get_parameter_source(param.name) == click.core.ParameterSource.COMMANDLINE]
+    if given:
+        raise HarnessError(f"--resume takes {source}; drop {given[0]}")
+
+
+def make_execution(options: dict[str, Any]) -> Execution:
+    return Execution(options["jobs"], options["executor"], options["scheduler"])
+
+
+def progress_for(options: dict[str, Any]) -> Progress | None:
+    return None if options["no_progress"] else Progress(sys.stderr)
+
+
+def make_config(variants: str, options: dict[str, Any]) -> ExperimentConfig:
+    """An :class:`ExperimentConfig` from the values of :func:`problem_options`: the
+    shortcuts (``--tree``, ``--trees``, ``--suite``) as ``GAME:SPEC`` names, then
+    ``--problems``; the chess flags as every chess set's options, unless its name sets them."""
+    from harness.run.plan import ExperimentConfig, parse_depths, parse_window
+
+    o = options
+    switches = Switches(tt_size=o["tt_size"], iterative_deepening=o["iterative"],
+                        hash_move=not o["no_hash_move"], tt_leaves=o["tt_leaves"],
+                        window=parse_window(o["window_text"]) if o["window_text"] else None,
+                        value_bounds=not o["no_value_bounds"],
+                        tt_narrow=o["tt_narrow"], quiescence=not o["no_qsearch"],
+                        null_move=o["null_move"], null_rule=o["null_rule"],
+                        check_extension=o["check_extension"])
+    for spec in o["tree_specs"]:
+        if not spec.startswith("random:"):
+            raise HarnessError(f"--trees {spec!r}: not random:k=v,... (other games: --problems GAME:SPEC)")
+    chess = {key: value for key, value, on in (("mvv_lva", "0", o["no_mvv_lva"]),
+                                               ("killers", "1", o["killers"]),
+                                               ("history", "1", o["history"])) if on}
+    named = [*(f"tree:{path}" for path in o["tree_files"]), *o["tree_specs"],
+             *(f"chess:{suite}" for suite in o["suites"]), *o["problems"]]
+    return ExperimentConfig(
+        problems=tuple(with_defaults(text, {"chess": chess}) for text in named),
+        variants=variants, depths=parse_depths(o["depth_text"]) if o["depth_text"] else None,
+        switches=switches, measure_minimal=o["minimal"], skip_invalid=o["skip_invalid"],
+        max_nodes=o["max_nodes"], limit=o["limit"], own_tables=o["own_tables"])
+
+
+def default_out(kind: str) -> str:
+    stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
+    return str(Path("results") / f"{kind}-{stamp}")
+
+
+def chosen_out(given: str | None) -> str | None:
+    """``--out`` as given; an empty name is refused (it would fall back to the default
+    folder without a word)."""
+    if given == "":
+        raise HarnessError("--out '': an empty name; name a path, or leave --out out for "
+                           "the default")
+    return given
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM (a ``kill``, a CI job cancelled, a machine shutting down), raised where
+    Ctrl-C would be, so the same path saves what is done and says how to finish."""
+
+
+def raise_terminated(signum: int, frame: object) -> NoReturn:
+    raise Terminated
+
+
+def stops_on_sigterm(command: F) -> F:
+    """Run ``command`` with SIGTERM raising :class:`Terminated` (the previous handler back
+    afterwards); worker processes reset it (:mod:`harness.run.executors`)."""
+
+    @wraps(command)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        if threading.current_thread() is not threading.main_thread():
+            return command(*args, **kwargs)     # only the main thread may set handlers
+        previous = signal.signal(signal.SIGTERM, raise_terminated)
+        try:
+            return command(*args, **kwargs)
+        except Terminated:                      # outside the parts that save and resume
+            click.echo("\nterminated", err=True)
+            sys.exit(128 + signal.SIGTERM)
+        finally:
+            signal.signal(signal.SIGTERM, previous)
+
+    return wrapper  # type: ignore[return-value]
+
+
+def interrupted(kept: str, finish: str) -> NoReturn:
+    """Ctrl-C (exit 130) or SIGTERM (exit 143, as the signal's own exit): say what is kept
+    and the command that finishes the work (no traceback). Called while handling one."""
+    terminated = isinstance(sys.exc_info()[1], Terminated)
+    click.echo(f"\n{'terminated' if terminated else 'interrupted'}: {kept}; finish with: {finish}",
+               err=True)
+    sys.exit(128 + (signal.SIGTERM if terminated else signal.SIGINT))
+
+
+def run_interrupted(run_dir: str | Path, finish: str | None = None) -> NoReturn:
+    interrupted(f"every finished problem is saved in {run_dir}/results.csv",
+                finish or f"harness run --resume {shlex.quote(str(run_dir))}")
