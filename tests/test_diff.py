@@ -21,6 +21,7 @@ from click.testing import CliRunner, Result
 from harness.cli import cli
 from harness.errors import DISAGREEMENT_EXIT
 from harness.report.diff import MOVE, SCORE, TABLE_COLUMNS, WRONG, diff_runs
+from tests.test_bad_input import edit_rows
 
 VARIANTS = "alphabeta,pvs,pvs:research_min_depth=2,belle"
 """Two exact variants, one inexact (trusts tests without a re-search), one returning bounds."""
@@ -41,15 +42,7 @@ def old(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def edited(old: Path, new: Path, change: Callable[[list[Row]], None]) -> Path:
     """A copy of ``old`` at ``new`` whose results.csv rows went through ``change``."""
     shutil.copytree(old, new)
-    path = new / "results.csv"
-    with path.open(newline="") as file:
-        reader = csv.DictReader(file)
-        columns, rows = list(reader.fieldnames or ()), list(reader)
-    change(rows)
-    with path.open("w", newline="") as file:
-        writer = csv.DictWriter(file, fieldnames=columns)
-        writer.writeheader()
-        writer.writerows(rows)
+    edit_rows(new / "results.csv", change)
     return new
 
 
