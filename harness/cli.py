@@ -265,9 +265,9 @@ def compare(ctx: click.Context, /, baseline: str, others: tuple[str, ...], run_d
             sys.exit(1)
     wrong = files.comparison.table[files.comparison.table["disagree"] > 0]
     if not wrong.empty and not allow_disagreement:
-        click.echo(f"error: wrong answers: {', '.join(pd_unique(wrong['variant']))} and "
-                   f"{files.comparison.baseline} disagree (no verdict on nodes given; exit "
-                   f"{DISAGREEMENT_EXIT}, or --allow-disagreement for 0)", err=True)
+        click.echo(f"error: wrong answers where {', '.join(pd_unique(wrong['variant']))} met "
+                   f"{files.comparison.baseline} (see the verdicts; no verdict on nodes given; "
+                   f"exit {DISAGREEMENT_EXIT}, or --allow-disagreement for 0)", err=True)
         sys.exit(DISAGREEMENT_EXIT)
 
 
