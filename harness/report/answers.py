@@ -20,12 +20,14 @@ from typing import Any
 import pandas as pd
 
 from harness.errors import DISAGREEMENT_EXIT, DISAGREEMENTS_FILE, HarnessError
-from harness.search.agreement import Answer, disagreement
-from harness.search.registry import parse_variants
+from harness.search.agreement import Answer, disagreement, reference_first
+from harness.search.registry import VARIANTS, parse_variants
 
 __all__ = ["DISAGREEMENTS_FILE", "DISAGREEMENT_EXIT", "AnswerCheck", "answer_of", "check_answers",
            "inexact_reason"]
 
+REFERENCE = next(v.name for v in VARIANTS if v.reference)
+"""The variant every answer is checked against first (minimax)."""
 QUESTION = ["game", "suite", "problem_id", "depth"]
 """What identifies one question: a problem searched to one depth (the run's switches are
 the same for every row)."""
@@ -150,8 +152,7 @@ def check_answers(results: pd.DataFrame, info: Mapping[str, Any] | None = None,
         questions += 1
         records = rows.to_dict("records")
         answers = [answer_of(r["variant"], r["score"], r["bound"]) for r in records]
-        reference = [a for a in answers if a.label == "minimax"]
-        text = disagreement(reference + [a for a in answers if a.label != "minimax"])
+        text = disagreement(reference_first(answers, REFERENCE))
         if text is None:
             continue
         settled = _settled(answers)
@@ -186,7 +187,7 @@ def _settled(answers: list[Answer]) -> int | None:
     """The value the others settle on: minimax's, else the exact score most give (``None``
     when there is none, or a tie)."""
     for answer in answers:
-        if answer.label == "minimax" and answer.bound == "exact" and answer.score is not None:
+        if answer.label == REFERENCE and answer.bound == "exact" and answer.score is not None:
             return answer.score
     counts = Counter(a.score for a in answers if a.bound == "exact" and a.score is not None)
     ranked = counts.most_common(2)

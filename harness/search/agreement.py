@@ -69,6 +69,7 @@ def disagreement(answers: Sequence[Answer]) -> str | None:
     return ", ".join(a.text for a in scored)
 
 
-def reference_first(answers: Sequence[Answer], reference: str = "minimax") -> list[Answer]:
-    """``answers`` with the reference search's (minimax's) first, the rest in their order."""
+def reference_first(answers: Sequence[Answer], reference: str) -> list[Answer]:
+    """``answers`` with the ``reference`` search's (minimax's) first, the rest in their order
+    (its value is the one the others are named against)."""
     return sorted(answers, key=lambda a: a.label != reference)
