@@ -8,12 +8,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from harness.games.trees import INF, ArrayTree, generate_tree, parse_spec, parse_tree
-from harness.search import VARIANTS, Switches, make_spec, run_search
+from harness.search import VARIANTS, Switches, find_variant, make_spec, run_search
 from harness.search.core import Search
 
 EXACT = [v.name for v in VARIANTS if v.exact]
 LOOPS = [v.name for v in VARIANTS if v.loop is not None]
 FAIL_HARD = ["alphabeta", "pvs", "moreland"]
+FULL_WINDOW = ["minimax", "alphabeta", "alphabeta-fs"]
+"""Variants that search every child with the node's window."""
 
 # Nested lists with branching from 1 to 4, depth up to 5, and a small value range (ties).
 nested = st.recursive(st.integers(-6, 6), lambda kids: st.lists(kids, min_size=1, max_size=4),
@@ -164,3 +166,73 @@ def test_mtd_pass_cap_is_reported() -> None:
 def test_infinite_bounds_are_outside_every_value() -> None:
     tree = generate_tree(parse_spec("random:b=2,d=3,range=999999999:999999999"), 0)
     assert abs(minimax(tree, 3)) < INF
+
+
+class KeyCounting:
+    """A tree that counts the keys read from it."""
+
+    def __init__(self, tree: ArrayTree) -> None:
+        self.tree = tree
+        self.keys = 0
+
+    def key(self) -> Any:
+        self.keys += 1
+        return self.tree.key()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.tree, name)
+
+
+@given(spec=specs)
+def test_the_principal_variation_is_a_line_of_exact_values_read_without_keys(spec: str) -> None:
+    """Without a table, a variant whose root value is exact reports a line as long as the
+    search is deep, each position on it worth the score for its side to move (minimax's,
+    searched from there to the remaining depth), and reads no key per node: only those of
+    the line, to stop where a position repeats."""
+    tree = generate_tree(parse_spec(spec), 0)
+    depth = tree.shape.height
+    for name in EXACT:
+        if find_variant(name).uses_table:
+            continue
+        tree.reset()
+        counting = KeyCounting(tree)
+        result = run_search(counting, make_spec(name), depth)  # type: ignore[arg-type]
+        if result.bound != "exact":
+            continue
+        assert counting.keys <= depth + 1, name
+        # A child whose value a zero-window test settled (NegaScout's last plies) was never
+        # searched with a window it fell inside: the line stops above it.
+        assert len(result.pv) == depth or (len(result.pv) > 0 and name not in FULL_WINDOW), name
+        line = moves_named(tree, result.pv)
+        for ply in range(len(line)):
+            for move in line[:ply]:
+                tree.push(move)
+            worth = negamax(tree, depth - ply)
+            for _ in line[:ply]:
+                tree.pop()
+            assert worth == (result.score if ply % 2 == 0 else -result.score), (name, ply)
+
+
+def negamax(tree: ArrayTree, depth: int) -> int:
+    """The value at the cursor, searched ``depth`` plies by the definition."""
+    moves = tree.moves()
+    if depth == 0 or not moves:
+        return tree.value() if moves else tree.terminal_value()
+    best = -INF
+    for move in moves:
+        tree.push(move)
+        best = max(best, -negamax(tree, depth - 1))
+        tree.pop()
+    return best
+
+
+def moves_named(tree: ArrayTree, names: list[str]) -> list[Any]:
+    """The moves a principal variation names, followed from the root."""
+    moves = []
+    for name in names:
+        move = next(m for m in tree.moves() if tree.move_name(m) == name)
+        moves.append(move)
+        tree.push(move)
+    for _ in moves:
+        tree.pop()
+    return moves

@@ -17,7 +17,7 @@ at install (``harness/search/compiled.py``), which trusts their types as ``mypy
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
-from typing import Protocol
+from typing import Protocol, cast
 
 from mypy_extensions import mypyc_attr
 
@@ -61,7 +61,10 @@ class Search:
         "_leaf_quiesce",
         "_leaf_shortcut",
         "_leaf_value",
+        "_line",
+        "_lines",
         "_moves",
+        "_ply",
         "_pop",
         "_push",
         "_researching",
@@ -74,8 +77,8 @@ class Search:
         "node_limit",
         "null_reduction",
         "null_rule",
-        "pv_moves",
         "quiescence",
+        "root_line",
         "root_lower_bound",
         "store_leaves",
         "table",
@@ -140,8 +143,16 @@ class Search:
                 raise ValueError("null move and check extension need a tree that can pass and knows checks "
                                  "(harness.games.base.EnhancedTree)")
             self.enhanced = tree  # type: ignore[assignment]
-        self.pv_moves: dict[object, Move] = {}
-        """Best move of each position whose value was last found exact (for the PV)."""
+        # The principal variation, kept as the textbook's triangular array is, without a
+        # key per node: a node whose value is exact leaves its line (its best move, then
+        # that child's line) in ``_line``; ``child`` files it under the move that led there
+        # in ``_lines[ply]``, where the parent, once its loop has chosen, picks its best
+        # move's. A line is a chain of pairs ``(move, rest)``, ``rest`` ``None`` at its end.
+        self._ply = 0
+        self._line: tuple[Move, object] | None = None
+        self._lines: list[dict[Move, tuple[Move, object]]] = []
+        self.root_line: tuple[Move, object] | None = None
+        """The line of the root of the last pass, when its value was exact."""
         self.node_limit = 1 << 62
         """Raise :class:`NodeLimitReached` when ``nodes`` exceeds this."""
         # A leaf at the horizon is counted and evaluated from its parent, without the node
@@ -172,6 +183,7 @@ class Search:
         c.passes += 1
         c.nodes += 1
         self.root_lower_bound = False
+        self.forget_lines()
         tree = self.tree
         if depth <= 0:
             c.leaves += 1
@@ -191,7 +203,14 @@ class Search:
             if entry is not None:
                 c.tt_hits += 1
                 hash_move = entry[4]
-        return self.expand(loop, moves, depth, alpha, beta, hash_move), self.best_move
+        value = self.expand(loop, moves, depth, alpha, beta, hash_move)
+        self.root_line, self._line = self._line, None
+        return value, self.best_move
+
+    def forget_lines(self) -> None:
+        """Start a pass: no line kept (a pass cut short by the node limit may leave one)."""
+        self._ply = 0
+        self._line = self.root_line = None
 
     def bounded(self, value_bound: Callable[[], int], alpha: int,
                 beta: int) -> tuple[int, int, int | None]:
@@ -223,8 +242,14 @@ class Search:
             quiesce = self._leaf_quiesce
             return self._leaf_value(move) if quiesce is None else quiesce(move, alpha, beta, c)
         self._push(move)
+        self._ply += 1
         value = self.node(loop, depth, alpha, beta)
+        self._ply -= 1
         self._pop()
+        line = self._line
+        if line is not None:            # the child's value is exact: keep its line for us
+            self._lines[self._ply][move] = line
+            self._line = None
         return value
 
     def test(self, loop: Loop, move: Move, depth: int, alpha: int, beta: int, wide: bool) -> int:
@@ -264,8 +289,11 @@ class Search:
         """Search the position after passing the move (null move)."""
         assert self.enhanced is not None
         self.enhanced.push_null()
+        self._ply += 1
         value = self.node(loop, depth, alpha, beta)
+        self._ply -= 1
         self._pop()
+        self._line = None               # a zero window: never exact, but a line below is not ours
         return value
 
     def node(self, loop: Loop, depth: int, alpha: int, beta: int) -> int:
@@ -337,6 +365,11 @@ class Search:
         """Run ``loop`` over the children (hash move first), classify the node, store it."""
         if hash_move is not None and moves[0] != hash_move and hash_move in moves:
             moves = [hash_move, *(m for m in moves if m != hash_move)]
+        ply, lines = self._ply, self._lines
+        if ply < len(lines):
+            lines[ply].clear()          # lines of another node's children
+        else:
+            lines.append({})
         value, last, best = loop(self, moves, depth, alpha, beta)
         c = self.counters
         if value >= beta:
@@ -354,26 +387,35 @@ class Search:
         else:
             c.pv_nodes += 1
             if best is not None:
-                self.pv_moves[self._key()] = best
+                self._line = (best, lines[ply].get(best))
         if self.table is not None:
             self.table.store(self._key(), depth, alpha, beta, value, best)
         self.best_move = best
         return value
 
     def principal_variation(self, first: Move | None, depth: int) -> list[Move]:
-        """The line from the root: ``first``, then each position's move from its last
-        exact search (or, failing that, the table), while it is legal and new."""
+        """The line from the root: ``first``, then the moves that gave the last pass its
+        value (when it was exact and that pass chose ``first``), then the table's moves,
+        while each is legal and leads to a position not already on the line."""
         if first is None:
             return []
         tree = self.tree
+        kept = self.root_line
+        rest = kept[1] if kept is not None and kept[0] == first else None
         line = [first]
         seen = {tree.key()}
         tree.push(first)
-        while len(line) < depth and tree.key() not in seen:
-            seen.add(tree.key())
-            move = self.pv_moves.get(tree.key())
-            if move is None and self.table is not None:
-                entry = self.table.probe(tree.key())
+        while len(line) < depth:
+            key = tree.key()
+            if key in seen:
+                break
+            seen.add(key)
+            move: Move | None = None
+            if rest is not None:
+                pair = cast("tuple[Move, object]", rest)
+                move, rest = pair
+            elif self.table is not None:
+                entry = self.table.probe(key)
                 move = entry[4] if entry is not None else None
             if move is None or move not in tree.moves():
                 break
