@@ -3,6 +3,8 @@
 - The move generator (``harness/games/chess/_movegen.c``).
 - The Connect Four tree (``harness/games/connect4/_board.c``, see
   ``harness/games/connect4/compiled.py``).
+- The per-node methods of OpenSpiel trees (``harness/games/_openspiel_cursor.c``, see
+  ``harness/games/openspiel_cursor.py``).
 - The search core, compiled from its Python source with mypyc (see
   ``harness/search/compiled.py``), with a record of the sources it was compiled from.
 
@@ -58,6 +60,8 @@ def compiled_extensions() -> list[Extension]:
     extensions = [Extension("harness.games.chess._movegen", ["harness/games/chess/_movegen.c"],
                             extra_compile_args=["-O2"], optional=True),
                   Extension("harness.games.connect4._board", ["harness/games/connect4/_board.c"],
+                            extra_compile_args=["-O2"], optional=True),
+                  Extension("harness.games._openspiel_cursor", ["harness/games/_openspiel_cursor.c"],
                             extra_compile_args=["-O2"], optional=True)]
     try:
         from mypyc.build import mypycify

@@ -26,7 +26,10 @@
 - **Keys** are a 63-bit BLAKE2b hash of the player to move and ``str(state)`` (the
   position, as OpenSpiel prints it): the same in every process, unlike Python's salted
   ``hash`` of a string. Positions reached by different move orders share a key. A key is
-  computed when the search asks for it (a table, the principal variation), once per node.
+  computed only when the search asks for it (a table), once per node.
+- **Per node**, the frame calls the methods of a cursor over the tree's stack of states
+  (:mod:`harness.games.openspiel_cursor`): compiled for the games that alternate, where a
+  C compiler was found at install.
 - Games must be sequential, deterministic, perfect-information, two-player and
   zero-sum, and the position searched must not be over; others are refused with one line
   when the game is loaded.
@@ -43,13 +46,10 @@ from hashlib import blake2b
 from typing import Any, ClassVar, cast
 
 from harness.errors import HarnessError
-from harness.games.base import INF, Game, Move, Problem, ProblemSet, Tree, check_default_depth
+from harness.games.base import Game, Move, Problem, ProblemSet, Tree, check_default_depth
 from harness.games.evaluations import Evaluation, find_evaluation, listing
+from harness.games.openspiel_cursor import StateEvaluation, complete_moves, make_cursor
 from harness.options import Option, OptionValue
-
-StateEvaluation = Callable[[Any], int]
-"""A static evaluation of a non-terminal ``pyspiel.State`` for its player to move, in the
-units of the scaled returns."""
 
 ParamValue = int | float | bool | str
 
@@ -157,34 +157,6 @@ CHAIN_JOIN = "+"
 """Between the actions' names in the name of a move of several actions (``a3c5+c5e7``)."""
 
 
-def complete_moves(state: Any) -> dict[Move, Any]:
-    """The moves of the player to move at ``state``, each with the state it leads to, in
-    OpenSpiel's order: an action after which another player moves or the game ends (the
-    action itself), and every sequence of actions the player makes in a row to that point
-    (a tuple: checkers' multiple jumps, a dots-and-boxes chain, a mancala extra turn).
-    Two sequences are two moves even when they end in the same position."""
-    player = state.current_player()
-    moves: dict[Move, Any] = {}
-
-    def follow(current: Any, line: tuple[int, ...]) -> None:
-        for action in current.legal_actions():
-            child = current.child(action)
-            if child.current_player() == player:
-                follow(child, (*line, action))
-            else:
-                moves[(*line, action) if line else action] = child
-
-    follow(state, ())
-    return moves
-
-
-def after(state: Any, move: Move) -> Any:
-    """The state ``move`` (an action or a tuple of them) leads to from ``state``."""
-    for action in move if isinstance(move, tuple) else (move,):
-        state = state.child(action)
-    return state
-
-
 def move_actions(move: Move) -> list[int]:
     """The actions a move plays."""
     return list(move) if isinstance(move, tuple) else [cast(int, move)]
@@ -201,12 +173,12 @@ class OpenSpielTree:
     units of the scaled returns); ``scale`` multiplies the returns.
     """
 
-    __slots__ = ("_alternates", "_bound", "_children", "_evaluate", "_game_name", "_keys", "_root_player",
-                 "_states", "_unit", "game", "height", "pop", "scale")
+    __slots__ = ("_game_name", "_keys", "_root_player", "_states", "child_value", "game", "height",
+                 "moves", "pop", "push", "scale", "terminal_value", "value")
 
     def __init__(self, game: Any, params: Mapping[str, ParamValue] | None = None, *,
                  actions: Sequence[int] = (), evaluate: Evaluation | StateEvaluation | None = None,
-                 scale: int = 1) -> None:
+                 scale: int = 1, compiled: bool | None = None) -> None:
         if scale < 1:
             raise HarnessError(f"openspiel: scale={scale} must be at least 1")
         if isinstance(game, str):
@@ -221,12 +193,8 @@ class OpenSpielTree:
         """Terminal values are OpenSpiel's returns times this (and times the evaluation's
         bound + 1, with a bounded evaluation)."""
         self._game_name = str(game)
-        if isinstance(evaluate, Evaluation):
-            self._evaluate: StateEvaluation | None = evaluate.function
-            self._bound: int | None = evaluate.bound
-        else:
-            self._evaluate, self._bound = evaluate, None
-        self._unit = scale * (1 if self._bound is None else self._bound + 1)
+        function, bound = ((evaluate.function, evaluate.bound) if isinstance(evaluate, Evaluation)
+                           else (evaluate, None))
         state = game.new_initial_state()
         for action in actions:
             if state.is_terminal() or action not in state.legal_actions():
@@ -239,78 +207,27 @@ class OpenSpielTree:
         self.height: int = max(1, game.max_game_length() - len(state.history()))
         """The game's maximum length in actions from the root: no line is longer in moves."""
         self._root_player: int = state.current_player()
-        self._alternates = game.get_type().short_name in ALTERNATING
         self._states: list[Any] = [state]
-        # Stepping back is the stack's own pop: no Python frame per node.
+        # The methods the frame calls at every node are the cursor's own (compiled where it
+        # can be; see harness.games.openspiel_cursor), and stepping back is the stack's pop:
+        # no Python frame of the tree's per node.
+        cursor = make_cursor(self._states, self._root_player,
+                             scale * (1 if bound is None else bound + 1),
+                             game.get_type().short_name in ALTERNATING, function, bound,
+                             self._game_name, compiled)
+        self.moves: Callable[[], Sequence[Move]] = cursor.moves
+        self.push: Callable[[Move], None] = cursor.push
         self.pop: Callable[[], None] = self._states.pop
-        # By the cursor's depth (1 at the root): the node whose moves were made last there,
-        # with its children; a node is recognised by identity, never by depth alone.
-        self._children: dict[int, tuple[Any, dict[Move, Any]]] = {}
+        self.value: Callable[[], int] = cursor.value
+        self.terminal_value: Callable[[], int] = cursor.terminal_value
+        self.child_value: Callable[[Move], int] = cursor.child_value
         # The keys of the positions met, by player to move and text: a position's text is
         # made again each time (cheap), its hash once (the search asks for the key of
-        # every node whose value is exact, for the principal variation).
+        # every node it looks up in its table).
         self._keys: tuple[dict[str, int], dict[str, int]] = ({}, {})
 
     def __repr__(self) -> str:
         return f"OpenSpielTree({str(self.game)!r}, root={list(self._states[0].history())})"
-
-    def moves(self) -> Sequence[Move]:
-        states = self._states
-        state = states[-1]
-        actions: list[int] = state.legal_actions()
-        if actions and not self._alternates:
-            player = state.current_player()
-            children: dict[Move, Any] = {}
-            for action in actions:
-                child = state.child(action)
-                if child.current_player() == player:    # a player moves again: follow to the end
-                    children = complete_moves(state)
-                    self._children[len(states)] = (state, children)
-                    return list(children)
-                children[action] = child
-            self._children[len(states)] = (state, children)
-        return actions
-
-    def _after(self, move: Move) -> Any:
-        """The state ``move`` leads to from the cursor's."""
-        states = self._states
-        state = states[-1]
-        if self._alternates:
-            return state.child(move)
-        made = self._children.get(len(states))
-        return made[1][move] if made is not None and made[0] is state else after(state, move)
-
-    def push(self, move: Move) -> None:
-        states = self._states
-        states.append(states[-1].child(move) if self._alternates else self._after(move))
-
-    def _value(self, state: Any, depth: int) -> int:
-        """The value of ``state``, ``depth`` moves below the root, for its player to move."""
-        if state.is_terminal():
-            scaled: float = state.returns()[self._root_player ^ (depth & 1)] * self._unit
-            value = int(scaled)
-            if value != scaled or not -INF < value < INF:
-                raise HarnessError(f"openspiel: game {self._game_name!r}: a return times "
-                                   f"{self._unit} is {scaled}, not an integer between -{INF:,} "
-                                   f"and {INF:,} (choose a scale that makes it one)")
-            return value
-        evaluate = self._evaluate
-        if evaluate is None:
-            return 0
-        bound = self._bound
-        value = int(evaluate(state))
-        return value if bound is None or -bound <= value <= bound else max(-bound, min(bound, value))
-
-    def value(self) -> int:
-        states = self._states
-        return self._value(states[-1], len(states) - 1)
-
-    terminal_value = value
-
-    def child_value(self, move: Move) -> int:
-        states = self._states
-        return self._value(states[-1].child(move) if self._alternates else self._after(move),
-                           len(states))
 
     def key(self) -> int:
         states = self._states
