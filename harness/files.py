@@ -7,6 +7,7 @@ file it was writing. Input files too big to hold are read a line at a time
 
 from __future__ import annotations
 
+import hashlib
 import os
 import tempfile
 from collections.abc import Iterator
@@ -81,3 +82,16 @@ def read_text_lines(path: str | Path) -> Iterator[str]:
             except UnicodeDecodeError:
                 raise HarnessError(f"{path}:{number}: not UTF-8 text") from None
             yield text.removesuffix("\n").removesuffix("\r")
+
+
+def file_sha256(path: str | Path) -> str:
+    """sha256 of a file's bytes (hex), read in blocks (a big file is never held whole);
+    a read that fails is ``FILE: cannot read: reason``."""
+    digest = hashlib.sha256()
+    try:
+        with Path(path).open("rb") as file:
+            for block in iter(lambda: file.read(1 << 20), b""):
+                digest.update(block)
+    except OSError as exc:
+        raise HarnessError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    return digest.hexdigest()

@@ -3,7 +3,6 @@ before anything is searched."""
 
 from __future__ import annotations
 
-import hashlib
 import warnings
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field, replace
@@ -12,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from harness.errors import HarnessError
+from harness.files import file_sha256
 from harness.games.base import FEATURES, Problem, ProblemStream, count_problems
 from harness.games.registry import find_game, load_problems, parse_problem_name
 from harness.results import ROW_COLUMNS
@@ -202,11 +202,7 @@ def with_sha256(record: dict[str, Any]) -> dict[str, Any]:
     path = Path(str(record.get("path", "")))
     if "sha256" in record or not record.get("path") or not path.is_file():
         return record
-    digest = hashlib.sha256()
-    with path.open("rb") as file:
-        for block in iter(lambda: file.read(1 << 20), b""):
-            digest.update(block)
-    return {**record, "sha256": digest.hexdigest()}
+    return {**record, "sha256": file_sha256(path)}
 
 
 FEATURE_FLAGS = {"null_move": "--null-move", "check_extension": "--check-extension"}

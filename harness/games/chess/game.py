@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from harness.errors import HarnessError
+from harness.files import file_sha256
 from harness.games.base import Game, Problem, ProblemSet, ProblemStream, Tree
 from harness.options import Option, OptionValue
 
@@ -62,7 +63,7 @@ class Chess(Game):
         name = self.set_name(path.name, options)
         reader = _EpdProblems(path, name, options, skip_invalid)
         return ProblemSet(name, ProblemStream(reader.problems), {
-            "path": str(path), "skipped": reader.skipped})
+            "path": str(path), "sha256": file_sha256(path), "skipped": reader.skipped})
 
     def tree(self, problem: Problem) -> Tree:
         from harness.games.chess.tree import ChessTree, Ordering
