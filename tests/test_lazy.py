@@ -21,6 +21,7 @@ from harness.games.base import Problem, ProblemSet, ProblemStream, count_problem
 from harness.games.chess.suites import project_positions
 from harness.games.registry import load_problems
 from harness.results import RESULTS_FILE, RUN_FILE
+from harness.run import experiment as experiment_module
 from harness.run import plan as plan_module
 from harness.run import progress as progress_module
 from harness.run.executors import Execution, Workers, costliest_first, start_order, start_workers
@@ -260,3 +261,17 @@ def test_a_stream_with_an_unknown_length_is_counted_once() -> None:
     assert len(stream) == 5 and len(stream) == 5 and stream.known_length == 5
     assert [p.problem_id for p in stream[1:4]] == ["1", "2", "3"] and stream[-1].problem_id == "4"
     assert len(made) == 4
+
+
+def test_stopped_while_reading_its_problems_says_nothing_was_written(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    def interrupted(config: ExperimentConfig, progress: Listener | None = None) -> None:
+        raise KeyboardInterrupt                 # Ctrl-C while a big file is read
+
+    monkeypatch.setattr(experiment_module, "plan_experiment", interrupted)
+    out = tmp_path / "never"
+    result = CliRunner().invoke(cli, ["run", "--problems", HUGE, "--no-progress", "--out", str(out)])
+    assert result.exit_code == 130
+    assert result.stderr.strip() == ("interrupted: before the first search, nothing was written; "
+                                     "finish with: the same command again")
+    assert not out.exists()
