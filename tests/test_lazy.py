@@ -275,3 +275,17 @@ def test_stopped_while_reading_its_problems_says_nothing_was_written(
     assert result.stderr.strip() == ("interrupted: before the first search, nothing was written; "
                                      "finish with: the same command again")
     assert not out.exists()
+
+
+def test_a_file_changed_while_the_run_reads_it_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "moving.epd"
+    path.write_text("\n".join(epd_lines(4)) + "\n", encoding="utf-8")
+
+    class Editor(Listener):
+        def problem_done(self) -> None:             # someone edits the file mid-run
+            path.write_text("\n".join(epd_lines(5)[1:]) + "\n", encoding="utf-8")
+
+    config = ExperimentConfig(problems=(f"chess:{path}",), variants="alphabeta", depths=(1,))
+    with pytest.raises(HarnessError, match=f"^{path}: changed while the run read it .* two "
+                                           "versions of the file"):
+        run_experiment(config, tmp_path / "run", progress=Editor(), report=False)

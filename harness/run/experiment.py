@@ -11,7 +11,7 @@ from typing import Any
 import pandas as pd
 
 from harness.errors import HarnessError, check_writable
-from harness.files import write_whole
+from harness.files import file_sha256, write_whole
 from harness.games.base import Problem
 from harness.games.chess.game import Chess, export_epd
 from harness.games.registry import find_game
@@ -218,6 +218,7 @@ def _execute(plan: Plan, config: ExperimentConfig, run_dir: Path, info: dict[str
     except PluginError as exc:
         raise PluginError(f"{exc}; the problems finished before it are kept in {run_dir} "
                           f"(--resume {run_dir} finishes the rest)") from None
+    _check_files_kept(plan)
     rows = read_rows(run_dir / RESULTS_FILE)
     rows.sort(key=lambda row: order[(row["suite"], row["problem_id"])])   # stable within a job
     rewrite_results(run_dir / RESULTS_FILE, rows, plan.columns)
@@ -233,6 +234,18 @@ def _execute(plan: Plan, config: ExperimentConfig, run_dir: Path, info: dict[str
         listener.note("writing summary.csv, comparison.csv, charts and report.html")
         write_report(run_dir, results_frame, info)
     return RunOutput(run_dir, results_frame, info, answers)
+
+
+def _check_files_kept(plan: Plan) -> None:
+    """Refuse to finish a run whose problem file changed while it was read: its problems
+    are read as they are reached, so its rows could mix two versions of the file."""
+    for record in plan.suites.values():
+        path = Path(str(record.get("path", "")))
+        if record.get("sha256") and path.is_file() and file_sha256(path) != record["sha256"]:
+            raise HarnessError(f"{path}: changed while the run read it (sha256 "
+                               f"{str(record['sha256'])[:12]}... then, {file_sha256(path)[:12]}... "
+                               "now): its rows may mix two versions of the file; put it back and "
+                               "start a new run with another --out")
 
 
 ProblemKey = tuple[str, str]
