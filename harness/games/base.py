@@ -303,10 +303,11 @@ class Game(ABC):
     @abstractmethod
     def load(self, spec: str, options: tuple[tuple[str, OptionValue], ...],
              skip_invalid: bool = False) -> ProblemSet:
-        """The problems ``spec`` names, with ``options`` (every option, resolved). Bad input
-        is a :class:`HarnessError` of one line, ``FILE:LINE: reason`` for a file;
-        ``skip_invalid`` skips malformed lines with a warning instead, where the game reads
-        lines."""
+        """The problems ``spec`` names, with ``options`` (every option, resolved): a list, or
+        a :class:`ProblemStream` for a set too big to hold. Bad input is a
+        :class:`HarnessError` of one line, ``FILE:LINE: reason`` for a file (from a stream,
+        when the line is read); ``skip_invalid`` skips malformed lines with a warning
+        instead, where the game reads lines."""
 
     @abstractmethod
     def tree(self, problem: Problem) -> Tree:
