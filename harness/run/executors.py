@@ -3,7 +3,8 @@
 A job is one problem with all its variants and depths (so the per-problem position cache
 is shared by all of them wherever the job runs). Jobs travel as plain values; results
 come back in completion order, tagged with the job's index, and the caller restores the
-plan's order, so every executor gives the same rows.
+plan's order, so every executor gives the same rows. Jobs are read as the workers need
+them, a bounded way ahead (:data:`LOOK_AHEAD`), so a run never holds all its problems.
 
 Workers are started by :func:`start_workers` before a run creates anything on disk (a
 Dask scheduler that cannot be reached leaves no folder behind). Worker processes ignore
