@@ -49,7 +49,7 @@ REPEATS = {"full": 3, "quick": 2}
 
 
 def _problems(folder: Path, name: str, count: int | None = None) -> list[Problem]:
-    return load_problems(f"connect4:{folder / name},{TREE}").problems[:count]
+    return list(load_problems(f"connect4:{folder / name},{TREE}").problems[:count])
 
 
 def search(tree: Tree, problem: Problem, spec: VariantSpec) -> dict[str, Any]:

@@ -7,6 +7,9 @@ Benchmarks (each figure is the median of its repeats; targets from the performan
 - ``startup``: wall time of ``harness --help`` (target < 0.5 s) and of ``harness run`` on
   a nine-node tree with its report (target < 2 s), each a fresh process, with the ratio to
   ``python -c pass`` of the same rounds beside it.
+- ``memory``: peak memory of ``harness run --limit 1000`` on ``random:b=2,d=2,n=N``,
+  N = 100,000,000 / N = 1,000 (flat in the problems not reached: target <= 1.2), and the
+  seconds ``--limit 2`` on a 50 MB EPD file takes beyond the same two lines alone (<= 1 s).
 - ``overhead``: harness ``alphabeta`` / a bare python-chess alpha-beta, same nodes
   (first 10 WAC positions, depth 3, quiescence, no table); target <= 1.10.
 - ``trees``: harness ``alphabeta`` nodes/s on ``random:b=8,d=7,n=20`` (target >= 500,000)
@@ -52,7 +55,8 @@ from benchmarks.common import (
     write_record,
 )
 
-BENCHMARKS = ("startup", "overhead", "trees", "observer", "openspiel", "sharing", "parallel", "connect4")
+BENCHMARKS = ("startup", "memory", "overhead", "trees", "observer", "openspiel", "sharing", "parallel",
+              "connect4")
 """In the order they run (cheap first); each is ``benchmarks.<name>.measure``."""
 
 

@@ -293,5 +293,9 @@ def interrupted(kept: str, finish: str) -> NoReturn:
 
 
 def run_interrupted(run_dir: str | Path, finish: str | None = None) -> NoReturn:
+    from harness.results import RUN_FILE  # pandas: not for --help
+
+    if not (Path(run_dir) / RUN_FILE).exists():     # stopped while reading its problems
+        interrupted("before the first search, nothing was written", "the same command again")
     interrupted(f"every finished problem is saved in {run_dir}/results.csv",
                 finish or f"harness run --resume {shlex.quote(str(run_dir))}")

@@ -1,11 +1,13 @@
 """Every file the harness writes is written whole: into a temporary file in the same folder,
 made durable, then renamed over the old one, so a crash, a full disk or a file-size limit
 leaves the old file or the new one and never a torn one; and a write that fails names the
-file it was writing.
+file it was writing. Input files too big to hold are read a line at a time
+(:func:`read_text_lines`).
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
 import tempfile
 from collections.abc import Iterator
@@ -54,3 +56,42 @@ def writing(path: str | Path, binary: bool = False) -> Iterator[IO[Any]]:
 def failed(path: str | Path, exc: OSError) -> HarnessError:
     """The one line for a write of ``path`` that failed with ``exc``."""
     return HarnessError(f"{path}: cannot write: {exc.strerror or exc}")
+
+
+def read_text_lines(path: str | Path) -> Iterator[str]:
+    """The lines of a UTF-8 text file (a byte-order mark dropped; without ``\n`` or
+    ``\r\n``), read one at a time as they are asked for, so a reader that stops early
+    reads no further. A line that is not UTF-8 is ``FILE:LINE: not UTF-8 text`` and a
+    read that fails ``FILE: cannot read: reason``, both :class:`HarnessError`."""
+    try:
+        file = Path(path).open("rb")  # noqa: SIM115 (an open error is named, not a read's)
+    except OSError as exc:
+        raise HarnessError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    with file:
+        number = 0
+        while True:
+            try:
+                data = file.readline()
+            except OSError as exc:
+                raise HarnessError(f"{path}: cannot read: {exc.strerror or exc}") from None
+            if not data:
+                return
+            number += 1
+            try:
+                text = data.decode("utf-8-sig" if number == 1 else "utf-8")
+            except UnicodeDecodeError:
+                raise HarnessError(f"{path}:{number}: not UTF-8 text") from None
+            yield text.removesuffix("\n").removesuffix("\r")
+
+
+def file_sha256(path: str | Path) -> str:
+    """sha256 of a file's bytes (hex), read in blocks (a big file is never held whole);
+    a read that fails is ``FILE: cannot read: reason``."""
+    digest = hashlib.sha256()
+    try:
+        with Path(path).open("rb") as file:
+            for block in iter(lambda: file.read(1 << 20), b""):
+                digest.update(block)
+    except OSError as exc:
+        raise HarnessError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    return digest.hexdigest()

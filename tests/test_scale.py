@@ -68,7 +68,7 @@ def test_the_costliest_jobs_start_first(tmp_path: Path) -> None:
     log = str(tmp_path / "starts")
     costs = [1.0, 5.0, 2.0, 9.0, 5.0, 0.0]
     arguments = [(log, i) for i in range(len(costs))]
-    results = dict(run_jobs(log_start, arguments, Execution(jobs=2), costs.__getitem__))
+    results = dict(run_jobs(log_start, arguments, Execution(jobs=2), lambda job: costs[job[1]]))
     assert results == {i: i * i for i in range(len(costs))}        # each result by its index
     started = [int(line) for line in Path(log).read_text().split()]
     assert set(started[:2]) == {3, 1}            # 9, then the first of the two 5s
@@ -76,7 +76,7 @@ def test_the_costliest_jobs_start_first(tmp_path: Path) -> None:
 
 
 def test_serial_runs_ask_no_estimate() -> None:
-    def unwanted(job: int) -> float:
+    def unwanted(job: tuple[int, int]) -> float:
         raise AssertionError("a serial run needs no start order")
 
     assert dict(run_jobs(divmod, [(7, 2), (9, 4)], Execution(), unwanted)) == {0: (3, 1), 1: (2, 1)}

@@ -19,9 +19,10 @@ and it imports neither.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Protocol
+from itertools import islice
+from typing import Any, ClassVar, Protocol, overload
 
 from harness.errors import HarnessError
 from harness.options import Option, OptionValue, text
@@ -164,14 +165,88 @@ class Problem:
         return given or (self.default_depth,)
 
 
+class ProblemStream(Sequence[Problem]):
+    """Problems made as they are asked for, never all held: a run's memory does not grow
+    with the problems it has not reached (``random:...,n=100000000``, a 50 MB EPD file).
+
+    Every iteration starts again from the first problem (``make()`` is called anew), and
+    reads no further than it is asked to: ``islice(stream, 2)`` reads two. ``length`` is
+    the number of problems when the game knows it without making them (synthetic trees),
+    ``None`` when only reading them all tells (a file: ``len()`` reads it through once,
+    checking it, and remembers). ``item(i)`` makes problem ``i`` directly where the game
+    can; otherwise indexing reads up to it. A stream's problems have distinct ids and
+    their set's name as their ``suite`` (the game makes sure: a file's duplicate id is a
+    bad line), so a run need not hold them to check.
+    """
+
+    def __init__(self, make: Callable[[], Iterator[Problem]], length: int | None = None,
+                 item: Callable[[int], Problem] | None = None) -> None:
+        self._make = make
+        self._length = length
+        self._item = item
+
+    @property
+    def known_length(self) -> int | None:
+        """The number of problems if known without reading them (or read once already)."""
+        return self._length
+
+    def __iter__(self) -> Iterator[Problem]:
+        count = 0
+        for problem in self._make():
+            count += 1
+            yield problem
+        self._length = count            # read through: now it is known
+
+    def __len__(self) -> int:
+        if self._length is None:
+            self._length = sum(1 for _ in self._make())
+        return self._length
+
+    @overload
+    def __getitem__(self, index: int) -> Problem: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Problem]: ...
+
+    def __getitem__(self, index: int | slice) -> Problem | list[Problem]:
+        if isinstance(index, slice):
+            start, stop, step = index.start or 0, index.stop, index.step or 1
+            if start >= 0 and (stop is None or stop >= 0) and step > 0:
+                if self._item is not None:
+                    last = len(self) if stop is None else min(stop, len(self))
+                    return [self._item(i) for i in range(start, last, step)]
+                return list(islice(self, start, stop, step))
+            return list(self)[index]
+        if index < 0:
+            index += len(self)
+        if self._item is not None:
+            if not 0 <= index < len(self):
+                raise IndexError(f"no problem {index} in a set of {len(self)}")
+            return self._item(index)
+        found = next(islice(self._make(), index, None), None) if index >= 0 else None
+        if found is None:
+            raise IndexError(f"no problem {index}: the set has fewer")
+        return found
+
+
+def count_problems(problems: Sequence[Problem], limit: int | None = None) -> int:
+    """How many of ``problems`` a run searches with ``--limit limit``: a stream of unknown
+    length is read only up to the limit (checked as it is read), never beyond."""
+    known = problems.known_length if isinstance(problems, ProblemStream) else len(problems)
+    if known is not None:
+        return known if limit is None else min(known, limit)
+    return sum(1 for _ in islice(problems, limit))
+
+
 @dataclass
 class ProblemSet:
     """The problems one ``GAME:SPEC`` names, and what a run records about them."""
 
     name: str
     """The set's name (every problem's ``suite``)."""
-    problems: list[Problem]
-    """Its problems, in order."""
+    problems: Sequence[Problem]
+    """Its problems, in order: a list, or a :class:`ProblemStream` that makes them as they
+    are reached."""
     record: dict[str, Any] = field(default_factory=dict)
     """What ``run.json`` keeps about it beside its game and options: a file's path and
     sha256, lines skipped, a tree's height."""
@@ -228,10 +303,11 @@ class Game(ABC):
     @abstractmethod
     def load(self, spec: str, options: tuple[tuple[str, OptionValue], ...],
              skip_invalid: bool = False) -> ProblemSet:
-        """The problems ``spec`` names, with ``options`` (every option, resolved). Bad input
-        is a :class:`HarnessError` of one line, ``FILE:LINE: reason`` for a file;
-        ``skip_invalid`` skips malformed lines with a warning instead, where the game reads
-        lines."""
+        """The problems ``spec`` names, with ``options`` (every option, resolved): a list, or
+        a :class:`ProblemStream` for a set too big to hold. Bad input is a
+        :class:`HarnessError` of one line, ``FILE:LINE: reason`` for a file (from a stream,
+        when the line is read); ``skip_invalid`` skips malformed lines with a warning
+        instead, where the game reads lines."""
 
     @abstractmethod
     def tree(self, problem: Problem) -> Tree:
@@ -261,7 +337,7 @@ class Game(ABC):
     def check(self, problems: ProblemSet, depths: tuple[int, ...] | None) -> None:
         """The game's own checks of a loaded set against the depths asked for (``None``: each
         problem's default), before anything is searched."""
-        for problem in problems.problems[:1]:
+        for problem in islice(problems.problems, 1):
             deepest = max(problem.depths(depths))
             if deepest > MAX_DEPTH:
                 raise HarnessError(f"{problems.name}: depth {deepest:,} is deeper than the harness "

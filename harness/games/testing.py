@@ -51,9 +51,10 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from functools import partial
+from itertools import islice
 
 from harness.errors import HarnessError
-from harness.games.base import MAX_DEPTH, Problem, Tree
+from harness.games.base import MAX_DEPTH, Problem, Tree, count_problems
 from harness.games.check_search import TABLE_SIZE, RootedTree, compare_searches, reach
 from harness.games.check_walk import KINDS, Enough, Finding, Findings, Lost, Tally, Walker, path_text
 from harness.games.registry import find_game, load_problems
@@ -175,7 +176,8 @@ def check_game(spec: str, *, depth: int = 3, playouts: int = 20, seed: int = 0,
 def self_test(spec: str, options: CheckOptions = CheckOptions()) -> CheckReport:
     """Load ``GAME:SPEC`` (bad input is a :class:`HarnessError`) and check its problems."""
     found = load_problems(spec)
-    problems = found.problems[:options.limit]
+    count = count_problems(found.problems, options.limit)
+    problems = islice(found.problems, count)            # made as they are checked
     specs = parse_variants(options.variants)
     findings = Findings(options.max_findings)
     stats = Tally()
@@ -185,7 +187,7 @@ def self_test(spec: str, options: CheckOptions = CheckOptions()) -> CheckReport:
             _check_problem(problem, number, options, specs, findings, stats)
     except Enough:
         stopped = True
-    return CheckReport(spec, tuple(findings.found), len(problems), stats.playouts,
+    return CheckReport(spec, tuple(findings.found), count, stats.playouts,
                        stats.positions, stats.expanded, stats.keys, stats.ends, stats.searched,
                        stats.searches, stats.untabled, stats.depth, tuple(s.label for s in specs),
                        stats.ends_compared, stats.turns, stopped)

@@ -233,7 +233,7 @@ def chess_suite() -> Path | None:
 def _chess_problems(path: Path, count: int) -> list[Problem]:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        return load_problems(f"chess:{path}", skip_invalid=True).problems[:count]
+        return list(load_problems(f"chess:{path}", skip_invalid=True).problems[:count])
 
 
 def _chess_jobs(pairs: Iterable[tuple[str, str]], scale: Scale, suite: Path | None,
@@ -386,7 +386,9 @@ def collect(jobs: Sequence[Job], execution: Execution, progress: Listener,
     each appended to ``log`` as it finishes."""
     rows: list[list[dict[str, Any]]] = [finished.get(i, []) for i in range(len(jobs))]
     todo = [i for i in range(len(jobs)) if i not in finished]
-    with in_phase(progress, "reproduce", [len(job[2]) for job in jobs], finished):
+    searches = [len(job[2]) for job in jobs]
+    with in_phase(progress, "reproduce", len(jobs), sum(searches), len(finished),
+                  sum(searches[i] for i in finished)):
         for index, result in run_jobs(measure, [jobs[i] for i in todo], execution,
                                       on_step=progress.searched):
             log.append(todo[index], result)

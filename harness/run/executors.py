@@ -3,7 +3,8 @@
 A job is one problem with all its variants and depths (so the per-problem position cache
 is shared by all of them wherever the job runs). Jobs travel as plain values; results
 come back in completion order, tagged with the job's index, and the caller restores the
-plan's order, so every executor gives the same rows.
+plan's order, so every executor gives the same rows. Jobs are read as the workers need
+them, a bounded way ahead (:data:`LOOK_AHEAD`), so a run never holds all its problems.
 
 Workers are started by :func:`start_workers` before a run creates anything on disk (a
 Dask scheduler that cannot be reached leaves no folder behind). Worker processes ignore
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import ctypes
 import gc
+import heapq
 import logging
 import os
 import shlex
@@ -23,10 +25,11 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Callable, Generator, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from contextlib import contextmanager
 from dataclasses import dataclass
+from itertools import islice
 from multiprocessing import get_context
 from pathlib import Path
 from typing import Any, TypeVar
@@ -34,6 +37,7 @@ from typing import Any, TypeVar
 from harness.errors import HarnessError
 
 T = TypeVar("T")
+A = TypeVar("A")
 
 EXECUTORS = ("process", "dask")
 
@@ -95,6 +99,31 @@ def start_order(costs: Sequence[float]) -> list[int]:
     return sorted(range(len(costs)), key=lambda i: -costs[i])
 
 
+LOOK_AHEAD = 1024
+"""Jobs read ahead of those started, and jobs handed to a pool or cluster before one
+finishes: a bound on what a run holds of its problems, which leaves every worker busy.
+A run of fewer jobs reads them all first, and starts them in :func:`start_order`."""
+
+
+def costliest_first(jobs: Iterator[tuple[int, A]], cost: Callable[[A], float],
+                    window: int) -> Iterator[tuple[int, A]]:
+    """``jobs`` (numbered) in start order: of the next ``window`` read, the costliest
+    first, equal costs in their order; all of them when there are no more than
+    ``window`` (then :func:`start_order`)."""
+    heap: list[tuple[float, int, A]] = []
+
+    def pop() -> tuple[int, A]:
+        _, number, job = heapq.heappop(heap)
+        return number, job
+
+    for number, job in jobs:
+        heapq.heappush(heap, (-cost(job), number, job))
+        if len(heap) >= window:
+            yield pop()
+    while heap:
+        yield pop()
+
+
 _step_sink: Callable[[], None] | None = None
 """Where :func:`report_step` sends a step in this process (set while a job runs)."""
 
@@ -112,29 +141,33 @@ class Workers:
     parallel = False
     """Whether jobs run side by side (then a start order is worth estimating)."""
 
-    def map(self, function: Callable[..., T], arguments: Sequence[tuple[Any, ...]],
-            cost: Callable[[int], float] | None = None,
+    def map(self, function: Callable[..., T], arguments: Iterable[tuple[Any, ...]],
+            cost: Callable[[tuple[Any, ...]], float] | None = None,
             on_step: Callable[[int], None] | None = None) -> Generator[tuple[int, T], None, None]:
         """Call ``function(*args)`` for each argument tuple; yield ``(index, result)`` as
-        each finishes. With ``cost`` (an estimate of job ``i``'s work, asked only when
-        jobs run in parallel) they start costliest first, so no long job is left to run
-        alone at the end. ``on_step(n)``: jobs reported ``n`` more steps
-        (:func:`report_step`). Closing the iterator early stops what has not started."""
-        order = (start_order([cost(i) for i in range(len(arguments))])
-                 if cost is not None and self.parallel else range(len(arguments)))
-        yield from self.run(function, arguments, order, on_step)
+        each finishes, ``index`` its place among ``arguments``. The arguments are read as
+        workers need them, at most :data:`LOOK_AHEAD` beyond those started (a run of a
+        hundred million problems never holds them all). With ``cost`` (an estimate of a
+        job's work from its arguments, asked only when jobs run in parallel) the costliest
+        of those read start first, so no long job is left to run alone at the end.
+        ``on_step(n)``: jobs reported ``n`` more steps (:func:`report_step`). Closing the
+        iterator early stops what has not started."""
+        numbered: Iterator[tuple[int, tuple[Any, ...]]] = enumerate(arguments)
+        if cost is not None and self.parallel:
+            numbered = costliest_first(numbered, cost, LOOK_AHEAD)
+        yield from self.run(function, numbered, on_step)
 
-    def run(self, function: Callable[..., T], arguments: Sequence[tuple[Any, ...]],
-            order: Sequence[int],
+    def run(self, function: Callable[..., T], jobs: Iterator[tuple[int, tuple[Any, ...]]],
             on_step: Callable[[int], None] | None) -> Generator[tuple[int, T], None, None]:
-        """Call ``function(*arguments[i])`` for each ``i`` of ``order``; yield ``(i,
-        result)`` as each finishes; ``on_step(n)`` when jobs report ``n`` more steps."""
+        """Call ``function(*arguments)`` for each ``(index, arguments)`` of ``jobs``, in
+        that order; yield ``(index, result)`` as each finishes; ``on_step(n)`` when jobs
+        report ``n`` more steps."""
         global _step_sink
         previous = _step_sink
         _step_sink = None if on_step is None else (lambda: on_step(1))
         try:
-            for index in order:
-                yield index, function(*arguments[index])
+            for index, arguments in jobs:
+                yield index, function(*arguments)
         finally:
             _step_sink = previous
 
@@ -152,13 +185,16 @@ class _Processes(Workers):
                                         initializer=_worker_started,
                                         initargs=(os.getpid(), self.steps))
 
-    def run(self, function: Callable[..., T], arguments: Sequence[tuple[Any, ...]],
-            order: Sequence[int],
+    def run(self, function: Callable[..., T], jobs: Iterator[tuple[int, tuple[Any, ...]]],
             on_step: Callable[[int], None] | None) -> Generator[tuple[int, T], None, None]:
-        pending: dict[Future[T], int] = {self.pool.submit(function, *arguments[i]): i for i in order}
+        pending: dict[Future[T], int] = {}
+        for index, arguments in islice(jobs, LOOK_AHEAD):
+            pending[self.pool.submit(function, *arguments)] = index
         while pending:
             done, _ = wait(pending, timeout=POLL_SECONDS, return_when=FIRST_COMPLETED)
             self._drain(on_step)
+            for index, arguments in islice(jobs, len(done)):    # one in for each out
+                pending[self.pool.submit(function, *arguments)] = index
             for future in sorted(done, key=lambda f: pending[f]):
                 yield pending.pop(future), future.result()
 
@@ -265,19 +301,26 @@ class _Dask(Workers):
                                    "tcp://HOST:8786)") from None
             raise HarnessError(f"{where}: cannot connect: {exc}") from None
 
-    def run(self, function: Callable[..., T], arguments: Sequence[tuple[Any, ...]],
-            order: Sequence[int],
+    def run(self, function: Callable[..., T], jobs: Iterator[tuple[int, tuple[Any, ...]]],
             on_step: Callable[[int], None] | None) -> Generator[tuple[int, T], None, None]:
         from distributed import as_completed
 
-        futures = [self.client.submit(function, *arguments[i], key=f"harness-job-{i}", pure=False)
-                   for i in order]
-        index = {future.key: i for i, future in zip(order, futures, strict=True)}
+        live: dict[str, tuple[int, Any]] = {}        # by key: not yet yielded
+
+        def submit(number: int, arguments: tuple[Any, ...]) -> Any:
+            future = self.client.submit(function, *arguments, key=f"harness-job-{number}",
+                                        pure=False)
+            live[str(future.key)] = number, future
+            return future
+
+        running = as_completed([submit(i, a) for i, a in islice(jobs, LOOK_AHEAD)])
         try:
-            for future in as_completed(futures):
-                yield index[future.key], future.result()
+            for future in running:
+                for number, arguments in islice(jobs, 1):        # one in for each out
+                    running.add(submit(number, arguments))
+                yield live.pop(str(future.key))[0], future.result()
         finally:
-            self.client.cancel(futures)
+            self.client.cancel([future for _, future in live.values()])
 
     def close(self, interrupted: bool) -> None:
         self.client.close()
@@ -320,7 +363,7 @@ def start_workers(execution: Execution, jobs: int) -> Iterator[Workers]:
 
 
 def run_jobs(function: Callable[..., T], arguments: Sequence[tuple[Any, ...]],
-             execution: Execution, cost: Callable[[int], float] | None = None,
+             execution: Execution, cost: Callable[[tuple[Any, ...]], float] | None = None,
              on_step: Callable[[int], None] | None = None) -> Generator[tuple[int, T], None, None]:
     """:meth:`Workers.map` on workers started for these jobs and stopped after them (an
     interrupt, or closing the iterator early, stops them at once)."""

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from contextlib import closing, nullcontext
+from collections.abc import Collection, Iterator, Sequence
+from contextlib import ExitStack, closing, contextmanager, nullcontext
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -11,7 +11,7 @@ from typing import Any
 import pandas as pd
 
 from harness.errors import HarnessError, check_writable
-from harness.files import write_whole
+from harness.files import file_sha256, write_whole
 from harness.games.base import Problem
 from harness.games.chess.game import Chess, export_epd
 from harness.games.registry import find_game
@@ -39,7 +39,7 @@ from harness.run.blame import PluginError, Running, blamed
 from harness.run.executors import Execution, Workers, start_workers
 from harness.run.job import search_problem
 from harness.run.plan import ExperimentConfig, Plan, plan_experiment
-from harness.run.progress import Listener, in_phase
+from harness.run.progress import Listener, announced, in_phase
 from harness.run.resumable import check_plan, check_unchanged, made_with, variant_record
 from harness.search.registry import parse_variants
 from harness.search.run import SearchResult, Switches, run_search
@@ -126,13 +126,14 @@ def run_experiment(config: ExperimentConfig, run_dir: str | Path,
     also written as EPD (see :func:`export_epd`); with ``report``, ``summary.csv``,
     charts and ``report.html`` too.
     """
-    plan = plan_experiment(config)
+    plan = plan_experiment(config, progress)
     run_dir = Path(run_dir)
     if epd_out is not None:
-        if not any(p.game == Chess.name for p in plan.problems):
+        if not any(record.get("game") == Chess.name for record in plan.suites.values()):
             raise HarnessError(f"--epd-out {epd_out}: no chess problems to write as EPD")
         check_writable(epd_out, "--epd-out")
-    with start_workers(execution, len(plan.problems)) as workers, hold_folder(run_dir, command):
+    with (starting_workers(execution, len(plan.problems), progress) as workers,
+          hold_folder(run_dir, command)):
         if (run_dir / RESULTS_FILE).exists() or (run_dir / RUN_FILE).exists():
             raise HarnessError(f"{run_dir}: already holds a run; choose another --out, or "
                                f"finish it with --resume {run_dir}")
@@ -174,31 +175,41 @@ def resume_experiment(run_dir: str | Path, execution: Execution = Execution(),
                                f"writes version {SCHEMA_VERSION})")
         check_unchanged(run_dir, info)
         config = ExperimentConfig.from_dict(info["config"])
-        plan = plan_experiment(config)
+        plan = plan_experiment(config, progress)
         check_plan(run_dir, info, plan)
-        complete = _complete_rows(run_dir / RESULTS_FILE, plan, config, info)
-        with start_workers(execution, len(plan.problems)) as workers:
+        with announced(progress or Listener(), f"reading the rows kept in {run_dir}"):
+            complete = _complete_rows(run_dir / RESULTS_FILE, plan, config, info)
+        with starting_workers(execution, len(plan.problems), progress) as workers:
             rewrite_results(run_dir / RESULTS_FILE,
-                            [row for i in sorted(complete) for row in complete[i]], plan.columns)
+                            [row for rows in complete.values() for row in rows], plan.columns)
             info.setdefault("resumed", []).append({"at": now(), "problems_kept": len(complete)})
             info["execution"] = asdict(execution)
             write_run_info(run_dir, info)
-            return _execute(plan, config, run_dir, info, set(complete), workers, progress, report)
+            return _execute(plan, config, run_dir, info, complete.keys(), workers, progress, report)
 
 
 def _execute(plan: Plan, config: ExperimentConfig, run_dir: Path, info: dict[str, Any],
-             done: set[int], workers: Workers, progress: Listener | None,
+             done: Collection[ProblemKey], workers: Workers, progress: Listener | None,
              report: bool) -> RunOutput:
     labels = [spec.label for spec in plan.variants]
-    todo = [i for i in range(len(plan.problems)) if i not in done]
-    jobs = [(plan.problems[i], labels, config.depths, plan.switches, config.measure_minimal,
-             config.max_nodes) for i in todo]
     listener = progress or Listener()
-    searches = [len(labels) * len(p.depths(config.depths)) for p in plan.problems]
-    found = workers.map(search_problem, jobs, cost=lambda job: _work(jobs[job][0]),
+    order: dict[ProblemKey, int] = {}           # each problem's place, as it is reached
+
+    def jobs() -> Iterator[tuple[Any, ...]]:
+        for i, problem in enumerate(plan.problems):
+            order[problem.suite, problem.problem_id] = i
+            if (problem.suite, problem.problem_id) not in done:
+                yield (problem, labels, config.depths, plan.switches, config.measure_minimal,
+                       config.max_nodes)
+
+    # Every problem is searched to each depth given, else to its own (Problem.depths).
+    each = len(labels) * (len(config.depths) if config.depths else 1)
+    total = len(plan.problems)
+    found = workers.map(search_problem, jobs(), cost=lambda job: _work(job[0]),
                         on_step=listener.searched)
     try:
-        with (in_phase(listener, searched_sets(plan), searches, done),
+        with (in_phase(listener, searched_sets(plan), total, total * each, len(done),
+                       len(done) * each),
               closing(ResultsWriter(run_dir / RESULTS_FILE, plan.columns)) as writer,
               closing(found) as results):
             for _, rows in results:
@@ -207,7 +218,7 @@ def _execute(plan: Plan, config: ExperimentConfig, run_dir: Path, info: dict[str
     except PluginError as exc:
         raise PluginError(f"{exc}; the problems finished before it are kept in {run_dir} "
                           f"(--resume {run_dir} finishes the rest)") from None
-    order = {(p.suite, p.problem_id): i for i, p in enumerate(plan.problems)}
+    _check_files_kept(plan)
     rows = read_rows(run_dir / RESULTS_FILE)
     rows.sort(key=lambda row: order[(row["suite"], row["problem_id"])])   # stable within a job
     rewrite_results(run_dir / RESULTS_FILE, rows, plan.columns)
@@ -223,6 +234,36 @@ def _execute(plan: Plan, config: ExperimentConfig, run_dir: Path, info: dict[str
         listener.note("writing summary.csv, comparison.csv, charts and report.html")
         write_report(run_dir, results_frame, info)
     return RunOutput(run_dir, results_frame, info, answers)
+
+
+def _check_files_kept(plan: Plan) -> None:
+    """Refuse to finish a run whose problem file changed while it was read: its problems
+    are read as they are reached, so its rows could mix two versions of the file."""
+    for record in plan.suites.values():
+        path = Path(str(record.get("path", "")))
+        if record.get("sha256") and path.is_file() and file_sha256(path) != record["sha256"]:
+            raise HarnessError(f"{path}: changed while the run read it (sha256 "
+                               f"{str(record['sha256'])[:12]}... then, {file_sha256(path)[:12]}... "
+                               "now): its rows may mix two versions of the file; put it back and "
+                               "start a new run with another --out")
+
+
+ProblemKey = tuple[str, str]
+"""A problem's identity in ``results.csv``: its set and its id."""
+
+
+@contextmanager
+def starting_workers(execution: Execution, jobs: int,
+                     progress: Listener | None) -> Iterator[Workers]:
+    """:func:`start_workers`, named on stderr when starting them takes a while (a local
+    Dask cluster, a scheduler far away)."""
+    what = (f"connecting to the Dask scheduler {execution.scheduler}" if execution.scheduler
+            else "starting a local Dask cluster" if execution.executor == "dask"
+            else "starting worker processes")
+    with ExitStack() as stack:
+        with announced(progress or Listener(), what):
+            workers = stack.enter_context(start_workers(execution, jobs))
+        yield workers
 
 
 def searched_sets(plan: Plan) -> str:
@@ -251,21 +292,29 @@ def _work(problem: Problem) -> float:
 
 
 def _complete_rows(path: Path, plan: Plan, config: ExperimentConfig,
-                   info: dict[str, Any]) -> dict[int, list[dict[str, str]]]:
-    """The rows of each problem that finished (all its variants x depths are there), read
-    and checked as every command reads them (:func:`read_results`): a row that cannot be
-    right refuses the resume, so no row is rewritten away."""
-    index = {(p.suite, p.problem_id): i for i, p in enumerate(plan.problems)}
-    by_problem: dict[int, list[dict[str, str]]] = {}
+                   info: dict[str, Any]) -> dict[ProblemKey, list[dict[str, str]]]:
+    """The rows of each problem that finished (all its variants x depths are there), in
+    the plan's order, read and checked as every command reads them (:func:`read_results`):
+    a row that cannot be right refuses the resume, so no row is rewritten away. The plan's
+    problems are read only as far as the last one with rows."""
+    by_problem: dict[ProblemKey, list[dict[str, str]]] = {}
     for row in read_results(path, info).text:
-        i = index.get((row["suite"], row["problem_id"]))
-        if i is None:
-            raise HarnessError(f"{path}: row for {row['suite']} {row['problem_id']} is not in "
-                               "the run's configuration")
-        by_problem.setdefault(i, []).append(row)
+        by_problem.setdefault((row["suite"], row["problem_id"]), []).append(row)
     width = len(plan.variants)
-    return {i: rows for i, rows in by_problem.items()
-            if len(rows) == width * len(plan.problems[i].depths(config.depths))}
+    waiting = set(by_problem)
+    complete: dict[ProblemKey, list[dict[str, str]]] = {}
+    for problem in plan.problems:
+        if not waiting:
+            break
+        key = (problem.suite, problem.problem_id)
+        if key in waiting:
+            waiting.remove(key)
+            if len(by_problem[key]) == width * len(problem.depths(config.depths)):
+                complete[key] = by_problem[key]
+    for suite, problem_id in (key for key in by_problem if key in waiting):
+        raise HarnessError(f"{path}: row for {suite} {problem_id} is not in the run's "
+                           "configuration")
+    return complete
 
 
 def compare_variants(baseline: str, others: Sequence[str], out_dir: str | Path,
@@ -332,11 +381,11 @@ def draw_search(config: ExperimentConfig, variants: Sequence[str], depth: int | 
     if problem_id is None:
         problem = plan.problems[0]
     else:
-        found = [p for p in plan.problems if p.problem_id == problem_id]
-        if not found:
+        found = next((p for p in plan.problems if p.problem_id == problem_id), None)
+        if found is None:
             ids = ", ".join(p.problem_id for p in plan.problems[:10])
             raise HarnessError(f"no problem {problem_id!r} (the first ids: {ids})")
-        problem = found[0]
+        problem = found
     depth = problem.depths(depths)[0]
     if out is not None:
         check_writable(out, "--out")

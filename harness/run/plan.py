@@ -3,17 +3,20 @@ before anything is searched."""
 
 from __future__ import annotations
 
-import hashlib
 import warnings
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field, replace
+from itertools import chain, islice
 from pathlib import Path
 from typing import Any
 
 from harness.errors import HarnessError
-from harness.games.base import FEATURES, Problem
+from harness.files import file_sha256
+from harness.games.base import FEATURES, Problem, ProblemStream, count_problems
 from harness.games.registry import find_game, load_problems, parse_problem_name
 from harness.results import ROW_COLUMNS
 from harness.run.blame import Running, blamed
+from harness.run.progress import Listener, announced
 from harness.search.registry import VariantSpec, parse_variants
 from harness.search.run import MAX_DEPTH, Switches, check_depth
 from harness.search.table import DEFAULT_SIZE
@@ -91,8 +94,9 @@ def _from_version_1(values: dict[str, Any]) -> dict[str, Any]:
 class Plan:
     """A validated configuration: every problem and variant resolved, nothing searched."""
 
-    problems: list[Problem]
-    """Every problem, in order."""
+    problems: Sequence[Problem]
+    """Every problem, in order, made as it is reached (:func:`chained`): its length is
+    known, its problems are not held."""
     variants: list[VariantSpec]
     """Every variant with its options."""
     suites: dict[str, dict[str, Any]] = field(default_factory=dict)
@@ -112,8 +116,12 @@ def shared_table(switches: Switches, variants: list[VariantSpec], own_tables: bo
     return replace(switches, tt_size=DEFAULT_SIZE)
 
 
-def plan_experiment(config: ExperimentConfig) -> Plan:
-    """Resolve and check everything a run needs, so bad input fails before any search."""
+def plan_experiment(config: ExperimentConfig, progress: Listener | None = None) -> Plan:
+    """Resolve and check everything a run needs, so bad input fails before any search.
+
+    A problem set is read as far as the run goes, and no further: to its ``--limit``,
+    else through (checking every line, keeping none), so a bad line the run would meet
+    stops it now. ``progress`` hears what is being read when that takes a while."""
     switches = config.switches
     if switches.tt_size < 0:
         raise HarnessError(f"--tt {switches.tt_size}: a table size cannot be negative")
@@ -132,29 +140,60 @@ def plan_experiment(config: ExperimentConfig) -> Plan:
     if not config.problems:
         raise HarnessError("nothing to search: give --problems GAME:SPEC (or --suite EPD, "
                            "--trees SPEC, --tree FILE)")
-    problems: list[Problem] = []
+    parts: list[tuple[Sequence[Problem], int]] = []
     suites: dict[str, dict[str, Any]] = {}
     games: list[str] = []
+    listener = progress or Listener()
+    upto = "" if config.limit is None else f" (up to --limit {config.limit})"
     for text in config.problems:
         game = parse_problem_name(text).game
-        with blamed(Running(game)):             # a plug-in's load or check that raises
+        with (blamed(Running(game)),            # a plug-in's load or check that raises
+              announced(listener, f"reading {text}{upto} before the first search")):
             found = load_problems(text, config.skip_invalid)
             game.check(found, config.depths)
-        suites[found.name] = with_sha256(found.record)
-        problems += found.problems[:config.limit]
+            count = count_problems(found.problems, config.limit)
+            record = with_sha256(found.record)
+        if found.name in suites:
+            raise HarnessError(f"two problem sets are called {found.name} (results are keyed by "
+                               "problem set and id): give each once")
+        suites[found.name] = {**record, "problems": count}
+        parts.append((found.problems, count))
         games += [] if game.name in games else [game.name]
+    _check_distinct(chain.from_iterable(problems[:count] for problems, count in parts
+                                        if not isinstance(problems, ProblemStream)))
+    _warn_unoffered(switches, games)
+    columns = [*ROW_COLUMNS]
+    for name in games:
+        columns += [c for c in find_game(name).columns if c not in columns]
+    return Plan(chained(parts), variants, suites, tuple(columns),
+                shared_table(switches, variants, config.own_tables))
+
+
+def _check_distinct(problems: Iterable[Problem]) -> None:
+    """Refuse two of ``problems`` (those of lists: a stream's ids are distinct, and sets
+    are by name) with the same set and id."""
     seen: set[tuple[str, str]] = set()
     for problem in problems:
         if (problem.suite, problem.problem_id) in seen:
             raise HarnessError(f"two problems are called {problem.suite} {problem.problem_id} "
                                "(results are keyed by problem set and id)")
         seen.add((problem.suite, problem.problem_id))
-    _warn_unoffered(switches, games)
-    columns = [*ROW_COLUMNS]
-    for name in games:
-        columns += [c for c in find_game(name).columns if c not in columns]
-    return Plan(problems, variants, suites, tuple(columns),
-                shared_table(switches, variants, config.own_tables))
+
+
+def chained(parts: Sequence[tuple[Sequence[Problem], int]]) -> ProblemStream:
+    """The first ``count`` problems of each set of ``parts``, one after the other, made as
+    they are reached."""
+    def make() -> Iterator[Problem]:
+        return chain.from_iterable(islice(problems, count) for problems, count in parts)
+
+    def item(index: int) -> Problem:
+        for problems, count in parts:
+            if index < count:
+                return problems[index]
+            index -= count
+        raise IndexError(index)
+
+    return ProblemStream(make, sum(count for _, count in parts), item)
 
 
 def with_sha256(record: dict[str, Any]) -> dict[str, Any]:
@@ -163,11 +202,7 @@ def with_sha256(record: dict[str, Any]) -> dict[str, Any]:
     path = Path(str(record.get("path", "")))
     if "sha256" in record or not record.get("path") or not path.is_file():
         return record
-    digest = hashlib.sha256()
-    with path.open("rb") as file:
-        for block in iter(lambda: file.read(1 << 20), b""):
-            digest.update(block)
-    return {**record, "sha256": digest.hexdigest()}
+    return {**record, "sha256": file_sha256(path)}
 
 
 FEATURE_FLAGS = {"null_move": "--null-move", "check_extension": "--check-extension"}

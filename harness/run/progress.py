@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Collection, Iterator, Sequence
+from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TextIO
 
@@ -37,15 +37,37 @@ class Listener:
 
 
 @contextmanager
-def in_phase(listener: Listener, name: str, searches: Sequence[int],
-             done: Collection[int] = ()) -> Iterator[None]:
-    """A phase of ``len(searches)`` problems, problem ``i`` being ``searches[i]`` searches,
-    those in ``done`` kept from before; it ends however the block does."""
-    listener.phase(name, len(searches), sum(searches), len(done), sum(searches[i] for i in done))
+def in_phase(listener: Listener, name: str, problems: int, searches: int,
+             problems_done: int = 0, searches_done: int = 0) -> Iterator[None]:
+    """A phase of ``problems`` problems and ``searches`` searches, the counts done kept from
+    before (a resume); it ends however the block does."""
+    listener.phase(name, problems, searches, problems_done, searches_done)
     try:
         yield
     finally:
         listener.phase_done()
+
+
+SLOW_SECONDS = 2.0
+"""How long something before the first search may take before it is named on stderr."""
+
+
+@contextmanager
+def announced(listener: Listener, text: str) -> Iterator[None]:
+    """Tell ``listener`` ``text`` (what the block does: reading a file, starting workers)
+    once the block has taken :data:`SLOW_SECONDS`, so a run that is silent for long is
+    never silent for nothing; a quick block says nothing."""
+    if SLOW_SECONDS <= 0:
+        listener.note(text)
+        yield
+        return
+    timer = threading.Timer(SLOW_SECONDS, listener.note, (text,))
+    timer.daemon = True
+    timer.start()
+    try:
+        yield
+    finally:
+        timer.cancel()
 
 
 class Progress(Listener):

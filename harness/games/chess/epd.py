@@ -31,7 +31,7 @@ from __future__ import annotations
 import hashlib
 import re
 import warnings
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeAlias
@@ -39,7 +39,7 @@ from typing import TypeAlias
 import chess
 
 from harness.errors import HarnessError, decode_utf8
-from harness.files import write_whole
+from harness.files import read_text_lines, write_whole
 
 EpdOperand: TypeAlias = str | int | float | chess.Move | list[chess.Move] | None
 """An operation's value as python-chess parses it."""
@@ -195,30 +195,57 @@ def _read(path: Path, skip_invalid: bool) -> Suite:
         data = path.read_bytes()
     except OSError as exc:
         raise HarnessError(f"{path}: cannot read: {exc.strerror or exc}") from None
-    text = decode_utf8(path, data)
-
-    positions: list[EpdPosition] = []
+    decode_utf8(path, data)             # a file that is not UTF-8 is refused whole, as before
     skipped: list[tuple[int, str]] = []
+
+    def skip(number: int, reason: str) -> None:
+        skipped.append((number, reason))
+        warnings.warn(f"{path}:{number}: {reason} (skipped)", SkippedLineWarning, stacklevel=5)
+
+    positions = tuple(read_positions(path, skip if skip_invalid else None))
+    return Suite(path.name, path, hashlib.sha256(data).hexdigest(), positions, tuple(skipped))
+
+
+def read_positions(path: str | Path,
+                   skip: Callable[[int, str], None] | None = None) -> Iterator[EpdPosition]:
+    """The positions of an EPD file, read a line at a time as they are asked for
+    (:func:`read_lines`)."""
+    return (position for _, position in read_lines(path, skip))
+
+
+def read_lines(path: str | Path, skip: Callable[[int, str], None] | None = None
+               ) -> Iterator[tuple[str, EpdPosition]]:
+    """Each position of an EPD file with its line's text (stripped), read a line at a time
+    as they are asked for: a run that stops after two positions reads the file no further
+    (a line is only checked when it is read). A malformed line (the rules of the module
+    docstring, a duplicate ``id``, bytes that are not UTF-8) raises :class:`HarnessError`
+    ``FILE:LINE: reason``; with ``skip`` it is handed to ``skip(line, reason)`` instead
+    (not UTF-8 is still an error). What the reader keeps grows with the lines read, not
+    the file: the ids seen."""
+    path = Path(path)
     seen: dict[str, int] = {}
-    for number, raw in enumerate(text.split("\n"), 1):
-        line = raw.removesuffix("\r").strip()
+    for number, raw in enumerate(read_text_lines(path), 1):
+        line = raw.strip()
         if not line or line.startswith("#"):
             continue
         try:
-            board, ops = _parse(line)
-            ident = _identity(ops, path, number)
-            if ident in seen:
-                raise _BadLine(f"duplicate id {ident!r} (also on line {seen[ident]})")
+            position = position_from_line(line, number, path)
+            if position.id in seen:
+                raise _BadLine(f"duplicate id {position.id!r} (also on line {seen[position.id]})")
         except _BadLine as exc:
-            reason = str(exc)
-            if not skip_invalid:
-                raise HarnessError(f"{path}:{number}: {reason}") from None
-            skipped.append((number, reason))
-            warnings.warn(f"{path}:{number}: {reason} (skipped)", SkippedLineWarning, stacklevel=3)
+            if skip is None:
+                raise HarnessError(f"{path}:{number}: {exc}") from None
+            skip(number, str(exc))
             continue
-        seen[ident] = number
-        positions.append(EpdPosition(number, ident, board.epd(), board.fen(), ops))
-    return Suite(path.name, path, hashlib.sha256(data).hexdigest(), tuple(positions), tuple(skipped))
+        seen[position.id] = number
+        yield line, position
+
+
+def position_from_line(line: str, number: int, path: str | Path) -> EpdPosition:
+    """The position of one EPD line (stripped), line ``number`` of ``path`` (its id, when
+    the line gives none, is ``<stem>.<number>``); :class:`_BadLine` when it is none."""
+    board, ops = _parse(line)
+    return EpdPosition(number, _identity(ops, Path(path), number), board.epd(), board.fen(), ops)
 
 
 def _parse(line: str) -> tuple[chess.Board, dict[str, EpdOperand]]:

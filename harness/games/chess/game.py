@@ -9,19 +9,20 @@ game registry (and with it ``harness --help``) lists chess without loading them.
 from __future__ import annotations
 
 import warnings
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from harness.errors import HarnessError
-from harness.games.base import Game, Problem, ProblemSet, Tree
+from harness.files import file_sha256
+from harness.games.base import Game, Problem, ProblemSet, ProblemStream, Tree
 from harness.options import Option, OptionValue
 
 if TYPE_CHECKING:
     import pandas as pd
 
-    from harness.games.chess.epd import EpdPosition, Suite
+    from harness.games.chess.epd import EpdPosition
 
 DEFAULT_DEPTH = 3
 """Depth searched on chess positions when none is given."""
@@ -53,32 +54,16 @@ class Chess(Game):
 
     def load(self, spec: str, options: tuple[tuple[str, OptionValue], ...],
              skip_invalid: bool = False) -> ProblemSet:
-        from harness.games.chess.epd import SkippedLineWarning, load_suite
         from harness.games.chess.suites import find_suite
 
         if not spec.strip():                    # Path("") is ".", a folder
             raise HarnessError("chess: which suite? a chess set needs an EPD file name, e.g. "
                                "chess:bench.epd (harness suites lists those found)")
         path = find_suite(spec)
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always", SkippedLineWarning)
-            suite = load_suite(path, skip_invalid)
-        if not suite.positions:
-            # Raised before the skipped lines are reported: this one line says it all.
-            if not suite.skipped:
-                raise HarnessError(f"{path}: no positions (no EPD lines)")
-            line, reason = suite.skipped[0]
-            raise HarnessError(f"{path}: no valid positions ({len(suite.skipped)} lines "
-                               f"skipped as malformed; the first, line {line}: {reason})")
-        for warning in caught:
-            warnings.warn_explicit(warning.message, warning.category, warning.filename,
-                                   warning.lineno)
-        name = self.set_name(suite.name, options)
-        problems = [Problem(self.name, name, p.id, str(path), i, options, DEFAULT_DEPTH)
-                    for i, p in enumerate(suite.positions)]
-        return ProblemSet(name, problems, {
-            "path": str(path), "sha256": suite.sha256, "positions": len(suite.positions),
-            "skipped": [list(s) for s in suite.skipped]})
+        name = self.set_name(path.name, options)
+        reader = _EpdProblems(path, name, options, skip_invalid)
+        return ProblemSet(name, ProblemStream(reader.problems), {
+            "path": str(path), "sha256": file_sha256(path), "skipped": reader.skipped})
 
     def tree(self, problem: Problem) -> Tree:
         from harness.games.chess.tree import ChessTree, Ordering
@@ -107,19 +92,65 @@ class Chess(Game):
 
 
 def position_of(problem: Problem) -> EpdPosition:
-    """The EPD position of a chess problem."""
-    return _suite(problem.source).positions[problem.index]
+    """The EPD position of a chess problem: its line, which the problem carries (a worker
+    never reads the suite), parsed once per process."""
+    return _position(problem.position, problem.index, problem.source)
 
 
-@lru_cache(maxsize=16)
-def _suite(path: str) -> Suite:
-    # Skipping is harmless here: a suite read without it had no line to skip, so the
-    # indices are the same; the skipped lines were reported when the run was planned.
-    from harness.games.chess.epd import load_suite
+@lru_cache(maxsize=1024)
+def _position(line: str, number: int, path: str) -> EpdPosition:
+    from harness.games.chess.epd import position_from_line
 
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        return load_suite(path, skip_invalid=True)
+    return position_from_line(line, number, path)
+
+
+class _EpdProblems:
+    """The problems of an EPD file, read as they are reached (:func:`read_positions`): each
+    carries its line. A skipped line (``skip_invalid``) is told once, however often the
+    file is read, and kept in :attr:`skipped` (``run.json``); none is told when the file
+    has no valid position at all: that one error says it."""
+
+    def __init__(self, path: Path, name: str, options: tuple[tuple[str, OptionValue], ...],
+                 skip_invalid: bool) -> None:
+        self.path, self.name, self.options, self.skip_invalid = path, name, options, skip_invalid
+        self.skipped: list[list[object]] = []
+        """``[line, reason]`` of each line skipped so far, in file order."""
+        self.told: set[int] = set()
+
+    def problems(self) -> Iterator[Problem]:
+        from harness.games.chess.epd import SkippedLineWarning, read_lines
+
+        held: list[tuple[int, str]] | None = []     # skips not told until a position is found
+        passed: list[tuple[int, str]] = []
+
+        def skip(number: int, reason: str) -> None:
+            passed.append((number, reason))
+            if number in self.told:
+                return
+            self.told.add(number)
+            self.skipped.append([number, reason])
+            if held is None:
+                warnings.warn(f"{self.path}:{number}: {reason} (skipped)", SkippedLineWarning,
+                              stacklevel=2)
+            else:
+                held.append((number, reason))
+
+        count = 0
+        for line, position in read_lines(self.path, skip if self.skip_invalid else None):
+            for number, reason in held or ():
+                warnings.warn(f"{self.path}:{number}: {reason} (skipped)", SkippedLineWarning,
+                              stacklevel=2)
+            held = None
+            yield Problem(Chess.name, self.name, position.id, str(self.path), position.line,
+                          self.options, DEFAULT_DEPTH, position=line)
+            count += 1
+        if count:
+            return
+        if not passed:
+            raise HarnessError(f"{self.path}: no positions (no EPD lines)")
+        first, reason = passed[0]
+        raise HarnessError(f"{self.path}: no valid positions ({len(passed)} lines skipped as "
+                           f"malformed; the first, line {first}: {reason})")
 
 
 EPD_COUNTERS = ("leaves", "qnodes", "zw_searches", "researches", "research_nodes",
@@ -127,7 +158,7 @@ EPD_COUNTERS = ("leaves", "qnodes", "zw_searches", "researches", "research_nodes
 """Counters written to EPD as private opcodes (``H`` + name; ``acn`` holds ``nodes``)."""
 
 
-def export_epd(results: pd.DataFrame, problems: Sequence[Problem], path: str | Path) -> int:
+def export_epd(results: pd.DataFrame, problems: Iterable[Problem], path: str | Path) -> int:
     """Write one EPD line per chess row: the position with its ``id``, ``bm`` and ``am``
     kept, the standard ``acd`` (depth), ``acn`` (nodes), ``ce`` (score for the side to
     move, centipawns) and ``pv``, and private opcodes (uppercase first letter, as the

@@ -3,13 +3,13 @@ solved exactly by default, judged against the scores a file gives."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from functools import lru_cache
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import ClassVar
 
-from harness.errors import HarnessError, decode_utf8
-from harness.games.base import MAX_DEPTH, Game, Problem, ProblemSet, Tree
+from harness.errors import HarnessError
+from harness.files import read_text_lines
+from harness.games.base import MAX_DEPTH, Game, Problem, ProblemSet, ProblemStream, Tree
 from harness.games.connect4.compiled import connect4_tree
 from harness.games.connect4.tree import ORDERS, board_from
 from harness.options import Option, OptionValue
@@ -49,32 +49,17 @@ class Connect4(Game):
                                f"searches")
         path = Path(spec)
         if path.is_file():
-            lines = _lines(str(path))
-            where = str(path)
-            name = path.name
-        elif spec.isdigit() or spec == "start":
-            lines = (("" if spec == "start" else spec, None),)
-            where = f"connect4:{spec}"
-            name = spec
-        else:
+            name = self.set_name(path.name, options)
+            return ProblemSet(name, ProblemStream(lambda: _file_problems(path, name, options)),
+                              {"path": str(path)})
+        if not (spec.isdigit() or spec == "start"):
             raise HarnessError(f"connect4:{spec}: no such file, and not a position (columns "
                                f"1-{width}, or start)")
-        name = self.set_name(name, options)
-        problems = []
-        seen: dict[str, int] = {}
-        for number, (moves, score) in enumerate(lines, 1):
-            at = f"{where}:{number}: " if path.is_file() else f"{where}: "
-            board = board_from(moves, width, height, at)
-            if moves in seen:
-                raise HarnessError(f"{at}the position of line {seen[moves]} again")
-            seen[moves] = number
-            known = "" if score is None else str(score)
-            problems.append(Problem(self.name, name, moves or "start",
-                                    str(path) if path.is_file() else "", number - 1, options,
-                                    width * height - board.moves,
-                                    position=f"{moves} {known}".strip()))
-        record = {"path": str(path)} if path.is_file() else {}
-        return ProblemSet(name, problems, record)
+        moves = "" if spec == "start" else spec
+        board = board_from(moves, width, height, f"connect4:{spec}: ")
+        name = self.set_name(spec, options)
+        return ProblemSet(name, [Problem(self.name, name, moves or "start", "", 0, options,
+                                         width * height - board.moves, position=moves)])
 
     def tree(self, problem: Problem) -> Tree:
         values = dict(problem.options)
@@ -106,12 +91,29 @@ def _known(problem: Problem) -> int | None:
     return int(parts[1]) if len(parts) > 1 else None
 
 
-@lru_cache(maxsize=8)
-def _lines(path: str) -> tuple[tuple[str, int | None], ...]:
-    """Each line's moves and score (``None`` when it gives none); bad lines are errors."""
-    data = Path(path).read_bytes()
-    found = []
-    for number, line in enumerate(decode_utf8(path, data).splitlines(), 1):
+def _file_problems(path: Path, name: str,
+                   options: tuple[tuple[str, OptionValue], ...]) -> Iterator[Problem]:
+    """The positions of a file, one a line, made as they are reached (a run that stops
+    after two reads no further); a bad line is ``FILE:LINE: reason`` when it is read."""
+    values = dict(options)
+    width, height = int(values["width"]), int(values["height"])
+    seen: dict[str, int] = {}
+    for index, (number, moves, score) in enumerate(_lines(path)):
+        at = f"{path}:{number}: "
+        board = board_from(moves, width, height, at)
+        if moves in seen:
+            raise HarnessError(f"{at}the position of line {seen[moves]} again")
+        seen[moves] = number
+        known = "" if score is None else str(score)
+        yield Problem(Connect4.name, name, moves or "start", str(path), index, options,
+                      width * height - board.moves, position=f"{moves} {known}".strip())
+
+
+def _lines(path: Path) -> Iterator[tuple[int, str, int | None]]:
+    """Each position line's number, moves and score (``None`` when it gives none), read a
+    line at a time; bad lines are errors."""
+    found = 0
+    for number, line in enumerate(read_text_lines(path), 1):
         parts = line.split()
         if not parts or parts[0].startswith("#"):
             continue
@@ -128,7 +130,7 @@ def _lines(path: str) -> tuple[tuple[str, int | None], ...]:
         if not moves.isdigit():
             bad = next(c for c in moves if not c.isdigit())
             raise HarnessError(f"{path}:{number}: {bad!r} is not a column")
-        found.append((moves, score))
+        found += 1
+        yield number, moves, score
     if not found:
         raise HarnessError(f"{path}: no positions")
-    return tuple(found)

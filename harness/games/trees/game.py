@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
 from harness.errors import HarnessError
-from harness.games.base import Game, Problem, ProblemSet, Tree, check_default_depth
+from harness.games.base import Game, Problem, ProblemSet, ProblemStream, Tree, check_default_depth
 from harness.games.trees.explicit import load_tree_file
 from harness.games.trees.knobs import ORDERINGS, VALUE_MODELS, listing
 from harness.options import Option, OptionValue, text
@@ -47,8 +47,13 @@ class RandomTrees(Game):
                                f"(random trees are all options: {', '.join(self.options)})")
         parsed = _spec(f"random:{given}")
         canonical = str(parsed)
-        problems = [Problem(self.name, canonical, str(i), canonical, i, options,
-                            default_depth=parsed.depth) for i in range(parsed.count)]
+        def tree_number(i: int) -> Problem:
+            return Problem(self.name, canonical, str(i), canonical, i, options,
+                           default_depth=parsed.depth)
+
+        # Made as they are reached: n=100000000 costs no more memory than n=1.
+        problems = ProblemStream(lambda: map(tree_number, range(parsed.count)), parsed.count,
+                                 tree_number)
         return ProblemSet(canonical, problems)
 
     def tree(self, problem: Problem) -> Tree:
