@@ -61,6 +61,10 @@ def inputs(tmp_path_factory: pytest.TempPathFactory) -> Path:
         "empty.epd": "# only a comment\n",
         "twice.epd": f'{START} id "a";\n{START} id "a";\n',
         "good.epd": f'{START} id "start";\n',
+        "notfen.perft": "not a fen ;D1 20\n",
+        "field.perft": f"{START} ;D1 20 ;D2 four hundred\n",
+        "nocounts.perft": f"{START}\n",
+        "twice.perft": f"{START} ;D1 20 ;D1 20\n",
     }
     for name, text in files.items():
         (d / name).write_text(text)
@@ -430,6 +434,17 @@ CASES = [
                  id="suites-generate-jobs-0"),
     pytest.param(["suites", "get", "wac", "--dest", "{out}", "--base-url", "notaurl"],
                  "notaurl/wac.epd: download failed: unknown url type", id="suites-get-not-a-url"),
+    # perft
+    pytest.param(["perft", "{d}/notfen.perft"], "{d}/notfen.perft:1: not a FEN", id="perft-not-a-fen"),
+    pytest.param(["perft", "{d}/field.perft"], "{d}/field.perft:1: 'D2 four hundred' is not",
+                 id="perft-bad-count"),
+    pytest.param(["perft", "{d}/nocounts.perft"], "{d}/nocounts.perft:1: no counts", id="perft-no-counts"),
+    pytest.param(["perft", "{d}/twice.perft"], "{d}/twice.perft:1: depth 1 repeated", id="perft-depth-twice"),
+    pytest.param(["perft", "{d}/missing.perft"], "{d}/missing.perft: no such file", id="perft-missing"),
+    pytest.param(["perft"], "give a SUITE or --fen FEN", id="perft-nothing-to-count"),
+    pytest.param(["perft", "{d}/field.perft", "--fen", START], "give a SUITE or --fen FEN",
+                 id="perft-suite-and-fen"),
+    pytest.param(["perft", "--fen", "8/8/8 w"], "--fen: not a FEN", id="perft-bad-fen"),
     pytest.param([*RUN, *TREES, "--epd-out", "{out}/x.epd"], "--epd-out {out}/x.epd: no chess",
                  id="run-epd-out-without-chess"),
     pytest.param([*RUN, "--suite", "{d}/good.epd", "--epd-out", "{d}/afile/x.epd"],
@@ -469,6 +484,8 @@ USAGE = [
     pytest.param(["diff", "{d}/run", "{d}/nosuch"], "NEW", id="diff-missing-folder"),
     pytest.param(["check", "random:b=2,d=2", "--playouts", "-1"], "--playouts",
                  id="check-negative-playouts"),
+    pytest.param(["perft", "--depth", "9", "--fen", "x"], "--depth", id="perft-depth-too-deep"),
+    pytest.param(["perft", "--generator", "stockfish"], "--generator", id="perft-unknown-generator"),
 ]
 
 
