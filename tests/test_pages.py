@@ -5,6 +5,7 @@ are read as before, and Jinja2 is loaded only to write a page."""
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -53,6 +54,29 @@ def test_a_name_with_markup_is_shown_as_text_everywhere(hostile_page: str) -> No
         assert text in page, text
     # an attribute too: the chart's alternative text is the chart's own title, quoted
     assert "&amp;pvs" in page and "&pvs" not in page.replace("&amp;pvs", "")
+
+
+@pytest.fixture(scope="module")
+def hostile_file(tmp_path_factory: pytest.TempPathFactory, hostile_page: str) -> Path:
+    path = tmp_path_factory.mktemp("page") / "report.html"
+    path.write_text(hostile_page, encoding="utf-8")
+    return path
+
+
+@pytest.mark.skipif(shutil.which("chromium") is None, reason="no chromium to read the page with")
+def test_a_browser_reads_the_names_as_text(hostile_file: Path, tmp_path: Path) -> None:
+    """Chromium (headless) reads the page: the names with markup are text in its document,
+    no element of theirs, and every table of the source is a table there."""
+    done = subprocess.run(["chromium", "--headless", "--no-sandbox", "--disable-gpu",
+                           f"--user-data-dir={tmp_path / 'profile'}", "--dump-dom",
+                           hostile_file.as_uri()], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr[-2000:]
+    dom = done.stdout
+    assert "<script" not in dom and "<b>" not in dom and "<i>" not in dom
+    assert f'<td class="text">{_escaped(HOSTILE_VARIANT)}</td>' in dom
+    source = hostile_file.read_text(encoding="utf-8")
+    assert dom.count("<table") == source.count("<table") >= 4
+    assert dom.count("<details") == source.count("<details") == 4
 
 
 def test_file_and_folder_names_with_markup_are_escaped_in_the_report_and_index(
