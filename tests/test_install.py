@@ -1,7 +1,8 @@
-"""What an install ships and what it is called: the project's own suites are package data
-(found from a built wheel, away from the checkout), the distribution has a name of its own
-(``harness`` on PyPI is an unrelated project) while the command and the import package stay
-``harness``, and the build prints no deprecation warning."""
+"""What an install ships and what it is called: the project's own suites and the pages'
+templates are package data (found from a built wheel, away from the checkout), the
+distribution has a name of its own (``harness`` on PyPI is an unrelated project) while the
+command and the import package stay ``harness``, and the build prints no deprecation
+warning."""
 
 from __future__ import annotations
 
@@ -36,6 +37,14 @@ import harness
 from harness.games.chess.suites import find_suite, list_suites
 print(json.dumps({"package": harness.__file__, "bench": str(find_suite("bench.epd")),
                   "suites": {s.name: [str(s.path), s.positions] for s in list_suites()}}))
+"""
+
+# The same for the pages' templates: found and rendered from the unpacked wheel.
+RENDER_SCRIPT = """
+import json
+from harness.report.render import environment, render
+print(json.dumps({"template": environment().get_template("report.html.j2").filename,
+                  "page": render("index.html.j2", {"title": "t", "folder": "<f>", "runs": []})}))
 """
 
 
@@ -112,6 +121,29 @@ def test_an_installed_package_finds_its_own_suites(built: Built, tmp_path: Path)
     assert found["bench"] == str(positions / "bench.epd")
     assert found["suites"] == {"bench.epd": [str(positions / "bench.epd"), 40],
                                "perft.epd": [str(positions / "perft.epd"), 6]}
+
+
+def test_the_wheel_ships_every_page_template(built: Built) -> None:
+    templates = ROOT / "harness" / "report" / "templates"
+    expected = {f"harness/report/templates/{path.name}" for path in templates.iterdir()}
+    assert {"harness/report/templates/report.html.j2", "harness/report/templates/page.css"} <= expected
+    assert expected <= built.names
+
+
+def test_an_installed_package_renders_its_pages(built: Built, tmp_path: Path) -> None:
+    installed = tmp_path / "site-packages"
+    with zipfile.ZipFile(built.wheel) as archive:
+        archive.extractall(installed)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    done = subprocess.run([sys.executable, "-c", RENDER_SCRIPT], cwd=elsewhere,
+                          env={**os.environ, "PYTHONPATH": str(installed)}, capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    found = json.loads(done.stdout)
+    assert found["template"] == str(installed / "harness" / "report" / "templates" / "report.html.j2")
+    assert "<h1>harness runs in &lt;f&gt;</h1>" in found["page"]
+    assert "font-family: system-ui" in found["page"]     # the shared style, included
 
 
 def test_the_distribution_has_its_own_name_and_the_command_keeps_harness(built: Built) -> None:

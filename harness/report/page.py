@@ -3,15 +3,13 @@ self-contained ``report.html`` (charts embedded, no other file needed to read it
 
 from __future__ import annotations
 
-import base64
-import html
-import json
 import math
 import shlex
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import numpy as np
 import pandas as pd
@@ -20,20 +18,19 @@ from harness.errors import HarnessError
 from harness.files import write_whole
 from harness.lock import hold_folder
 from harness.report import charts, stats
-from harness.report.answers import DISAGREEMENTS_FILE, AnswerCheck, check_answers
+from harness.report.answers import AnswerCheck, check_answers
 from harness.report.compare import (
     Comparison,
-    brief_verdict,
     column_rate,
     compare,
     default_baseline,
-    format_p,
     pairs,
     variants_in,
 )
 from harness.report.depths import group_own_depths
+from harness.report.render import render
 from harness.report.selection import REPORT_CHARTS, choose_charts
-from harness.report.summary import SetNames, set_names
+from harness.report.view import report_page
 
 SUMMARY_FILE = "summary.csv"
 COMPARISON_FILE = "comparison.csv"
@@ -224,25 +221,42 @@ def rebuild_reports(folder: str | Path, baseline: str | None = None, seed: int =
     return built
 
 
+@dataclass(frozen=True)
+class IndexEntry:
+    """A run folder's line in ``index.html``."""
+
+    name: str
+    """The folder's name (the link's text)."""
+    href: str
+    """Its report, relative to the index (URL-quoted)."""
+    problems: str
+    """The problem sets, as given."""
+    count: int
+    """Problems."""
+    variants: int
+    """Variants."""
+    depths: str
+    """The depths searched."""
+    baseline: str
+    """The variant the ratios divide by."""
+
+
 def write_index(folder: Path, runs: list[tuple[Path, ReportFiles]]) -> Path:
     """``folder/index.html``: one line per run folder, linking its report."""
     from harness.results import load_results, load_run_info
 
-    items = []
+    entries = []
     for run, files in runs:
         info = load_run_info(run)
         results = load_results(run)
         config = info.get("config", {})
         what = ", ".join(config.get("problems") or [  # schema 1 named them by kind
             *config.get("suites", []), *config.get("tree_specs", []), *config.get("tree_files", [])])
-        items.append(f'<li><a href="{_e(run.name)}/{_e(files.html.name)}">{_e(run.name)}</a>: '
-                     f"{_e(what)}; {results['problem_id'].nunique()} problems x "
-                     f"{results['variant'].nunique()} variants, depths "
-                     f"{_e(', '.join(str(d) for d in sorted(results['depth'].unique())))}; "
-                     f"baseline {_e(files.baseline)}</li>")
-    page = (f"<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>harness runs</title>"
-            f"<style>{_CSS}</style></head><body><h1>harness runs in {_e(folder.name)}</h1>"
-            f"<ul>{''.join(items)}</ul></body></html>\n")
+        entries.append(IndexEntry(
+            run.name, f"{quote(run.name)}/{quote(files.html.name)}", what,
+            int(results["problem_id"].nunique()), int(results["variant"].nunique()),
+            ", ".join(str(d) for d in sorted(results["depth"].unique())), files.baseline))
+    page = render("index.html.j2", {"title": "harness runs", "folder": folder.name, "runs": entries})
     index = folder / "index.html"
     write_whole(index, page)
     return index
@@ -276,334 +290,13 @@ def write_comparison(results: pd.DataFrame, baseline: str, others: list[str], ou
     return ComparisonFiles(comparison, table, chart)
 
 
-PAGE_CSS = """
-body { font-family: system-ui, -apple-system, "Segoe UI", Helvetica, Arial, sans-serif;
-       margin: 2em auto; max-width: 1200px; padding: 0 1em; color: #222; line-height: 1.4; }
-h1 { font-size: 1.6em; } h2 { margin-top: 2em; border-bottom: 1px solid #ccc; }
-table { border-collapse: collapse; margin: 0.8em 0; font-size: 0.85em; }
-th, td { border: 1px solid #ccc; padding: 0.2em 0.5em; text-align: left; }
-th { background: #f0f0f0; }
-code, pre { font-family: ui-monospace, Menlo, Consolas, monospace; font-size: 0.9em; }
-img { max-width: 100%; height: auto; display: block; margin: 0.5em 0 1.5em; }
-"""
-"""The style every harness page starts from (run reports, their index, ``harness
-reproduce``'s report); a page adds its own rules after it."""
-
-_CSS = PAGE_CSS + """
-th, td { text-align: right; } td:first-child, th:first-child { text-align: left; }
-td.text, th.text { text-align: left; } td { white-space: nowrap; }
-td.text { white-space: normal; } td:first-child { white-space: nowrap; }
-pre { background: #f6f6f6; padding: 0.8em; overflow-x: auto; white-space: pre-wrap; }
-.significant { font-weight: bold; } .note { color: #555; font-size: 0.9em; }
-.wide { overflow-x: auto; } details { margin: 0.6em 0; } summary { cursor: pointer; }
-summary h3 { display: inline; font-size: 1.05em; } p.lead { font-size: 1.05em; }
-dl { display: grid; grid-template-columns: max-content auto; gap: 0.2em 1em; }
-dt { font-weight: bold; } dd { margin: 0; }
-.alarm { border: 3px solid #b00020; background: #fdecee; padding: 0.3em 1em 0.6em; }
-.alarm h2 { color: #b00020; margin-top: 0.3em; border: none; }
-@media print { h2 { page-break-after: avoid; } img, table { page-break-inside: avoid; }
-               details > *:not(summary) { display: block; } }
-"""
-
-
-def _e(value: object) -> str:
-    return html.escape(str(value), quote=True)
-
-
-def _num(value: object, digits: int = 3) -> str:
-    if value is None:
-        return "–"
-    number = float(value)  # type: ignore[arg-type]
-    return "–" if math.isnan(number) else f"{number:.{digits}f}"
-
-
-def _pct(value: object) -> str:
-    if value is None:
-        return "–"
-    number = float(value)  # type: ignore[arg-type]
-    return "–" if math.isnan(number) else f"{number * 100:.1f}%"
-
-
-def _int(value: object) -> str:
-    if value is None:
-        return "–"
-    number = float(value)  # type: ignore[arg-type]
-    return "–" if math.isnan(number) else f"{int(number):,}"
-
-
-def _table(headers: list[str], rows: list[list[str]], text_columns: int = 1) -> str:
-    """An HTML table of already escaped cells; the first ``text_columns`` align left."""
-    def cell(tag: str, i: int, content: str) -> str:
-        kind = ' class="text"' if i < text_columns else ""
-        return f"<{tag}{kind}>{content}</{tag}>"
-
-    head = "".join(cell("th", i, _e(h)) for i, h in enumerate(headers))
-    body = "\n".join("<tr>" + "".join(cell("td", i, c) for i, c in enumerate(r)) + "</tr>"
-                     for r in rows)
-    return f"<table>\n<thead><tr>{head}</tr></thead>\n<tbody>\n{body}\n</tbody>\n</table>"
-
-
-def _summary_html(summary: pd.DataFrame, baseline: str, names: SetNames) -> str:
-    has_solved = bool(summary["solve_rate"].notna().any())
-    parts = []
-    for suite, part in summary.groupby("suite", sort=False):
-        headers = ["variant", "depth", "problems", "nodes", "leaves",
-                   f"nodes / {baseline} (geo. mean)", "95% interval"]
-        if has_solved:
-            headers += ["solved", "solve rate"]
-        headers += ["re-search rate", "first-move fail-high rate", "time (s)"]
-        rows = []
-        for r in part.to_dict("records"):
-            row = [_e(r["variant"]), _e(r["depth"]), _int(r["problems"]), _int(r["nodes"]),
-                   _int(r["leaves"]), _num(r["ratio"]),
-                   f"{_num(r['ratio_low'])} to {_num(r['ratio_high'])}"]
-            if has_solved:
-                row += [_int(r["solved"]), _pct(r["solve_rate"])]
-            row += [_pct(r["research_rate"]), _pct(r["fh_first_rate"]), _num(r["time_s"], 3)]
-            rows.append(row)
-        parts.append(f"<h4>Problem set <code>{_e(names.label(str(suite)))}</code></h4>\n"
-                     + _table(headers, rows))
-    return "\n".join(parts)
-
-
-def _comparison_html(comparison: Comparison, names: SetNames) -> str:
-    headers = ["variant (B)", "depth", "n", "B/A (geo. mean)", "95% interval", "median B/A",
-               "wins / ties / losses", "sign test p", "nodes A", "nodes B", "re-search A",
-               "re-search B", "fh first A", "fh first B"]
-    parts = []
-    for suite, part in comparison.table.groupby("suite", sort=False):
-        rows = []
-        for r in part.to_dict("records"):
-            mark = (lambda s: f'<span class="significant">{s}</span>') if r["significant"] else _e
-            rows.append([
-                _e(r["variant"]), _e(r["depth"]), _int(r["n"]), mark(_num(r["ratio"])),
-                f"{_num(r['ratio_low'])} to {_num(r['ratio_high'])}", _num(r["median_ratio"]),
-                f"{r['wins']} / {r['ties']} / {r['losses']}", _e(format_p(float(r["sign_p"]))),
-                _int(r["nodes_a"]), _int(r["nodes_b"]), _pct(r["research_rate_a"]),
-                _pct(r["research_rate_b"]), _pct(r["fh_first_rate_a"]), _pct(r["fh_first_rate_b"]),
-            ])
-        parts.append(f"<h4>Problem set <code>{_e(names.label(str(suite)))}</code></h4>\n"
-                     + _table(headers, rows))
-    return "\n".join(parts)
-
-
-def _deepest_rows(comparison: Comparison) -> pd.DataFrame:
-    """Each variant's row at its deepest depth, per problem set."""
-    table = comparison.table
-    if table.empty:
-        return table
-    return table.loc[table.groupby(["suite", "variant"], sort=False)["depth"].idxmax()]
-
-
-def _verdict_table(comparison: Comparison, names: SetNames) -> str:
-    """One row per variant, for each problem set its ratio, interval, counts and a few
-    words of verdict side by side, so a contrast between the sets shows in each row."""
-    rows = _deepest_rows(comparison)
-    if rows.empty:
-        return "<p>Only one variant: nothing to compare.</p>"
-    suites = [str(s) for s in pd.unique(rows["suite"])]
-    by_key = {(str(r["suite"]), str(r["variant"])): r for r in rows.to_dict("records")}
-    top = "".join(f'<th colspan="4" class="text">{_e(names.label(s))} (depth '
-                  f'{_e(rows.loc[rows["suite"] == s, "depth"].max())})</th>' for s in suites)
-    sub = "".join("<th>B/A</th><th>95% interval</th><th>fewer / equal / more</th>"
-                  '<th class="text">verdict</th>' for _ in suites)
-    body = []
-    for variant in pd.unique(rows["variant"]):
-        cells = [f'<td class="text">{_e(variant)}</td>']
-        for suite in suites:
-            r = by_key.get((suite, str(variant)))
-            if r is None:
-                cells.append('<td colspan="4" class="text">–</td>')
-                continue
-            wrap = ((lambda t: f'<span class="significant">{t}</span>') if r["significant"]
-                    else (lambda t: t))
-            cells += [f"<td>{wrap(_num(r['ratio']))}</td>",
-                      f"<td>{_num(r['ratio_low'])} to {_num(r['ratio_high'])}</td>",
-                      f"<td>{r['wins']} / {r['ties']} / {r['losses']}</td>",
-                      f'<td class="text">{wrap(_e(brief_verdict(r)))}{_conditions_note(r)}</td>']
-        body.append("<tr>" + "".join(cells) + "</tr>")
-    return (f'<div class="wide"><table>\n<thead><tr><th class="text" rowspan="2">variant (B)'
-            f"</th>{top}</tr>\n<tr>{sub}</tr></thead>\n<tbody>\n" + "\n".join(body)
-            + "\n</tbody>\n</table></div>")
-
-
-def _conditions_note(row: Mapping[Any, Any]) -> str:
-    """How B and A searched differently, under a verdict (nothing when alike)."""
-    said = str(row.get("conditions") or "")
-    return f'<br><span class="note">searched differently: {_e(said)}</span>' if said else ""
-
-
-def _verdicts_html(comparison: Comparison, names: SetNames) -> str:
-    rows = _deepest_rows(comparison)
-    if rows.empty:
-        return "<p>Only one variant: nothing to compare.</p>"
-    parts = []
-    for suite, part in rows.groupby("suite", sort=False):
-        items = []
-        for r in part.to_dict("records"):
-            text = f"<li>Depth {_e(r['depth'])}: {_e(r['verdict'])}"
-            if r["largest"]:
-                text += f'<br><span class="note">Largest differences: {_e(r["largest"])}</span>'
-            items.append(text + "</li>")
-        parts.append(f"<h4>Problem set <code>{_e(names.label(str(suite)))}</code></h4>\n"
-                     "<ul>\n" + "\n".join(items) + "\n</ul>")
-    return "\n".join(parts)
-
-
-def _info_html(info: Mapping[str, Any]) -> str:
-    command = info.get("command") or []
-    command_text = (shlex.join(str(c) for c in command) if isinstance(command, list)
-                    else str(command))
-    fields = [
-        ("command", f"<code>{_e(command_text)}</code>"),
-        ("configuration hash", f"<code>{_e(info.get('config_hash', '–'))}</code>"),
-        ("schema version", _e(info.get("schema_version", "–"))),
-        ("started", _e(info.get("started", "–"))),
-        ("finished", _e(info.get("finished") or "– (unfinished)")),
-        ("git revision", f"<code>{_e(info.get('git_revision') or '–')}</code>"),
-        ("python", _e(info.get("python", "–"))),
-    ]
-    versions = info.get("versions") or {}
-    if isinstance(versions, Mapping):
-        text = ", ".join(f"{k} {v if v is not None else '(not installed)'}"
-                         for k, v in versions.items())
-        fields.append(("versions", _e(text)))
-    machine = info.get("machine") or {}
-    if isinstance(machine, Mapping):
-        fields.append(("machine", _e(", ".join(f"{k}: {v}" for k, v in machine.items()))))
-    body = "\n".join(f"<dt>{_e(k)}</dt><dd>{v}</dd>" for k, v in fields)
-    config = json.dumps(info.get("config", {}), indent=2, sort_keys=True, default=str)
-    parts = [f"<dl>\n{body}\n</dl>", "<details><summary><h3>Configuration</h3></summary>",
-             f"<pre>{_e(config)}</pre></details>"]
-    variants = info.get("variants") or {}
-    if isinstance(variants, Mapping) and variants:
-        rows = []
-        for label, spec in variants.items():
-            spec = spec if isinstance(spec, Mapping) else {}
-            options = ", ".join(f"{k}={v}" for k, v in (spec.get("options") or {}).items())
-            rows.append([_e(label), _e(spec.get("name", "")), _e(options),
-                         _e(spec.get("source", ""))])
-        parts += ["<h3>Variants</h3>", _table(["label", "name", "options", "source"], rows, 4)]
-    suites = info.get("suites") or {}
-    if isinstance(suites, Mapping) and suites:
-        rows = []
-        for name, record in suites.items():
-            record = record if isinstance(record, Mapping) else {}
-            options = ", ".join(f"{k}={v}" for k, v in (record.get("options") or {}).items())
-            source = record.get("path") or record.get("spec") or ""
-            rows.append([_e(name), _e(record.get("game", record.get("kind", ""))), _e(options),
-                         _e(source), f"<code>{_e(record.get('sha256', ''))}</code>"])
-        parts += ["<h3>Problem sets</h3>",
-                  _table(["problem set", "game", "options", "source", "sha256"], rows, 5)]
-    return "\n".join(parts)
-
-
-def _sets_html(names: SetNames, summary: pd.DataFrame) -> str:
-    """The problem sets in one sentence: the shared part once, then each set's own part
-    and its number of problems."""
-    counts = summary.groupby("suite", sort=False)["problems"].max()
-    each = ", ".join(f"<code>{_e(names.label(str(s)))}</code> ({_int(n)} problems)"
-                     for s, n in counts.items())
-    if names.common:
-        return (f"Problem sets: <code>{_e(names.common)}</code> with {each}; each compared "
-                "on its own.")
-    word = "Problem sets" if len(counts) > 1 else "Problem set"
-    return f"{word}: {each}."
-
-
-def _answers_html(answers: AnswerCheck | None) -> str:
-    """Above everything: the exact variants disagree (which, on how many problems, the first
-    few, where the rest are), or one line saying they agree or why they were not checked."""
-    if answers is None:
-        return ""
-    if answers.rows.empty:
-        return f'<p class="note">{_e(answers.note())}.</p>'
-    head, *first = answers.lines(first=5)
-    head = head.removeprefix("ANSWERS DISAGREE: ")
-    head = head[:1].upper() + head[1:]
-    items = "".join(f"<li>{_e(line.strip())}</li>" for line in first)
-    return (f'<div class="alarm" role="alert"><h2>Answers disagree</h2><p>{_e(head)}. Every '
-            f"answer to those problems is in <code>{DISAGREEMENTS_FILE}</code>; node counts of "
-            f"a variant that answers wrongly measure a wrong search.</p><ul>{items}</ul></div>")
-
-
 def render_html(summary: pd.DataFrame, comparison: Comparison, info: Mapping[str, Any],
                 charts_png: list[tuple[str, str, bytes]], left_out: Sequence[str] = (),
                 answers: AnswerCheck | None = None) -> str:
-    """The report page, opening with what a reader came for: the relative-nodes chart and
-    a verdict per variant and problem set; then the other charts (and a line for each
-    chart ``left_out``), the tables (folded), the method and the run. Every chart an
-    embedded base64 PNG, every value escaped."""
-    baseline = comparison.baseline
-    names = set_names([str(s) for s in pd.unique(summary["suite"])])
-    figures, lead_figure = [], ""
-    for name, title, data in charts_png:
-        encoded = base64.b64encode(data).decode("ascii")
-        heading = "h2" if name == "relative_nodes" else "h3"  # the page opens with it
-        figure = (f'<{heading} id="chart-{_e(name)}">{_e(title)}</{heading}>\n'
-                  f'<img alt="{_e(title)}" src="data:image/png;base64,{encoded}">')
-        if name == "relative_nodes":
-            lead_figure = figure
-        else:
-            figures.append(figure)
-    config_hash = str(info.get("config_hash", ""))
-    title = f"harness report {config_hash[:12]}" if config_hash else "harness report"
-    depths = sorted(int(d) for d in summary["depth"].unique())
-    suites = {str(x) for x in summary["suite"].unique()}
-    depth_text = (f"each problem to its own depth (at most {max(depths)})"
-                  if suites and suites <= comparison.own_depth
-                  else "depths " + ", ".join(str(d) for d in depths))
-    method = (
-        f"A is the baseline <code>{_e(baseline)}</code>, B each other variant. Problems are "
-        "paired on problem set, problem and depth, and every problem set is compared on its "
-        "own (never pooled). B/A is the geometric mean of the per-problem "
-        "node ratios; its 95% interval is a paired percentile bootstrap "
-        f"({comparison.resamples} resamples of the problems, numpy PCG64 seed "
-        f"{comparison.seed}). Wins are problems where B searched fewer nodes; the sign test "
-        "is exact and two-sided, ties left out. A difference is called significant at 5% "
-        "when the interval excludes 1 and the sign test gives p &lt; 0.05 (bold ratios). A "
-        "pair with a zero count is compared as (B + 1) / (A + 1). Re-search rate: "
-        "researches / zero-window searches; first-move fail-high rate: fail-highs caused by "
-        "the first move / fail-highs; both as ratios of totals."
-    )
-    rows = len(summary)
-    tables = (
-        f"<details><summary><h3>Summary per problem set, variant and depth ({rows} rows)</h3>"
-        f"</summary>\n{_summary_html(summary, baseline, names)}\n</details>\n"
-        f"<details><summary><h3>Every variant against {_e(baseline)} at every depth "
-        f"({len(comparison.table)} rows)</h3></summary>\n"
-        + (_comparison_html(comparison, names) if not comparison.table.empty
-           else "<p>Nothing to compare.</p>")
-        + "\n</details>\n<details><summary><h3>Verdicts in full, with the problems that "
-        f"differ most</h3></summary>\n{_verdicts_html(comparison, names)}\n</details>")
-    return f"""<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{_e(title)}</title>
-<style>{_CSS}</style>
-</head>
-<body>
-<h1>{_e(title)}</h1>
-{_answers_html(answers)}
-<p class="lead">{summary["variant"].nunique()} variants against the baseline (A)
-<code>{_e(baseline)}</code>, {_e(depth_text)}.
-{_sets_html(names, summary)}</p>
-{lead_figure}
-<h2>Verdicts at each variant's deepest depth</h2>
-{_verdict_table(comparison, names)}
-<p class="note">Bold: significant at 5% (the interval excludes 1 and the sign test gives
-p &lt; 0.05). How these are computed: see Method, near the end.</p>
-<h2>Charts</h2>
-{chr(10).join([*(f'<p class="note">{_e(line)}</p>' for line in left_out), *figures])}
-<h2>Tables</h2>
-<p class="note">Click a heading to open its table.</p>
-{tables}
-<h2>Method</h2>
-<p>{method}</p>
-<h2>Run</h2>
-{_info_html(info)}
-</body>
-</html>
-"""
+    """The report page (``templates/report.html.j2`` with :func:`harness.report.view.report_page`'s
+    values), opening with what a reader came for: the relative-nodes chart and a verdict
+    per variant and problem set; then the other charts (and a line for each chart
+    ``left_out``), the tables (folded), the method and the run. Every chart an embedded
+    base64 PNG, every value escaped."""
+    page = report_page(summary, comparison, info, charts_png, left_out, answers)
+    return render("report.html.j2", {"title": page.title, "page": page})

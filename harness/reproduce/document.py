@@ -4,15 +4,13 @@ of the run reports) and ``claims.json``."""
 
 from __future__ import annotations
 
-import base64
-import html
 import json
 import math
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 import pandas as pd
@@ -20,7 +18,7 @@ import pandas as pd
 from harness.files import write_whole
 from harness.report import charts
 from harness.report.answers import DISAGREEMENTS_FILE, check_answers
-from harness.report.page import PAGE_CSS
+from harness.report.render import png_source, render
 from harness.reproduce import claims as registry
 from harness.reproduce.analysis import Claim, ClaimInfo, Context, Section
 from harness.reproduce.measure import Scale
@@ -302,102 +300,120 @@ def _json_ready(value: Any) -> Any:
 
 
 # ---------------------------------------------------------------------------------------
-# One document, as Markdown and as HTML
+# One document, as Markdown and as HTML (templates/document.html.j2 of harness.report)
 
 
-_CSS = PAGE_CSS + """body { line-height: 1.45; } th, td { vertical-align: top; }
-"""
-"""The run reports' page style; the reproduction's tables hold sentences, so their cells
-align at the top, and its longer prose gets a little more line height."""
+@dataclass(frozen=True)
+class _Heading:
+    """A heading."""
+
+    kind: ClassVar[str] = "heading"
+    level: int
+    """1 for the title, 2 for a section."""
+    text: str
+    """Prose with inline spans."""
+    anchor: str = ""
+    """The heading's id in the page; empty: none."""
+
+
+@dataclass(frozen=True)
+class _Paragraph:
+    """A paragraph."""
+
+    kind: ClassVar[str] = "paragraph"
+    text: str
+    """Prose with inline spans."""
+
+
+@dataclass(frozen=True)
+class _Items:
+    """A bulleted list."""
+
+    kind: ClassVar[str] = "items"
+    items: tuple[str, ...]
+    """A bulleted list's items, prose with inline spans."""
+
+
+@dataclass(frozen=True)
+class _Table:
+    """A table of prose."""
+
+    kind: ClassVar[str] = "table"
+    headers: tuple[str, ...]
+    """The column headings."""
+    rows: tuple[tuple[str, ...], ...]
+    """The cells, prose with inline spans."""
+
+
+@dataclass(frozen=True)
+class _Image:
+    """A chart: a link in the Markdown, embedded in the page."""
+
+    kind: ClassVar[str] = "image"
+    title: str
+    """The chart's title (the alternative text)."""
+    png: Path
+    """The chart's PNG file, embedded in the page."""
+    relative: str
+    """Its path from the document (what the Markdown links)."""
+
+
+@dataclass(frozen=True)
+class _Embedded:
+    """A chart embedded in the page (what an :class:`_Image` becomes there)."""
+
+    kind: ClassVar[str] = "image"
+    title: str
+    """The chart's title (the alternative text)."""
+    source: str
+    """The PNG as a ``data:`` URL."""
 
 
 class _Doc:
-    """Blocks rendered both as Markdown and as HTML."""
+    """Blocks rendered both as Markdown and as HTML; their prose may hold Markdown's
+    ``code``, ``**bold**`` and ``*italic*`` spans."""
 
     def __init__(self) -> None:
-        self.blocks: list[tuple[str, Any]] = []
+        self.blocks: list[_Heading | _Paragraph | _Items | _Table | _Image] = []
 
     def heading(self, level: int, text: str, anchor: str = "") -> None:
-        self.blocks.append(("h", (level, text, anchor)))
+        self.blocks.append(_Heading(level, text, anchor))
 
     def para(self, text: str) -> None:
-        self.blocks.append(("p", text))
+        self.blocks.append(_Paragraph(text))
 
     def items(self, items: Sequence[str]) -> None:
-        self.blocks.append(("ul", list(items)))
+        self.blocks.append(_Items(tuple(items)))
 
     def table(self, headers: Sequence[str], rows: Sequence[Sequence[str]]) -> None:
-        self.blocks.append(("table", (list(headers), [list(r) for r in rows])))
+        self.blocks.append(_Table(tuple(headers), tuple(tuple(r) for r in rows)))
 
     def image(self, title: str, png: Path, relative: str) -> None:
-        self.blocks.append(("img", (title, png, relative)))
+        self.blocks.append(_Image(title, png, relative))
 
     def markdown(self) -> str:
         out: list[str] = []
-        for kind, value in self.blocks:
-            if kind == "h":
-                out.append("#" * value[0] + " " + value[1])
-            elif kind == "p":
-                out.append(value)
-            elif kind == "ul":
-                out.append("\n".join(f"- {item}" for item in value))
-            elif kind == "table":
-                headers, rows = value
-                lines = ["| " + " | ".join(_md_cell(h) for h in headers) + " |",
-                         "|" + "|".join("---" for _ in headers) + "|"]
-                lines += ["| " + " | ".join(_md_cell(c) for c in r) + " |" for r in rows]
+        for block in self.blocks:
+            if isinstance(block, _Heading):
+                out.append("#" * block.level + " " + block.text)
+            elif isinstance(block, _Paragraph):
+                out.append(block.text)
+            elif isinstance(block, _Items):
+                out.append("\n".join(f"- {item}" for item in block.items))
+            elif isinstance(block, _Table):
+                lines = ["| " + " | ".join(_md_cell(h) for h in block.headers) + " |",
+                         "|" + "|".join("---" for _ in block.headers) + "|"]
+                lines += ["| " + " | ".join(_md_cell(c) for c in r) + " |" for r in block.rows]
                 out.append("\n".join(lines))
             else:
-                title, _, relative = value
-                out.append(f"![{title}]({relative})")
+                out.append(f"![{block.title}]({block.relative})")
         return "\n\n".join(out) + "\n"
 
     def html(self, title: str) -> str:
-        out: list[str] = []
-        for kind, value in self.blocks:
-            if kind == "h":
-                level, text, anchor = value
-                ident = f' id="{_e(anchor)}"' if anchor else ""
-                out.append(f"<h{level}{ident}>{_inline(text)}</h{level}>")
-            elif kind == "p":
-                out.append(f"<p>{_inline(value)}</p>")
-            elif kind == "ul":
-                out.append("<ul>\n" + "\n".join(f"<li>{_inline(i)}</li>" for i in value) + "\n</ul>")
-            elif kind == "table":
-                headers, rows = value
-                head = "".join(f"<th>{_inline(h)}</th>" for h in headers)
-                body = "\n".join("<tr>" + "".join(f"<td>{_inline(c)}</td>" for c in r) + "</tr>"
-                                 for r in rows)
-                out.append(f"<table>\n<thead><tr>{head}</tr></thead>\n<tbody>\n{body}\n</tbody>\n</table>")
-            else:
-                image_title, png, _ = value
-                data = base64.b64encode(Path(png).read_bytes()).decode("ascii")
-                out.append(f'<img alt="{_e(image_title)}" src="data:image/png;base64,{data}">')
-        body = "\n".join(out)
-        return (f'<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
-                f'<meta name="viewport" content="width=device-width, initial-scale=1">\n'
-                f"<title>{_e(title)}</title>\n<style>{_CSS}</style>\n</head>\n<body>\n{body}\n"
-                "</body>\n</html>\n")
-
-
-def _e(value: object) -> str:
-    return html.escape(str(value), quote=True)
-
-
-def _inline(text: str) -> str:
-    """Markdown's ``**bold**``, ``*italic*`` and ``code`` spans as HTML (text escaped)."""
-    out = []
-    for k, chunk in enumerate(str(text).split("`")):
-        if k % 2:
-            out.append(f"<code>{_e(chunk)}</code>")
-            continue
-        escaped = _e(chunk)
-        parts = escaped.split("**")
-        escaped = "".join(f"<strong>{p}</strong>" if i % 2 else p for i, p in enumerate(parts))
-        parts = escaped.split("*")
-        out.append("".join(f"<em>{p}</em>" if i % 2 else p for i, p in enumerate(parts))
-                   if len(parts) % 2 else escaped)
-    return "".join(out)
+        """The self-contained page: the charts embedded, every text escaped."""
+        blocks = [_Embedded(b.title, png_source(Path(b.png).read_bytes())) if isinstance(b, _Image)
+                  else b for b in self.blocks]
+        return render("document.html.j2", {"title": title, "blocks": blocks})
 
 
 def _md_cell(text: str) -> str:
