@@ -3,6 +3,7 @@
 - The move generator (``harness/games/chess/_movegen.c``).
 - The Connect Four tree (``harness/games/connect4/_board.c``, see
   ``harness/games/connect4/compiled.py``).
+- The chess tree (``harness/games/chess/_board.c``, see ``harness/games/chess/compiled.py``).
 - The search core, compiled from its Python source with mypyc (see
   ``harness/search/compiled.py``), with a record of the sources it was compiled from.
 
@@ -50,7 +51,7 @@ class BuildWithRecord(build_ext):
 
 
 def compiled_extensions() -> list[Extension]:
-    """The move generator, the Connect Four tree and, where mypyc can compile it, the
+    """The move generator, the Connect Four and chess trees and, where mypyc can compile it, the
     search core; none with ``HARNESS_BUILD_PURE=1``."""
     if os.environ.get("HARNESS_BUILD_PURE") == "1":
         print("harness: HARNESS_BUILD_PURE=1: nothing compiled; it runs as Python", file=sys.stderr)
@@ -58,6 +59,8 @@ def compiled_extensions() -> list[Extension]:
     extensions = [Extension("harness.games.chess._movegen", ["harness/games/chess/_movegen.c"],
                             extra_compile_args=["-O2"], optional=True),
                   Extension("harness.games.connect4._board", ["harness/games/connect4/_board.c"],
+                            extra_compile_args=["-O2"], optional=True),
+                  Extension("harness.games.chess._board", ["harness/games/chess/_board.c"],
                             extra_compile_args=["-O2"], optional=True)]
     try:
         from mypyc.build import mypycify
