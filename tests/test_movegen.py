@@ -34,6 +34,7 @@ STARTS = [
     "4k3/8/8/2bq4/8/2N1B3/3R4/3K4 w - - 0 1",             # pinned knight, bishop, rook
     "4k3/4r3/8/8/8/8/4Q3/4K3 w - - 0 1",
     "4k3/8/8/8/1b6/8/3P4/4K3 w - - 0 1",                  # in check
+    "r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1",               # castling, no pawn move after it
 ]
 
 
