@@ -177,7 +177,7 @@ def test_keys_hash_and_compare_as_position_key_tuples(start: str, choices: list[
         key = tree.key()
         expected = position_key(board)
         assert key == expected and hash(key) == hash(expected) and key.fields() == expected  # type: ignore[attr-defined]
-        assert tree.key() == key and not tree.key() != key
+        assert tree.key() == key and (tree.key() != key) is False
         keys.append((key, expected))
     for key, expected in keys:
         for other, other_expected in keys:
