@@ -20,7 +20,7 @@ Benchmarks (each figure is the median of its repeats; targets from the performan
 - ``chess_tree``: chess nodes+qnodes a second with the compiled chess tree / the Python tree,
   core variants at depths 1-4 on the first 20 WAC positions, every counter equal (target >= 5).
 - ``sharing``: core variants x depths 1-4 x 20 WAC positions in one run / the sum of the
-  variants run alone, each in a fresh process (target <= 0.25).
+  variants run alone, each in a fresh process, the Python chess tree (target <= 0.25).
 - ``parallel``: core variants, depths 1-5, the same 20 WAC positions, 2 worker processes / 1
   (target >= 1.8).
 - ``connect4``: ``mtd-pons`` on Pons's later Connect Four tree, nodes/s with the compiled

@@ -11,6 +11,7 @@ extension. Skipped where the extension was not built (no C compiler).
 from __future__ import annotations
 
 import dataclasses
+import json
 import random
 import re
 from pathlib import Path
@@ -18,9 +19,11 @@ from typing import Any
 
 import chess
 import pytest
+from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from harness.cli import cli
 from harness.errors import HarnessError
 from harness.games.chess import compiled
 from harness.games.chess.compiled import CompiledTree, chess_tree, resolve
@@ -29,6 +32,7 @@ from harness.games.chess.movegen import move_code
 from harness.games.chess.suites import project_positions
 from harness.games.chess.tree import ChessTree, Ordering, position_key
 from harness.games.registry import find_game, load_problems
+from harness.results import load_results
 from harness.search import VARIANTS, Switches, make_spec, run_search
 from harness.search.counters import Counters
 from harness.search.run import SearchResult
@@ -288,3 +292,23 @@ def test_chess960_boards_get_the_python_tree() -> None:
     assert isinstance(chess_tree(board), ChessTree)
     with pytest.raises(HarnessError, match="standard chess only"):
         CompiledTree(board)
+
+
+def test_harness_run_records_the_tree_and_both_count_alike(tmp_path: Path) -> None:
+    """``harness run`` on the same positions with each tree: run.json names the tree of
+    each set, and every row but its set's name and its time is the same."""
+    out = tmp_path / "run"
+    result = CliRunner().invoke(cli, ["run", "--problems", "chess:bench.epd,killers=1",
+                                      "--problems", "chess:bench.epd,killers=1,tree=python",
+                                      "--variants", "core", "--depth", "1-2", "--tt", "4096",
+                                      "--null-move", "2", "--check-extension", "--limit", "3",
+                                      "--no-progress", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    suites = json.loads((out / "run.json").read_text())["suites"]
+    assert suites["bench.epd,killers=1"]["tree"] == "compiled"
+    assert suites["bench.epd,killers=1,tree=python"]["tree"] == "python"
+    frame = load_results(out).drop(columns=["time_s"])
+    compiled_rows, python_rows = (frame[frame["suite"] == name].drop(columns=["suite"])
+                                  .reset_index(drop=True) for name in suites)
+    assert len(compiled_rows) == 3 * 2 * 10
+    assert compiled_rows.equals(python_rows)

@@ -151,15 +151,10 @@ typedef struct {
     int turn;              /* 1: White to move */
     int ep;                /* python-chess's ep_square, -1 for None */
     int mg, eg, phase;     /* evaluation.material_sum, unpacked */
+    unsigned char piece[64];   /* the piece type on each square (NONE: empty) */
 } Pos;
 
-static inline int piece_type_at(const Pos *p, int square) {
-    u64 bb = BIT(square);
-    if (!((p->side[0] | p->side[1]) & bb)) return NONE;
-    for (int t = PAWN; t < KING; t++)
-        if (p->bb[t] & bb) return t;
-    return KING;
-}
+static inline int piece_type_at(const Pos *p, int square) { return p->piece[square]; }
 
 /* python-chess's _attackers_mask(color, square, occupied). */
 static inline u64 attackers(const Pos *p, int color, int square, u64 occupied) {
@@ -180,6 +175,7 @@ static inline int king_square(const Pos *p, int color) {
 }
 
 static inline void add_piece(Pos *p, int color, int type, int square) {
+    p->piece[square] = (unsigned char)type;
     p->bb[type] |= BIT(square);
     p->side[color] |= BIT(square);
     p->mg += square_mg[color][type][square];
@@ -188,6 +184,7 @@ static inline void add_piece(Pos *p, int color, int type, int square) {
 }
 
 static inline void remove_piece(Pos *p, int color, int type, int square) {
+    p->piece[square] = NONE;
     p->bb[type] &= ~BIT(square);
     p->side[color] &= ~BIT(square);
     p->mg -= square_mg[color][type][square];
@@ -264,13 +261,14 @@ static inline void push_code(MoveList *out, int code) {
 }
 
 static inline u64 piece_attacks(const Pos *p, int square, u64 occupied) {
-    u64 bb = BIT(square);
-    if (p->bb[KNIGHT] & bb) return knight_attacks[square];
-    if (p->bb[KING] & bb) return king_attacks[square];
-    u64 attacks = 0;
-    if ((p->bb[BISHOP] | p->bb[QUEEN]) & bb) attacks |= bishop_attacks(square, occupied);
-    if ((p->bb[ROOK] | p->bb[QUEEN]) & bb) attacks |= rook_attacks(square, occupied);
-    return attacks;
+    switch (p->piece[square]) {
+    case KNIGHT: return knight_attacks[square];
+    case KING: return king_attacks[square];
+    case BISHOP: return bishop_attacks(square, occupied);
+    case ROOK: return rook_attacks(square, occupied);
+    case QUEEN: return bishop_attacks(square, occupied) | rook_attacks(square, occupied);
+    default: return 0;
+    }
 }
 
 static int attacked_for_king(const Pos *p, u64 path, u64 occupied) {
