@@ -124,6 +124,13 @@ def test_the_compiled_generator_is_built_where_a_compiler_is() -> None:
         assert COMPILED
 
 
+def test_the_compiled_chess_tree_is_built_where_a_compiler_is() -> None:
+    from harness.games.chess.compiled import compiled_available
+
+    if can_compile():
+        assert compiled_available()
+
+
 def test_moves_come_as_shared_objects_from_both_generators() -> None:
     board = chess.Board("r3k2r/p1pp1ppp/8/8/2pPp3/8/PP2PPpP/R3K1NR w KQkq - 0 1")
     legal, tactical, quiet, _ = ordered_moves(board)
