@@ -35,6 +35,7 @@ from harness.games.registry import find_game, load_problems
 from harness.results import load_results
 from harness.search import VARIANTS, Switches, make_spec, run_search
 from harness.search.counters import Counters
+from harness.search.registry import CORE
 from harness.search.run import SearchResult
 
 pytestmark = pytest.mark.skipif(not compiled.compiled_available(),
@@ -260,6 +261,28 @@ def test_every_variant_counts_node_for_node(variant: str) -> None:
             trees[fen] = (ChessTree(chess.Board(fen)), CompiledTree(chess.Board(fen)))
         result = same_search(*trees[fen], variant, depth, switches, ordering)
         spent += result.counters["nodes"] + result.counters["qnodes"]
+
+
+SHARED_CONFIGS = ((Switches(), Ordering()),
+                  (Switches(tt_size=1 << 16, iterative_deepening=True), Ordering()),
+                  (Switches(null_move=2, check_extension=True, tt_size=1 << 14),
+                   Ordering(killers=True, history=True)))
+
+
+@pytest.mark.filterwarnings("ignore::harness.games.chess.epd.SkippedLineWarning")   # kaufman's line 3
+@pytest.mark.parametrize("suite", ["wac.epd", "bk.epd", "kaufman.epd"])
+def test_the_shared_suites_count_node_for_node(suite: str) -> None:
+    """The first positions of the public suites (../shared/positions), the core variants
+    at depth 3 with three sets of switches, killers and history on in the last: one tree
+    of each kind a position, every result equal."""
+    path = SHARED / suite
+    if not path.is_file():
+        pytest.skip(f"{suite}: the public suites (../shared/positions) are not here")
+    for position in load_suite(path, skip_invalid=True).positions[:3]:
+        python, native = ChessTree(position.board()), CompiledTree(position.board())
+        for switches, ordering in SHARED_CONFIGS:
+            for variant in CORE:
+                same_search(python, native, variant, 3, switches, ordering)
 
 
 # -- the game's option --------------------------------------------------------------------
