@@ -687,6 +687,7 @@ typedef struct {
     int killers[MAX_PLY][2];
     int killer_count[MAX_PLY];
     int killer_plies;                /* len(ChessTree._killers) */
+    int overflow;                    /* quiescence ran out of stack (a board no game holds) */
     long long history[64][64];
     Pos stack[MAX_PLY];
 } Tree;
@@ -988,6 +989,10 @@ static long quiesce(Tree *t, long alpha, long beta, long long *qnodes) {
     long best = evaluate(p);
     if (best >= beta)
         return best;
+    if (t->ply + 1 >= MAX_PLY) {     /* captures and promotions are finite: never on a real board */
+        t->overflow = 1;
+        return best;
+    }
     int moves[MAX_MOVES];
     int n = quiescence_moves(p, moves);
     if (best > alpha)
@@ -1010,7 +1015,12 @@ static long quiesce(Tree *t, long alpha, long beta, long long *qnodes) {
     return best;
 }
 
-static int add_qnodes(PyObject *counters, long long qnodes) {
+static int add_qnodes(Tree *t, PyObject *counters, long long qnodes) {
+    if (t->overflow) {
+        t->overflow = 0;
+        PyErr_SetString(PyExc_RecursionError, "the compiled chess tree's quiescence ran out of plies");
+        return 0;
+    }
     if (qnodes == 0)
         return 1;
     PyObject *old = PyObject_GetAttr(counters, QNODES);
@@ -1046,7 +1056,7 @@ static PyObject *Tree_quiesce(Tree *t, PyObject *const *args, Py_ssize_t nargs) 
     if (!read_window(args, &alpha, &beta))
         return NULL;
     long value = quiesce(t, alpha, beta, &qnodes);
-    if (!add_qnodes(args[2], qnodes))
+    if (!add_qnodes(t, args[2], qnodes))
         return NULL;
     return PyLong_FromLong(value);
 }
@@ -1063,7 +1073,7 @@ static PyObject *Tree_child_quiesce(Tree *t, PyObject *const *args, Py_ssize_t n
         return NULL;
     long value = quiesce(t, alpha, beta, &qnodes);
     t->ply--;
-    if (!add_qnodes(args[3], qnodes))
+    if (!add_qnodes(t, args[3], qnodes))
         return NULL;
     return PyLong_FromLong(value);
 }
