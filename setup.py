@@ -61,6 +61,8 @@ def compiled_extensions() -> list[Extension]:
                   Extension("harness.games.connect4._board", ["harness/games/connect4/_board.c"],
                             extra_compile_args=["-O2"], optional=True),
                   Extension("harness.games.chess._board", ["harness/games/chess/_board.c"],
+                            depends=[f"harness/games/chess/board_{part}.h"
+                                     for part in ("position", "moves", "key")],
                             extra_compile_args=["-O2"], optional=True)]
     try:
         from mypyc.build import mypycify
