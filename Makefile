@@ -15,8 +15,9 @@ export HARNESS_SUITES ?= $(if $(wildcard $(SHARED_SUITES)),$(SHARED_SUITES))
 # an unrelated project: an environment with that record (ours or theirs) drops it first.
 # The compiled search modules: every harness/search/*.py but setup.py's SEARCH_PYTHON.
 SEARCH_PYTHON := $(shell sed -n 's/^SEARCH_PYTHON = (\(.*\))/\1/p' setup.py | tr -d '",')
-COMPILED_SOURCES := harness/games/chess/_movegen.c harness/games/connect4/_board.c \
-    harness/games/_openspiel_cursor.c \
+COMPILED_SOURCES := harness/games/chess/_movegen.c harness/games/chess/_board.c \
+    $(wildcard harness/games/chess/board_*.h) \
+    harness/games/connect4/_board.c harness/games/_openspiel_cursor.c \
     $(filter-out $(SEARCH_PYTHON:%=harness/search/%.py),$(wildcard harness/search/*.py))
 $(STAMP): pyproject.toml setup.py $(COMPILED_SOURCES)
 	$(PYTHON) -m venv $(VENV)

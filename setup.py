@@ -5,6 +5,7 @@
   ``harness/games/connect4/compiled.py``).
 - The per-node methods of OpenSpiel trees (``harness/games/_openspiel_cursor.c``, see
   ``harness/games/openspiel_cursor.py``).
+- The chess tree (``harness/games/chess/_board.c``, see ``harness/games/chess/compiled.py``).
 - The search core, compiled from its Python source with mypyc (see
   ``harness/search/compiled.py``), with a record of the sources it was compiled from.
 
@@ -52,7 +53,7 @@ class BuildWithRecord(build_ext):
 
 
 def compiled_extensions() -> list[Extension]:
-    """The move generator, the Connect Four tree and, where mypyc can compile it, the
+    """The move generator, the Connect Four and chess trees and, where mypyc can compile it, the
     search core; none with ``HARNESS_BUILD_PURE=1``."""
     if os.environ.get("HARNESS_BUILD_PURE") == "1":
         print("harness: HARNESS_BUILD_PURE=1: nothing compiled; it runs as Python", file=sys.stderr)
@@ -62,6 +63,10 @@ def compiled_extensions() -> list[Extension]:
                   Extension("harness.games.connect4._board", ["harness/games/connect4/_board.c"],
                             extra_compile_args=["-O2"], optional=True),
                   Extension("harness.games._openspiel_cursor", ["harness/games/_openspiel_cursor.c"],
+                            extra_compile_args=["-O2"], optional=True),
+                  Extension("harness.games.chess._board", ["harness/games/chess/_board.c"],
+                            depends=[f"harness/games/chess/board_{part}.h"
+                                     for part in ("position", "moves", "key")],
                             extra_compile_args=["-O2"], optional=True)]
     try:
         from mypyc.build import mypycify

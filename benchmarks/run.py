@@ -20,9 +20,12 @@ Benchmarks (each figure is the median of its repeats; targets from the performan
   for information, with the trace on / off.
 - ``openspiel``: harness ``minimax`` on OpenSpiel's full tic-tac-toe tree / a bare
   recursive loop over ``State.child``, same nodes (549,946); target <= 1.3.
+- ``chess_tree``: chess nodes+qnodes a second with the compiled chess tree / the Python tree,
+  core variants at depths 1-4 on the first 20 WAC positions, every counter equal (target >= 5).
 - ``sharing``: core variants x depths 1-4 x 20 WAC positions in one run / the sum of the
-  variants run alone, each in a fresh process (target <= 0.25).
-- ``parallel``: the same experiment with 2 worker processes / 1 (target >= 1.8).
+  variants run alone, each in a fresh process, the Python chess tree (target <= 0.25).
+- ``parallel``: core variants, depths 1-5, the same 20 WAC positions, 2 worker processes / 1
+  (target >= 1.8).
 - ``connect4``: ``mtd-pons`` on Pons's later Connect Four tree, nodes/s with the compiled
   tree (target >= 1,000,000; counters equal to the Python tree's), and the time to solve
   the 3,000 positions of ``../shared/connect4`` with 2 workers (target < 120 s).
@@ -55,8 +58,8 @@ from benchmarks.common import (
     write_record,
 )
 
-BENCHMARKS = ("startup", "memory", "overhead", "trees", "observer", "openspiel", "sharing", "parallel",
-              "connect4")
+BENCHMARKS = ("startup", "memory", "overhead", "trees", "observer", "openspiel", "chess_tree", "sharing",
+              "parallel", "connect4")
 """In the order they run (cheap first); each is ``benchmarks.<name>.measure``."""
 
 

@@ -34,6 +34,7 @@ STARTS = [
     "4k3/8/8/2bq4/8/2N1B3/3R4/3K4 w - - 0 1",             # pinned knight, bishop, rook
     "4k3/4r3/8/8/8/8/4Q3/4K3 w - - 0 1",
     "4k3/8/8/8/1b6/8/3P4/4K3 w - - 0 1",                  # in check
+    "r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1",               # castling, no pawn move after it
 ]
 
 
@@ -121,6 +122,13 @@ def test_perft_matches_the_reference_counts() -> None:
 def test_the_compiled_generator_is_built_where_a_compiler_is() -> None:
     if can_compile():
         assert COMPILED
+
+
+def test_the_compiled_chess_tree_is_built_where_a_compiler_is() -> None:
+    from harness.games.chess.compiled import compiled_available
+
+    if can_compile():
+        assert compiled_available()
 
 
 def test_moves_come_as_shared_objects_from_both_generators() -> None:

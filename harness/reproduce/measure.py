@@ -22,7 +22,7 @@ import pandas as pd
 from harness.errors import HarnessError
 from harness.games.base import Problem
 from harness.games.chess.suites import find_suite
-from harness.games.chess.tree import ChessTree, Ordering
+from harness.games.chess.tree import Ordering
 from harness.games.registry import find_game, load_problems
 from harness.plugins import BUILT_IN
 from harness.run.checkpoint import JobLog
@@ -193,7 +193,7 @@ def measure(tags: tuple[tuple[str, str], ...], problem: Problem,
         with collector_paused():
             for run in runs:
                 spec = parse_variants(run.variant)[0]
-                if run.ordering is not None and isinstance(tree, ChessTree):
+                if run.ordering is not None and hasattr(tree, "set_ordering"):   # either chess tree
                     tree.set_ordering(run.ordering)
                 result = run_search(tree, spec, run.depth, run.switches, trace=run.visited)
                 report_step()

@@ -286,6 +286,8 @@ static int split_tactical(const Position *p, const int *codes, int count, int *t
         keys[j] = key;
         tactical[j] = code;
     }
+    if (pieces >= count)               /* no pawn move: every quiet move came from a piece */
+        *quiet_pieces = *quiet_count;
     return n;
 }
 

@@ -1,6 +1,7 @@
 """Chess as a game: positions from EPD suites (``chess:wac.epd``), searched through
-:class:`ChessTree` with the move-ordering options, solved by their ``bm``/``am``; results
-written back as EPD.
+:class:`ChessTree` or its compiled twin (:mod:`harness.games.chess.compiled`; option
+``tree``) with the move-ordering options, solved by their ``bm``/``am``; results written
+back as EPD.
 
 python-chess and the modules built on it are imported by the methods that use them: the
 game registry (and with it ``harness --help``) lists chess without loading them.
@@ -48,6 +49,10 @@ class Chess(Game):
                           "valuable attacker"),
         "killers": Option(False, "killer moves (two per ply) after the captures"),
         "history": Option(False, "quiet moves by history score"),
+        "tree": Option("auto", "the chess tree that searches: compiled (_board.c), python (the "
+                       "reference, over python-chess), or auto (compiled where it was built and "
+                       "HARNESS_PURE_PYTHON is not set); the same nodes either way",
+                       ("auto", "compiled", "python")),
     }
     columns: ClassVar[Mapping[str, str]] = {"fen": "the position searched, as FEN"}
     features: ClassVar[frozenset[str]] = frozenset({"quiescence", "null_move", "check_extension"})
@@ -60,17 +65,22 @@ class Chess(Game):
             raise HarnessError("chess: which suite? a chess set needs an EPD file name, e.g. "
                                "chess:bench.epd (harness suites lists those found)")
         path = find_suite(spec)
+        from harness.games.chess.compiled import resolve
+
+        tree = resolve(str(dict(options)["tree"]))     # refused here when it cannot run
         name = self.set_name(path.name, options)
         reader = _EpdProblems(path, name, options, skip_invalid)
         return ProblemSet(name, ProblemStream(reader.problems), {
-            "path": str(path), "sha256": file_sha256(path), "skipped": reader.skipped})
+            "path": str(path), "sha256": file_sha256(path), "skipped": reader.skipped,
+            "tree": tree})
 
     def tree(self, problem: Problem) -> Tree:
-        from harness.games.chess.tree import ChessTree, Ordering
+        from harness.games.chess.compiled import chess_tree
+        from harness.games.chess.tree import Ordering
 
         ordering = Ordering(bool(problem.option("mvv_lva")), bool(problem.option("killers")),
                             bool(problem.option("history")))
-        return ChessTree(position_of(problem).board(), ordering)
+        return chess_tree(position_of(problem).board(), ordering, str(problem.option("tree")))
 
     def work(self, problem: Problem) -> float:
         """The number of positions :data:`BREADTH_PLIES` plies from the position."""

@@ -1,0 +1,615 @@
+/* Chess positions as a search tree, compiled: the twin of ChessTree in tree.py.
+ *
+ * The Python tree spends its time in python-chess's bitboards on Python integers, its
+ * position-record cache and the calls between them; here a node is a copy of a small
+ * struct, and the frame's calls (moves, push, pop, key, value, child_quiesce) are one C
+ * call each. Everything mirrors tree.py and the modules under it, so that a search counts
+ * the same nodes in the same order:
+ * - the legal moves in python-chess's generation order (Board.generate_legal_moves: its
+ *   pseudo-legal order, or its check evasions' order in check, filtered by its _is_safe
+ *   rules; en passant by playing it), castling as the king's two-square move;
+ * - MVV-LVA as movegen.mvv_lva (10 * (victim + promotion) - attacker, ties by from, to,
+ *   promotion), killers and history as ChessTree._dynamic_order and ChessTree.cutoff;
+ * - play.py's make (castling rights cleaned at the root, a move only removes rights);
+ * - the evaluation of evaluation.py, from its tables (handed over by setup(): data, not
+ *   code), carried incrementally;
+ * - ChessTree.quiesce (stand pat, captures and promotions in MVV-LVA order, fail-soft);
+ * - keys equal to tree.position_key's tuple: a small Key object whose hash is CPython's
+ *   hash of that tuple (so the table's slots are the same) and whose equality compares
+ *   the same fields.
+ * Moves are ints, movegen.move_code (from | to << 6 | promotion << 12); None is the null
+ * move. Standard chess only (compiled.py gives chess960 boards the Python tree).
+ * tests/test_chess_compiled.py compares the two trees method by method and search by
+ * search.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include "board_position.h"   /* tables, positions, make, evaluation */
+#include "board_moves.h"      /* legal moves in python-chess's order, MVV-LVA, perft */
+#include "board_key.h"        /* keys hashed as position_key's tuples */
+
+static long mate_score;                   /* evaluation.MATE, from setup() */
+static PyObject *move_ints[MOVE_CODES];  /* the ints moves() hands out */
+static PyObject *QNODES;                  /* "qnodes" */
+static int ready = 0;                     /* setup() was called */
+
+/* ---- the tree -------------------------------------------------------------------------- */
+
+typedef struct {
+    PyObject_HEAD
+    int ply;
+    int mvv_lva, killers_on, history_on;
+    PyObject *ordering;
+    int path[MAX_PLY];               /* the move into each ply (path[ply - 1]), -1: null */
+    int killers[MAX_PLY][2];
+    int killer_count[MAX_PLY];
+    int killer_plies;                /* len(ChessTree._killers) */
+    int overflow;                    /* quiescence ran out of stack (a board no game holds) */
+    long long history[64][64];
+    Pos stack[MAX_PLY];
+} Tree;
+
+static inline Pos *here(Tree *t) { return &t->stack[t->ply]; }
+
+static int read_ordering(Tree *t, PyObject *ordering) {
+    const char *names[3] = {"mvv_lva", "killers", "history"};
+    int values[3];
+    for (int i = 0; i < 3; i++) {
+        PyObject *value = PyObject_GetAttrString(ordering, names[i]);
+        if (value == NULL)
+            return 0;
+        values[i] = PyObject_IsTrue(value);
+        Py_DECREF(value);
+        if (values[i] < 0)
+            return 0;
+    }
+    t->mvv_lva = values[0];
+    t->killers_on = values[1];
+    t->history_on = values[2];
+    Py_INCREF(ordering);
+    Py_XSETREF(t->ordering, ordering);
+    return 1;
+}
+
+static void clear_dynamic(Tree *t) {
+    t->killer_plies = 0;
+    memset(t->history, 0, sizeof t->history);
+}
+
+static PyObject *Tree_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
+    static char *keywords[] = {"pawns", "knights", "bishops", "rooks", "queens", "kings", "white",
+                               "black", "turn", "castling", "ep", "ordering", NULL};
+    unsigned long long fields[8], castling;
+    int turn, ep;
+    PyObject *ordering;
+    if (!ready) {
+        PyErr_SetString(PyExc_RuntimeError, "_board.setup() was not called");
+        return NULL;
+    }
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "KKKKKKKKpKiO", keywords, &fields[0], &fields[1],
+                                     &fields[2], &fields[3], &fields[4], &fields[5], &fields[6],
+                                     &fields[7], &turn, &castling, &ep, &ordering))
+        return NULL;
+    if (ep < -1 || ep > 63) {
+        PyErr_SetString(PyExc_ValueError, "ep must be a square or -1");
+        return NULL;
+    }
+    Tree *t = (Tree *)type->tp_alloc(type, 0);
+    if (t == NULL)
+        return NULL;
+    Pos *p = &t->stack[0];
+    memset(p, 0, sizeof *p);
+    for (int color = 0; color < 2; color++) {
+        u64 mine = fields[7 - color];             /* black (7) for 0, white (6) for 1 */
+        for (int type_ = PAWN; type_ <= KING; type_++)
+            for (u64 b = fields[type_ - 1] & mine; b; b &= b - 1)
+                add_piece(p, color, type_, lsb(b));
+    }
+    p->turn = turn;
+    p->castling = castling;
+    p->ep = ep;
+    if (!read_ordering(t, ordering)) {
+        Py_DECREF(t);
+        return NULL;
+    }
+    return (PyObject *)t;
+}
+
+static void Tree_dealloc(Tree *t) {
+    Py_XDECREF(t->ordering);
+    Py_TYPE(t)->tp_free((PyObject *)t);
+}
+
+static int read_code(PyObject *move, int *code) {
+    if (move == Py_None) {
+        *code = -1;
+        return 1;
+    }
+    long c = PyLong_AsLong(move);
+    if (c == -1 && PyErr_Occurred())
+        return 0;
+    if (c < 0 || c >= MOVE_CODES) {
+        PyErr_Format(PyExc_ValueError, "%ld is not a move code", c);
+        return 0;
+    }
+    *code = (int)c;
+    return 1;
+}
+
+static int step_in(Tree *t, int code) {
+    if (t->ply + 1 >= MAX_PLY - QUIESCENCE_RESERVE) {
+        PyErr_SetString(PyExc_RecursionError, "the compiled chess tree is full (too many plies)");
+        return 0;
+    }
+    Pos *p = here(t);
+    if (code >= 0 && !(p->side[p->turn] & BIT(FROM(code)))) {
+        PyErr_Format(PyExc_ValueError, "move code %d: no piece of the side to move on its square", code);
+        return 0;
+    }
+    make(p, &t->stack[t->ply + 1], code);
+    t->path[t->ply] = code;
+    t->ply++;
+    return 1;
+}
+
+static PyObject *Tree_push(Tree *t, PyObject *move) {
+    int code;
+    if (!read_code(move, &code) || !step_in(t, code))
+        return NULL;
+    Py_RETURN_NONE;
+}
+
+static PyObject *Tree_push_null(Tree *t, PyObject *unused) {
+    if (!step_in(t, -1))
+        return NULL;
+    Py_RETURN_NONE;
+}
+
+static PyObject *Tree_pop(Tree *t, PyObject *unused) {
+    if (t->ply == 0) {
+        PyErr_SetString(PyExc_IndexError, "pop at the root");
+        return NULL;
+    }
+    t->ply--;
+    Py_RETURN_NONE;
+}
+
+static PyObject *code_list(const int *codes, int count) {
+    PyObject *list = PyList_New(count);
+    if (list == NULL)
+        return NULL;
+    for (int i = 0; i < count; i++) {
+        PyObject *move = move_ints[codes[i]];
+        Py_INCREF(move);
+        PyList_SET_ITEM(list, i, move);
+    }
+    return list;
+}
+
+static inline int contains(const int *codes, int count, int code) {
+    for (int i = 0; i < count; i++)
+        if (codes[i] == code)
+            return 1;
+    return 0;
+}
+
+/* ChessTree.moves: the static order (MVV-LVA split or generation order), then
+ * _dynamic_order with killers or history. */
+static PyObject *Tree_moves(Tree *t, PyObject *unused) {
+    Pos *p = here(t);
+    MoveList legal;
+    legal_moves(p, &legal);
+    int order[MAX_MOVES], tactical = 0, n = legal.count;
+    if (t->mvv_lva) {
+        int quiet[MAX_MOVES], quiet_count;
+        tactical = split_tactical(p, legal.codes, n, order, quiet, &quiet_count);
+        memcpy(order + tactical, quiet, quiet_count * sizeof(int));
+    } else {
+        memcpy(order, legal.codes, n * sizeof(int));
+    }
+    if ((t->killers_on || t->history_on) && n > 1) {
+        int *rest = order + tactical, rest_count = n - tactical;
+        if (t->history_on) {                          /* stable, most history first */
+            for (int i = 1; i < rest_count; i++) {
+                int code = rest[i], j = i;
+                long long score = t->history[FROM(code)][TO(code)];
+                while (j > 0 && t->history[FROM(rest[j - 1])][TO(rest[j - 1])] < score) {
+                    rest[j] = rest[j - 1];
+                    j--;
+                }
+                rest[j] = code;
+            }
+        }
+        if (t->killers_on && t->ply < t->killer_plies) {
+            int found[2], count = 0;
+            for (int k = 0; k < t->killer_count[t->ply]; k++)
+                if (contains(rest, rest_count, t->killers[t->ply][k]))
+                    found[count++] = t->killers[t->ply][k];
+            if (count) {
+                int reordered[MAX_MOVES], m = 0;
+                for (int k = 0; k < count; k++)
+                    reordered[m++] = found[k];
+                for (int i = 0; i < rest_count; i++)
+                    if (!contains(found, count, rest[i]))
+                        reordered[m++] = rest[i];
+                memcpy(rest, reordered, rest_count * sizeof(int));
+            }
+        }
+    }
+    return code_list(order, n);
+}
+
+static PyObject *Tree_value(Tree *t, PyObject *unused) {
+    return PyLong_FromLong(evaluate(here(t)));
+}
+
+static PyObject *Tree_child_value(Tree *t, PyObject *move) {
+    int code;
+    if (!read_code(move, &code))
+        return NULL;
+    Pos n;
+    make(here(t), &n, code);
+    return PyLong_FromLong(evaluate(&n));
+}
+
+static int in_check(const Pos *p) {
+    int king = king_square(p, p->turn);
+    return king >= 0 && attackers(p, !p->turn, king, occupancy(p)) != 0;
+}
+
+static PyObject *Tree_in_check(Tree *t, PyObject *unused) {
+    return PyBool_FromLong(in_check(here(t)));
+}
+
+static PyObject *Tree_terminal_value(Tree *t, PyObject *unused) {
+    return PyLong_FromLong(in_check(here(t)) ? -(mate_score - t->ply) : 0);
+}
+
+static PyObject *Tree_key(Tree *t, PyObject *unused) {
+    return make_key(here(t));
+}
+
+static PyObject *Tree_key_tuple(Tree *t, PyObject *unused) {
+    PyObject *key = make_key(here(t));
+    if (key == NULL)
+        return NULL;
+    PyObject *fields = Key_fields((KeyObject *)key, NULL);
+    Py_DECREF(key);
+    return fields;
+}
+
+static PyObject *Tree_reset(Tree *t, PyObject *unused) {
+    t->ply = 0;
+    clear_dynamic(t);
+    Py_RETURN_NONE;
+}
+
+/* ChessTree.cutoff: killers and history learn from quiet moves only. */
+static PyObject *Tree_cutoff(Tree *t, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "cutoff(move, depth)");
+        return NULL;
+    }
+    if (!t->killers_on && !t->history_on)
+        Py_RETURN_NONE;
+    int code;
+    if (!read_code(args[0], &code))
+        return NULL;
+    long depth = PyLong_AsLong(args[1]);
+    if (depth == -1 && PyErr_Occurred())
+        return NULL;
+    if (code < 0 || is_tactical(here(t), code))
+        Py_RETURN_NONE;
+    if (t->killers_on) {
+        int ply = t->ply;
+        while (t->killer_plies <= ply)
+            t->killer_count[t->killer_plies++] = 0;
+        int *slot = t->killers[ply];
+        if (!contains(slot, t->killer_count[ply], code)) {
+            slot[1] = slot[0];
+            slot[0] = code;
+            if (t->killer_count[ply] < 2)
+                t->killer_count[ply]++;
+        }
+    }
+    if (t->history_on)
+        t->history[FROM(code)][TO(code)] += (long long)depth * depth;
+    Py_RETURN_NONE;
+}
+
+static PyObject *Tree_set_ordering(Tree *t, PyObject *ordering) {
+    int was = t->mvv_lva;
+    if (!read_ordering(t, ordering))
+        return NULL;
+    if (t->mvv_lva != was) {                 /* as ChessTree: the MVV-LVA switch resets */
+        t->ply = 0;
+        clear_dynamic(t);
+    }
+    Py_RETURN_NONE;
+}
+
+/* ChessTree.null_allowed: never in check; `either`: neither of the last two plies was a
+ * null move; otherwise (`both`): not both of them. */
+static PyObject *Tree_null_allowed(Tree *t, PyObject *rule) {
+    if (in_check(here(t)))
+        Py_RETURN_FALSE;
+    int either = PyUnicode_Check(rule) && PyUnicode_CompareWithASCIIString(rule, "either") == 0;
+    int last = t->ply >= 1 && t->path[t->ply - 1] < 0;
+    int before = t->ply >= 2 && t->path[t->ply - 2] < 0;
+    int allowed = either ? !(last || before) : !(t->ply >= 2 && last && before);
+    return PyBool_FromLong(allowed);
+}
+
+/* ChessTree.quiesce, with its qnodes counted in *qnodes. */
+static long quiesce(Tree *t, long alpha, long beta, long long *qnodes) {
+    Pos *p = here(t);
+    long best = evaluate(p);
+    if (best >= beta)
+        return best;
+    if (t->ply + 1 >= MAX_PLY) {     /* captures and promotions are finite: never on a real board */
+        t->overflow = 1;
+        return best;
+    }
+    int moves[MAX_MOVES];
+    int n = quiescence_moves(p, moves);
+    if (best > alpha)
+        alpha = best;
+    for (int i = 0; i < n; i++) {
+        (*qnodes)++;
+        make(p, &t->stack[t->ply + 1], moves[i]);
+        t->path[t->ply] = moves[i];
+        t->ply++;
+        long v = -quiesce(t, -beta, -alpha, qnodes);
+        t->ply--;
+        if (v > best) {
+            best = v;
+            if (v >= beta)
+                return v;
+            if (v > alpha)
+                alpha = v;
+        }
+    }
+    return best;
+}
+
+static int add_qnodes(Tree *t, PyObject *counters, long long qnodes) {
+    if (t->overflow) {
+        t->overflow = 0;
+        PyErr_SetString(PyExc_RecursionError, "the compiled chess tree's quiescence ran out of plies");
+        return 0;
+    }
+    if (qnodes == 0)
+        return 1;
+    PyObject *old = PyObject_GetAttr(counters, QNODES);
+    if (old == NULL)
+        return 0;
+    long long value = PyLong_AsLongLong(old);
+    Py_DECREF(old);
+    if (value == -1 && PyErr_Occurred())
+        return 0;
+    PyObject *new = PyLong_FromLongLong(value + qnodes);
+    if (new == NULL)
+        return 0;
+    int failed = PyObject_SetAttr(counters, QNODES, new);
+    Py_DECREF(new);
+    return failed == 0;
+}
+
+static int read_window(PyObject *const *args, long *alpha, long *beta) {
+    *alpha = PyLong_AsLong(args[0]);
+    if (*alpha == -1 && PyErr_Occurred())
+        return 0;
+    *beta = PyLong_AsLong(args[1]);
+    return !(*beta == -1 && PyErr_Occurred());
+}
+
+static PyObject *Tree_quiesce(Tree *t, PyObject *const *args, Py_ssize_t nargs) {
+    long alpha, beta;
+    long long qnodes = 0;
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "quiesce(alpha, beta, counters)");
+        return NULL;
+    }
+    if (!read_window(args, &alpha, &beta))
+        return NULL;
+    long value = quiesce(t, alpha, beta, &qnodes);
+    if (!add_qnodes(t, args[2], qnodes))
+        return NULL;
+    return PyLong_FromLong(value);
+}
+
+static PyObject *Tree_child_quiesce(Tree *t, PyObject *const *args, Py_ssize_t nargs) {
+    long alpha, beta;
+    long long qnodes = 0;
+    int code;
+    if (nargs != 4) {
+        PyErr_SetString(PyExc_TypeError, "child_quiesce(move, alpha, beta, counters)");
+        return NULL;
+    }
+    if (!read_code(args[0], &code) || !read_window(args + 1, &alpha, &beta) || !step_in(t, code))
+        return NULL;
+    long value = quiesce(t, alpha, beta, &qnodes);
+    t->ply--;
+    if (!add_qnodes(t, args[3], qnodes))
+        return NULL;
+    return PyLong_FromLong(value);
+}
+
+static PyObject *Tree_perft(Tree *t, PyObject *depth) {
+    long d = PyLong_AsLong(depth);
+    if (d == -1 && PyErr_Occurred())
+        return NULL;
+    return PyLong_FromLongLong(perft(here(t), (int)d));
+}
+
+static PyObject *Tree_move_name(Tree *t, PyObject *move) {
+    int code;
+    if (!read_code(move, &code))
+        return NULL;
+    if (code < 0)
+        return PyUnicode_FromString("0000");
+    static const char promotions[] = " pnbrqk";
+    char name[6];
+    int from = FROM(code), to = TO(code), promotion = PROMOTION(code);
+    name[0] = 'a' + (from & 7);
+    name[1] = '1' + (from >> 3);
+    name[2] = 'a' + (to & 7);
+    name[3] = '1' + (to >> 3);
+    name[4] = promotion ? promotions[promotion] : '\0';
+    name[5] = '\0';
+    return PyUnicode_FromString(name);
+}
+
+static PyObject *Tree_get_ply(Tree *t, void *unused) { return PyLong_FromLong(t->ply); }
+
+static PyObject *Tree_get_ordering(Tree *t, void *unused) {
+    Py_INCREF(t->ordering);
+    return t->ordering;
+}
+
+static PyGetSetDef Tree_getset[] = {
+    {"ply", (getter)Tree_get_ply, NULL, "Distance from the root.", NULL},
+    {"ordering", (getter)Tree_get_ordering, NULL, "Move-ordering switches (tree.Ordering).", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+#define FAST(name) (PyCFunction)(void (*)(void))(name), METH_FASTCALL
+static PyMethodDef Tree_methods[] = {
+    {"moves", (PyCFunction)Tree_moves, METH_NOARGS, "The legal moves in search order."},
+    {"push", (PyCFunction)Tree_push, METH_O, "Step into the child reached by a move (None: pass)."},
+    {"pop", (PyCFunction)Tree_pop, METH_NOARGS, "Step back to the parent."},
+    {"value", (PyCFunction)Tree_value, METH_NOARGS, "The static evaluation for the side to move."},
+    {"child_value", (PyCFunction)Tree_child_value, METH_O, "value() of a child."},
+    {"child_quiesce", FAST(Tree_child_quiesce), "quiesce() at a child, the cursor left here."},
+    {"quiesce", FAST(Tree_quiesce), "Fail-soft quiescence search (qnodes into counters)."},
+    {"terminal_value", (PyCFunction)Tree_terminal_value, METH_NOARGS, "Checkmate or stalemate."},
+    {"key", (PyCFunction)Tree_key, METH_NOARGS, "The position's Key (tree.position_key's tuple)."},
+    {"key_tuple", (PyCFunction)Tree_key_tuple, METH_NOARGS, "key() as tree.position_key's tuple."},
+    {"move_name", (PyCFunction)Tree_move_name, METH_O, "A move in UCI."},
+    {"reset", (PyCFunction)Tree_reset, METH_NOARGS, "Back to the root; killers and history forgotten."},
+    {"cutoff", FAST(Tree_cutoff), "Learn from a fail-high (killers, history; quiet moves only)."},
+    {"set_ordering", (PyCFunction)Tree_set_ordering, METH_O, "Switch move ordering between searches."},
+    {"in_check", (PyCFunction)Tree_in_check, METH_NOARGS, "Whether the side to move is in check."},
+    {"null_allowed", (PyCFunction)Tree_null_allowed, METH_O, "Whether a null move may be tried here."},
+    {"push_null", (PyCFunction)Tree_push_null, METH_NOARGS, "Pass the move."},
+    {"perft", (PyCFunction)Tree_perft, METH_O, "Leaf nodes of the full-width tree to a depth."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject TreeType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "harness.games.chess._board.ChessTree",
+    .tp_doc = PyDoc_STR("ChessTree(pawns, knights, bishops, rooks, queens, kings, white, black, "
+                        "turn, castling, ep, ordering)\n\nThe compiled twin of tree.ChessTree "
+                        "(harness.games.chess.compiled builds it from a board)."),
+    .tp_basicsize = sizeof(Tree),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_new = Tree_new,
+    .tp_dealloc = (destructor)Tree_dealloc,
+    .tp_methods = Tree_methods,
+    .tp_getset = Tree_getset,
+};
+
+/* ---- the module ------------------------------------------------------------------------ */
+
+static int read_table(PyObject *table, int (*out)[7][64]) {
+    /* table[color][piece_type][square], color 0 black, 1 white; piece_type 1-6 */
+    for (int color = 0; color < 2; color++) {
+        PyObject *by_type = PySequence_GetItem(table, color);
+        if (by_type == NULL)
+            return 0;
+        for (int type_ = PAWN; type_ <= KING; type_++) {
+            PyObject *squares = PySequence_GetItem(by_type, type_);
+            if (squares == NULL || PySequence_Size(squares) != 64) {
+                Py_XDECREF(squares);
+                Py_DECREF(by_type);
+                if (!PyErr_Occurred())
+                    PyErr_SetString(PyExc_ValueError, "expected 64 squares a piece type");
+                return 0;
+            }
+            for (int s = 0; s < 64; s++) {
+                PyObject *item = PySequence_GetItem(squares, s);
+                long v = item == NULL ? -1 : PyLong_AsLong(item);
+                Py_XDECREF(item);
+                if (v == -1 && PyErr_Occurred()) {
+                    Py_DECREF(squares);
+                    Py_DECREF(by_type);
+                    return 0;
+                }
+                out[color][type_][s] = (int)v;
+            }
+            Py_DECREF(squares);
+        }
+        Py_DECREF(by_type);
+    }
+    return 1;
+}
+
+static int read_small(PyObject *seq, long *out, int count) {
+    if (PySequence_Size(seq) != count) {
+        if (!PyErr_Occurred())
+            PyErr_Format(PyExc_ValueError, "expected %d numbers", count);
+        return 0;
+    }
+    for (int i = 0; i < count; i++) {
+        PyObject *item = PySequence_GetItem(seq, i);
+        out[i] = item == NULL ? -1 : PyLong_AsLong(item);
+        Py_XDECREF(item);
+        if (out[i] == -1 && PyErr_Occurred())
+            return 0;
+    }
+    return 1;
+}
+
+PyDoc_STRVAR(setup_doc,
+"setup(middle_game, endgame, phase_weights, values, mate)\n\n"
+"evaluation.py's tables: middle_game[color][piece_type][square] and endgame[...] (material\n"
+"plus piece-square, White +, Black -; color 0 Black, 1 White), the phase weight and the\n"
+"MVV-LVA value of piece types 0-6, and MATE.");
+
+static PyObject *setup(PyObject *self, PyObject *args) {
+    PyObject *mg, *eg, *weights, *values;
+    long mate, weight[7];
+    if (!PyArg_ParseTuple(args, "OOOOl", &mg, &eg, &weights, &values, &mate))
+        return NULL;
+    if (!read_table(mg, square_mg) || !read_table(eg, square_eg) || !read_small(weights, weight, 7)
+        || !read_small(values, piece_values, 7))
+        return NULL;
+    for (int i = 0; i < 7; i++)
+        phase_weight[i] = (int)weight[i];
+    mate_score = mate;
+    ready = 1;
+    Py_RETURN_NONE;
+}
+
+static PyMethodDef methods[] = {
+    {"setup", setup, METH_VARARGS, setup_doc},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "_board",
+    "The compiled chess tree (harness.games.chess.compiled).", -1, methods,
+};
+
+PyMODINIT_FUNC PyInit__board(void) {
+    make_tables();
+    if (PyType_Ready(&KeyType) < 0 || PyType_Ready(&TreeType) < 0)
+        return NULL;
+    QNODES = PyUnicode_InternFromString("qnodes");
+    if (QNODES == NULL)
+        return NULL;
+    for (int code = 0; code < MOVE_CODES; code++)
+        if ((move_ints[code] = PyLong_FromLong(code)) == NULL)
+            return NULL;
+    PyObject *m = PyModule_Create(&module);
+    if (m == NULL)
+        return NULL;
+    Py_INCREF(&KeyType);
+    Py_INCREF(&TreeType);
+    if (PyModule_AddObject(m, "Key", (PyObject *)&KeyType) < 0
+        || PyModule_AddObject(m, "ChessTree", (PyObject *)&TreeType) < 0)
+        return NULL;
+    return m;
+}

@@ -1,0 +1,96 @@
+"""Which chess tree runs: the compiled twin of :class:`ChessTree` (``_board.c``), or the
+Python one.
+
+The Python tree runs at about 300,000 nodes a second (nodes plus qnodes) around a cache
+of position records; ``_board.c``, built when the package is installed where a C compiler
+is found, is the same tree in C: the same moves in the same order (python-chess's, MVV-LVA,
+killers, history), the same evaluation (from :mod:`harness.games.chess.evaluation`'s
+tables, handed over here), the same quiescence search and keys equal to
+:func:`harness.games.chess.tree.position_key`'s tuples, hashed alike (so a table fills
+the same slots). ``tests/test_chess_compiled.py`` compares the two method by method and
+search by search. It needs no position cache: a node costs less than a cache look-up.
+
+Moves are ints (:func:`harness.games.chess.movegen.move_code`), named in UCI by
+``move_name``. Standard chess only: a chess960 board gets the Python tree. The game option
+``tree`` chooses (``auto``: compiled where it was built and ``HARNESS_PURE_PYTHON`` is not
+set in the environment, as for the search core).
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+from types import ModuleType
+
+import chess
+
+from harness.errors import HarnessError
+from harness.games.base import Tree
+from harness.games.chess.evaluation import MATE, PHASE_WEIGHT, SQUARE, piece_value
+from harness.games.chess.tree import ChessTree, Ordering
+
+TREES = ("auto", "compiled", "python")
+"""The values of the game option ``tree``."""
+
+
+def _built() -> ModuleType | None:
+    try:
+        module = importlib.import_module("harness.games.chess._board")
+    except ImportError:           # installed without a C compiler: the Python tree
+        return None
+    # evaluation.py's tables as data: SQUARE[stage][color][type][square], signed by colour.
+    signed = [[[tuple((1 if color else -1) * v for v in SQUARE[stage][color][piece_type])
+                if piece_type else () for piece_type in range(7)] for color in (0, 1)]
+              for stage in (0, 1)]
+    module.setup(signed[0], signed[1], PHASE_WEIGHT, tuple(piece_value(t) for t in range(7)), MATE)
+    return module
+
+
+BUILT = _built()
+"""The compiled module, or ``None`` where it was not built."""
+
+
+def compiled_available() -> bool:
+    """Whether the compiled tree was built and imports."""
+    return BUILT is not None
+
+
+def compiled_in_use() -> bool:
+    """Whether ``tree=auto`` chooses the compiled tree in this process (built, and
+    ``HARNESS_PURE_PYTHON`` not set)."""
+    return BUILT is not None and not os.environ.get("HARNESS_PURE_PYTHON")
+
+
+def resolve(choice: str) -> str:
+    """``compiled`` or ``python``: the tree the option ``tree=choice`` runs; a
+    :class:`HarnessError` for ``compiled`` where it was not built."""
+    if choice == "compiled" and BUILT is None:
+        raise HarnessError("chess: tree=compiled, but the compiled chess tree was not built (no C "
+                           "compiler at install); use tree=python or tree=auto")
+    if choice == "auto":
+        return "compiled" if compiled_in_use() else "python"
+    return choice
+
+
+def CompiledTree(board: chess.Board, ordering: Ordering = Ordering()) -> Tree:
+    """The compiled tree of ``board``, as ``ChessTree(board, ordering)``; a
+    :class:`HarnessError` where it was not built or the board is chess960."""
+    if BUILT is None:
+        raise HarnessError("chess: the compiled chess tree was not built (no C compiler at install)")
+    if board.chess960:
+        raise HarnessError("chess: the compiled chess tree plays standard chess only, not chess960")
+    ep = board.ep_square
+    occupied_co = board.occupied_co
+    tree: Tree = BUILT.ChessTree(board.pawns, board.knights, board.bishops, board.rooks,
+                                 board.queens, board.kings, occupied_co[chess.WHITE],
+                                 occupied_co[chess.BLACK], board.turn,
+                                 board.clean_castling_rights(), -1 if ep is None else ep, ordering)
+    return tree
+
+
+def chess_tree(board: chess.Board, ordering: Ordering = Ordering(), choice: str = "auto") -> Tree:
+    """The tree of ``board`` that ``tree=choice`` runs (``auto``: compiled where it was
+    built, ``HARNESS_PURE_PYTHON`` is not set and the board is not chess960)."""
+    if resolve(choice) == "compiled" and not (choice == "auto" and board.chess960):
+        return CompiledTree(board, ordering)
+    return ChessTree(board, ordering)
