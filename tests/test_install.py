@@ -12,6 +12,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tarfile
 import tomllib
 import zipfile
 from collections.abc import Iterator
@@ -73,7 +74,7 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Built]:
     work = tmp_path_factory.mktemp("build")
     source = work / "source"
     source.mkdir()
-    for name in ("pyproject.toml", "setup.py", "README.md"):
+    for name in ("pyproject.toml", "setup.py", "README.md", "MANIFEST.in"):
         shutil.copy2(ROOT / name, source / name)
     shutil.copytree(ROOT / "harness", source / "harness",
                     ignore=shutil.ignore_patterns("__pycache__", "*.so", "compiled_from.json"))
@@ -87,6 +88,23 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Built]:
     wheels = list(out.glob("*.whl"))
     assert len(wheels) == 1, wheels
     yield Built(wheels[0], log)
+
+
+def test_the_sdist_ships_every_c_source_and_header(built: Built, tmp_path: Path) -> None:
+    """setup.py declares the extensions only where it builds them: the C sources reach an
+    sdist made anywhere through MANIFEST.in (a header the build depends on included)."""
+    source = built.wheel.parents[1] / "source"
+    out = tmp_path / "sdist"
+    done = subprocess.run([sys.executable, "-c", "import sys, setuptools.build_meta as backend; "
+                           "print(backend.build_sdist(sys.argv[1]))", str(out)],
+                          cwd=source, env={**os.environ, "HARNESS_BUILD_PURE": "1"},
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-4000:]
+    with tarfile.open(out / done.stdout.strip().splitlines()[-1]) as archive:
+        shipped = {name.split("/", 1)[1] for name in archive.getnames() if "/" in name}
+    expected = {str(path.relative_to(ROOT)) for pattern in ("*.c", "*.h")
+                for path in (ROOT / "harness").rglob(pattern)}
+    assert len(expected) >= 7 and expected <= shipped, expected - shipped
 
 
 def test_the_wheel_ships_every_file_of_the_projects_suites(built: Built) -> None:
