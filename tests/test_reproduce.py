@@ -481,6 +481,10 @@ def test_files_are_written_and_self_contained(cheap: ReproduceOutput) -> None:
     assert "<script" not in page and "href=" not in page
     record = json.loads((out / "claims.json").read_text(encoding="utf-8"))
     assert record["mode"] == "quick"
+    # How it was made: the commit and the tree's state, the versions, the machine.
+    made = record["provenance"]
+    assert set(made["source"]) == {"commit", "clean", "changed", "changed_count"}
+    assert made["dependencies"]["numpy"] and made["environment"]["machine"]["cpus"]
     assert [c["verdict"] for c in record["claims"]] == [c.verdict for c in cheap.claims]
     assert record["claims"][0]["charts"][0].startswith("charts/")
     assert {p.name for p in cheap.data} == {"knuth-moore.csv", "pearl.csv"}

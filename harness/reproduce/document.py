@@ -24,6 +24,7 @@ from harness.report.page import PAGE_CSS
 from harness.reproduce import claims as registry
 from harness.reproduce.analysis import Claim, ClaimInfo, Context, Section
 from harness.reproduce.measure import Scale
+from harness.reproduce.provenance import provenance
 from harness.reproduce.rules import Rules, describe_versions, sample_differences
 from harness.reproduce.verdicts import (
     FAILS,
@@ -107,6 +108,7 @@ def write_all(out_dir: Path, frames: dict[str, pd.DataFrame], selected: Sequence
     md, page = _write_report(out_dir, claims, sections, quick, scale, seconds, jobs)
     record = {
         "mode": "quick" if quick else "full", "seconds": seconds, "jobs": jobs,
+        "provenance": provenance(),
         "scale": _json_ready(asdict(scale)),
         "suite": None if suite is None else str(suite),
         "claims": [_json_ready({**asdict(c), "charts": [p.relative_to(out_dir).as_posix()
