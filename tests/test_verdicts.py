@@ -18,7 +18,7 @@ import pytest
 
 from harness.errors import HarnessError
 from harness.reproduce import claims as registry
-from harness.reproduce import jobs_of, measure, rules
+from harness.reproduce import jobs_of, measure, phases, rules
 from harness.reproduce.claims import knuth_moore, pearl
 from harness.reproduce.claims.gnuchess import LEARNING, STATIC, judge_never_more, readings
 from harness.reproduce.claims.mtdf import judge_mtdf
@@ -194,16 +194,30 @@ def test_the_registered_samples_are_what_the_scales_measure() -> None:
             assert rules.sample_differences(info.rules, mode, fields) == [], (info.key, mode)
 
 
-def test_the_registered_seeds_are_what_the_jobs_use() -> None:
-    for module in (knuth_moore, pearl):
-        jobs = module.jobs(measure.QUICK)
-        assert {str(job[1].option("seed")) for job in jobs} == {str(module.RULES.parameters["tree_seed"])}
-    sweep = measure.plan([], ["alphabeta"], {}, measure.QUICK, None)
+@pytest.mark.parametrize("phase", [phases.EXPLORE, phases.CONFIRM])
+def test_the_registered_seeds_are_what_the_jobs_use(phase: str) -> None:
+    for module, key in ((knuth_moore, "knuth-moore"), (pearl, "pearl")):
+        jobs = module.jobs(phases.phase_scale(measure.FULL, phase, [module.CLAIM]))
+        named = phases.data_of(module.RULES, phase)
+        assert named is not None
+        assert {str(job[1].option("seed")) for job in jobs} == {str(named[key]["seed"])}
     for info in registry.CLAIMS:
         assert info.rules is not None
         if info.sweep:
-            assert {str(job[1].option("seed")) for job in sweep} == {str(info.rules.parameters["sweep_seed"])}
+            scale = phases.phase_scale(measure.FULL, phase, [info])
+            sweep = measure.plan([], ["alphabeta"], {}, scale, None)
+            named = phases.data_of(info.rules, phase)
+            assert named is not None
+            assert {str(job[1].option("seed")) for job in sweep} == {str(named["sweep"]["seed"])}
             assert info.rules.parameters.get("good_ordering", measure.GOOD_ORDERING) == measure.GOOD_ORDERING
+
+
+def test_the_scales_seeds_are_the_exploration_data() -> None:
+    """QUICK and FULL, as they are, measure what every rules file names as exploration data."""
+    for info in registry.CLAIMS:
+        assert info.rules is not None
+        for base in (measure.QUICK, measure.FULL):
+            assert phases.phase_scale(base, phases.EXPLORE, [info]) == base, info.key
 
 
 def test_the_plan_traces_and_adds_level_runs_as_asked() -> None:
@@ -349,8 +363,10 @@ AUDITED = ("mtdf", "gnuchess", "breuker", "zwp")
 @pytest.mark.parametrize("key", AUDITED)
 def test_the_audit_made_a_new_version_of_each_claim_it_changed(key: str) -> None:
     found = rules.load(key)
-    assert found.version == 4 and found.history[-1].reason == AUDIT
-    assert found.history[-1].verdict and found.history[-1].rules != found.rules
+    # Version 3 was replaced by the audit's version 4 (itself replaced by issue 27's phases).
+    replaced = [v for v in found.history if v.reason == AUDIT]
+    assert [v.version for v in replaced] == [3] and found.history[2].verdict
+    assert found.history[2].rules != found.history[3].rules
 
 
 def test_the_claims_the_audit_left_keep_their_versions() -> None:
@@ -507,11 +523,14 @@ def test_the_verdict_table_is_one_row_per_claim_with_its_first_real_sentence() -
 
     claims = [SimpleNamespace(key="knuth-moore", title="Knuth | Moore", verdict="holds",
                               rules={"version": 2}, measured="Trends. Every search was exact on 9 of 9 "
-                              "trees of the sample. More text follows here."),
+                              "trees of the sample. More text follows here.", phase="confirm",
+                              phase_why=""),
               SimpleNamespace(key="pearl", title="Pearl", verdict="3 of 4 checks hold, 1 inconclusive",
-                              rules=None, measured="short")]
+                              rules=None, measured="short", phase="explore",
+                              phase_why="no rules file names its data")]
     lines = verdict_table(claims).splitlines()  # type: ignore[arg-type]
     assert len(lines) == 4
-    assert lines[2] == ("| 1 | Knuth \\| Moore | holds | v2 | Every search was exact on 9 of 9 trees of "
-                        "the sample. |")
-    assert lines[3] == "| 2 | Pearl | 3 of 4 checks hold, 1 inconclusive |  | short. |"
+    assert lines[2] == ("| 1 | Knuth \\| Moore | holds | confirmation | v2 | Every search was exact on "
+                        "9 of 9 trees of the sample. |")
+    assert lines[3] == ("| 2 | Pearl | 3 of 4 checks hold, 1 inconclusive | exploration: no rules file "
+                        "names its data |  | short. |")

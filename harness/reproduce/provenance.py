@@ -67,6 +67,17 @@ def last_commit_of(path: str, where: Path | None = None) -> str:
     return found.strip() if found and found.strip() else UNKNOWN
 
 
+def uncommitted(path: str, where: Path | None = None) -> bool | None:
+    """Whether ``path`` (relative to the checkout's top) differs from its last commit, or
+    is not committed at all; ``None`` outside a checkout."""
+    folder = _PACKAGE if where is None else where
+    top = _git(["rev-parse", "--show-toplevel"], folder)
+    if top is None:
+        return None
+    status = _git(["status", "--porcelain", "--", path], Path(top.strip()))
+    return None if status is None else bool(status.strip())
+
+
 _NAME = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)")
 
 
