@@ -34,6 +34,7 @@ from harness.reproduce.phases import (
     held_out_reason,
     phase_of,
 )
+from harness.reproduce.power import describe as describe_power
 from harness.reproduce.provenance import last_commit_of, provenance
 from harness.reproduce.rules import Rules, describe_versions, sample_differences
 from harness.reproduce.verdicts import (
@@ -223,17 +224,24 @@ def _rules_section(doc: _Doc, claim: Claim, rules: Rules) -> None:
              f"`{rules.path}` (sha256 `{rules.sha256}`)."
              + (f" {rules.rules.get('verdict_rule', '')}" if rules.rules.get("verdict_rule") else "")
              + (f" {rules.note}" if rules.note else ""))
-    doc.table(["registered check", "kind", "measured (estimator)", "band", "why this band"],
+    doc.table(["registered check", "kind", "measured (estimator)", "band", "why this band",
+               "power (before data)"],
               [[r.ident, "correctness check (theorem)" if r.kind == "theorem" else "claim check",
                 r.measure, str(r.band),
                 r.reason + ("" if r.reason.endswith(".") or not r.test else ".")
-                + (f" Test: `{r.test}`." if r.test else "")]
+                + (f" Test: `{r.test}`." if r.test else "")
+                + (f" Smallest effect that matters: {r.smallest_effect['value']} "
+                   f"({r.smallest_effect['reason']})." if r.smallest_effect else "")
+                + (f" Shares its interval with {r.shares}: counted once." if r.shares else ""),
+                describe_power(r.power)]
                for r in rules.checks])
     boot = rules.bootstrap
     doc.para("**The harness's own choices.**")
     doc.items([*rules.choices,
                f"Intervals: {rules.rules['statistics'].get('interval', 'percentile bootstrap')}; "
                f"{boot.level:.0%} level, {boot.resamples:,} resamples, numpy PCG64 seed {boot.seed}.",
+               *([f"Multiplicity: {rules.rules['statistics']['multiplicity']}."]
+                 if rules.rules["statistics"].get("multiplicity") else []),
                "The registered sample (per scale): " + "; ".join(
                    f"{mode}: " + ", ".join(f"{k} = {json.dumps(v)}" for k, v in fields.items())
                    for mode, fields in rules.sample.items()) + "."])

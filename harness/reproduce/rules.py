@@ -66,6 +66,13 @@ class CheckRule:
     """The sets it applies to, when a claim's sets are checked apart (empty: any other)."""
     test: str = ""
     """A theorem's test in the test suite (``tests/file.py::test_name``)."""
+    shares: str = ""
+    """The check whose interval it tests too (the verdict counts the two once)."""
+    power: Mapping[str, Any] | None = None
+    """The sample-size computation for its band (:mod:`harness.reproduce.power`), or why
+    none is needed (``exact``)."""
+    smallest_effect: Mapping[str, Any] | None = None
+    """For a band of "saves" or "fewer": the smallest effect that matters, with the reason."""
 
 
 @dataclass(frozen=True)
@@ -174,7 +181,8 @@ def digest(rules: Mapping[str, Any]) -> str:
 def _check_rule(ident: str, found: Mapping[str, Any]) -> CheckRule:
     return CheckRule(ident, str(found["kind"]), Band.parse(str(found["band"])),
                      str(found["measure"]), str(found["reason"]),
-                     tuple(str(s) for s in found.get("sets", ())), str(found.get("test", "")))
+                     tuple(str(s) for s in found.get("sets", ())), str(found.get("test", "")),
+                     str(found.get("shares", "")), found.get("power"), found.get("smallest_effect"))
 
 
 def _validate_rules(where: str, rules: Any) -> None:
