@@ -48,6 +48,7 @@ from harness.reproduce.verdicts import (
     correctness_checks,
     correctness_text,
     counts_text,
+    extension_checks,
     verdict_of,
 )
 from harness.results import environment
@@ -259,6 +260,11 @@ def _checks_section(doc: _Doc, claim: Claim) -> None:
         doc.para(f"**Claim checks** ({counts_text(claims)}).")
         doc.table(["check", "band", "measured", "outcome"],
                   [[c.statement, c.band, c.measured, _outcome(c)] for c in claims])
+    for label, found in extension_checks(claim.checks).items():
+        doc.para(f"**Extension: {label}** (conditions or a reading the author did not name; "
+                 f"its own verdict, not the claim's: {counts_text(found)}).")
+        doc.table(["check", "band", "measured", "outcome"],
+                  [[c.statement, c.band, c.measured, _outcome(c)] for c in found])
     if theorems:
         doc.para("**Correctness checks** (theorems under this setup; not part of the verdict; "
                  f"{correctness_text(claim.checks)}).")

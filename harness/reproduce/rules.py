@@ -30,7 +30,7 @@ from importlib import resources
 from typing import Any
 
 from harness.errors import HarnessError
-from harness.reproduce.verdicts import CLAIM, THEOREM, Band
+from harness.reproduce.verdicts import EXTENSION, KINDS, THEOREM, Band
 
 FOLDER = "rules"
 """The rules files' folder inside the package ``harness.reproduce``."""
@@ -68,6 +68,8 @@ class CheckRule:
     """A theorem's test in the test suite (``tests/file.py::test_name``)."""
     shares: str = ""
     """The check whose interval it tests too (the verdict counts the two once)."""
+    extension: str = ""
+    """An extension's conditions, beyond the author's (its label in the verdict)."""
     power: Mapping[str, Any] | None = None
     """The sample-size computation for its band (:mod:`harness.reproduce.power`), or why
     none is needed (``exact``)."""
@@ -182,7 +184,8 @@ def _check_rule(ident: str, found: Mapping[str, Any]) -> CheckRule:
     return CheckRule(ident, str(found["kind"]), Band.parse(str(found["band"])),
                      str(found["measure"]), str(found["reason"]),
                      tuple(str(s) for s in found.get("sets", ())), str(found.get("test", "")),
-                     str(found.get("shares", "")), found.get("power"), found.get("smallest_effect"))
+                     str(found.get("shares", "")), str(found.get("extension", "")),
+                     found.get("power"), found.get("smallest_effect"))
 
 
 def _validate_rules(where: str, rules: Any) -> None:
@@ -200,9 +203,12 @@ def _validate_rules(where: str, rules: Any) -> None:
         missing = [f for f in ("kind", "band", "measure", "reason") if f not in found]
         if missing:
             raise HarnessError(f"{where}: check {ident!r} lacks {', '.join(missing)}")
-        if found["kind"] not in (CLAIM, THEOREM):
-            raise HarnessError(f"{where}: check {ident!r}: kind {found['kind']!r} is neither "
-                               f"{CLAIM!r} nor {THEOREM!r}")
+        if found["kind"] not in KINDS:
+            raise HarnessError(f"{where}: check {ident!r}: kind {found['kind']!r} is none of "
+                               f"{', '.join(map(repr, KINDS))}")
+        if found["kind"] == EXTENSION and not str(found.get("extension", "")).strip():
+            raise HarnessError(f"{where}: check {ident!r} is an extension: name its conditions "
+                               "(extension)")
         if found["kind"] == THEOREM and not found.get("test"):
             raise HarnessError(f"{where}: check {ident!r} is a theorem: name its test")
         try:

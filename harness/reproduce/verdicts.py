@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from harness.errors import HarnessError
 
@@ -31,6 +31,13 @@ OUTCOMES = (HOLDS, INCONCLUSIVE, FAILS)
 CLAIM, THEOREM = "claim", "theorem"
 """The kinds of a check: a test of the source's claim (it counts towards the verdict), or a
 correctness test of the implementation against a theorem under the setup (it does not)."""
+
+EXTENSION = "extension"
+"""A third kind: the claim tested under conditions its author did not name (other
+orderings, tables, another reading), with a verdict of its own beside the claim's."""
+
+KINDS = (CLAIM, THEOREM, EXTENSION)
+"""Every kind of check."""
 
 NOT_MEASURED = "not measured"
 """The verdict of a claim without any check (nothing it needs could be measured)."""
@@ -149,12 +156,14 @@ class Check:
     estimate: str = ""
     """The interval it tests, by name, where several checks test one interval (claim 3's
     "fewer leaves" and "5-10% fewer leaves"): such checks count once in a verdict."""
+    extension: str = ""
+    """An :data:`EXTENSION` check's label: the conditions it adds to the author's."""
 
     def __post_init__(self) -> None:
         if self.outcome not in OUTCOMES:
             raise HarnessError(f"check outcome {self.outcome!r}: expected one of {OUTCOMES}")
-        if self.kind not in (CLAIM, THEOREM):
-            raise HarnessError(f"check kind {self.kind!r}: expected {CLAIM} or {THEOREM}")
+        if self.kind not in KINDS:
+            raise HarnessError(f"check kind {self.kind!r}: expected one of {', '.join(KINDS)}")
 
     @property
     def passed(self) -> bool:
@@ -269,6 +278,28 @@ def verdict_of(checks: Sequence[Check]) -> str:
     if len(outcomes) == 1:
         return outcomes.pop()
     return counts_text(claims)
+
+
+def extension_checks(checks: Sequence[Check]) -> dict[str, list[Check]]:
+    """The :data:`EXTENSION` checks by their label, in order."""
+    found: dict[str, list[Check]] = {}
+    for check in checks:
+        if check.kind == EXTENSION:
+            found.setdefault(check.extension, []).append(check)
+    return found
+
+
+def verdict_with_extensions(checks: Sequence[Check]) -> str:
+    """The claim's verdict on its author's conditions (:func:`verdict_of`: extensions left
+    out), then each extension's own: ``holds (extension, killers or a table: does not
+    hold)``."""
+    groups = extension_checks(checks)
+    primary = verdict_of(checks)
+    if not groups:
+        return primary
+    parts = "; ".join(f"extension, {label}: {verdict_of([replace(c, kind=CLAIM) for c in found])}"
+                      for label, found in groups.items())
+    return f"{primary} ({parts})"
 
 
 def verdict_by_reading(checks: Sequence[Check], readings: Mapping[str, Sequence[Check]]) -> str:
