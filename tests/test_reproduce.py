@@ -41,6 +41,7 @@ from harness.reproduce import (
 )
 from harness.reproduce.claims import pons
 from harness.reproduce.claims.ordering import level_runs
+from harness.reproduce.verdicts import verdict_with_extensions
 from harness.search import parse_variants, run_search
 from harness.search.minimal import knuth_moore
 
@@ -162,20 +163,25 @@ STATIC = "chess, fixed ordering, no table (none, mvv-lva)"
 LEARNING = "chess, killers, history or a table (+killers, +history, +hash move)"
 
 
-def test_breuker_is_a_claim_only_where_a_table_can_part_the_pair() -> None:
+def test_breuker_is_judged_on_the_published_algorithms_and_a_table_is_an_extension() -> None:
+    """Rules version 6: the sets without a table are Breuker's object (claim checks); chess
+    with a table is an extension with its own verdict."""
     same = {"sets": {DISTINCT: {"problems": 100, "identical": 100},
                      TIED: {"problems": 100, "identical": 100},
                      NO_TABLE: {"problems": 40, "identical": 40},
                      WITH_TABLE: {"problems": 10, "identical": 10}}}
     checks = judge_same_tree(same)
-    assert [c.kind for c in checks] == [THEOREM, THEOREM, THEOREM, "claim"]
-    assert verdict_of(checks) == HOLDS
-    same["sets"][WITH_TABLE]["identical"] = 9
-    assert verdict_of(judge_same_tree(same)) == FAILS
-    same["sets"][WITH_TABLE]["identical"] = 10
-    same["sets"][TIED]["identical"] = 99                  # a broken implementation, not the claim
+    assert [c.kind for c in checks] == ["claim", "claim", "claim", "extension"]
+    assert checks[3].extension == "chess with a table"
+    assert verdict_with_extensions(checks) == "holds (extension, chess with a table: holds)"
+    same["sets"][WITH_TABLE]["identical"] = 9                 # a table parts them: the extension
     checks = judge_same_tree(same)
-    assert verdict_of(checks) == HOLDS and checks[1].outcome == FAILS and checks[1].kind == THEOREM
+    assert verdict_of(checks) == HOLDS
+    assert verdict_with_extensions(checks) == "holds (extension, chess with a table: does not hold)"
+    same["sets"][WITH_TABLE]["identical"] = 10
+    same["sets"][TIED]["identical"] = 99                      # the published algorithms part
+    checks = judge_same_tree(same)
+    assert verdict_of(checks) == "2 of 3 checks hold, 1 does not hold" and checks[1].outcome == FAILS
     # The pair measured before is an observation: it is never judged.
     same["observation"] = {"sets": {TIED: {"problems": 100, "identical": 3}}}
     assert len(judge_same_tree(same)) == 4

@@ -316,8 +316,8 @@ def test_supersede_makes_the_next_version() -> None:
 
 
 def test_malformed_rules_are_refused() -> None:
-    found = rules_file("breuker")
-    theorem = found["rules"]["checks"]["identical/no-table"]
+    found = rules_file("ordering")
+    theorem = found["rules"]["checks"]["minimal-tree"]
     del theorem["test"]
     found["rules_sha256"] = rules.digest(found["rules"])
     with pytest.raises(HarnessError, match="is a theorem: name its test"):
@@ -326,6 +326,11 @@ def test_malformed_rules_are_refused() -> None:
     found["rules"]["checks"]["identical"]["kind"] = "maybe"
     found["rules_sha256"] = rules.digest(found["rules"])
     with pytest.raises(HarnessError, match="kind 'maybe'"):
+        parse(found)
+    found = rules_file("breuker")
+    del found["rules"]["checks"]["identical/table"]["extension"]
+    found["rules_sha256"] = rules.digest(found["rules"])
+    with pytest.raises(HarnessError, match="is an extension: name its conditions"):
         parse(found)
     with pytest.raises(HarnessError, match="not readable"):
         rules.parse(b"{", "x.json")
@@ -336,9 +341,9 @@ def test_malformed_rules_are_refused() -> None:
 def test_checks_for_a_set_find_their_rule() -> None:
     from harness.reproduce.claims.breuker import RULES
 
-    assert RULES.check("identical", within="synthetic trees, distinct values").kind == THEOREM
-    assert RULES.check("identical", within="chess, no table (none to +history)").kind == THEOREM
-    assert RULES.check("identical", within="chess, a table (+hash move)").kind == CLAIM
+    assert RULES.check("identical", within="synthetic trees, distinct values").kind == CLAIM
+    assert RULES.check("identical", within="chess, no table (none to +history)").kind == CLAIM
+    assert RULES.check("identical", within="chess, a table (+hash move)").kind == EXTENSION
     assert RULES.check("identical").kind == CLAIM
     with pytest.raises(HarnessError, match="no check 'nothing'"):
         RULES.check("nothing")

@@ -3,27 +3,28 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from harness.reproduce import pairwise, rules
 from harness.reproduce.analysis import ClaimInfo, Context, Section
 from harness.reproduce.measure import chess_configs, ladder
-from harness.reproduce.verdicts import Check, count_check
+from harness.reproduce.verdicts import Check, count_check, verdict_with_extensions
 
 RULES = rules.load("breuker")
 """The registered rules (``rules/breuker.json``): per set, no problem where Marsland's PVS
 and Reinefeld's fail-soft NegaScout searched different node counts (the band [0, 0] on the
-count); a correctness check where the two cannot part (no table), a claim check where they
-can (chess with a table)."""
+count); a claim check on Breuker's object (no table), an extension where they can part
+(chess with a table)."""
 
 NO_TABLE_STEPS = tuple(c.name for c in chess_configs(1) if not c.switches.tt_size)
 """The ordering steps without a table (none to +history)."""
 TABLE_STEPS = tuple(c.name for c in chess_configs(1) if c.switches.tt_size)
 """The ordering step with a table (+hash move)."""
 NO_TABLE = f"chess, no table ({NO_TABLE_STEPS[0]} to {NO_TABLE_STEPS[-1]})"
-"""The chess set where the two cannot part (the rules' ``identical/no-table``)."""
+"""The chess set where the two cannot part (a set of the rules' ``identical``)."""
 WITH_TABLE = f"chess, a table ({', '.join(TABLE_STEPS)})"
-"""The chess set where they can (the rules' ``identical``)."""
+"""The chess set where they can (the rules' extension ``identical/table``)."""
 CHESS_SETS = ((NO_TABLE, NO_TABLE_STEPS), (WITH_TABLE, TABLE_STEPS))
 
 MARSLAND, REINEFELD = "pvs-marsland", "negascout-fs"
@@ -71,19 +72,20 @@ def judge_same_tree(numbers: Mapping[str, Any]) -> list[Check]:
     nodes on every problem of each set, an exact statement tested on its count of problems
     where they differ.
 
-    Where there is no table (the synthetic trees, chess without a table) the two cannot
-    part: a correctness check (the rules' ``identical/no-table``). Chess with a table,
-    where a re-search can return less than its test proved, is the claim check. The
-    observation (``numbers["observation"]``) is never judged."""
+    From rules version 6 the claim checks are Breuker's object, the published algorithms
+    with no table (the synthetic trees, chess without a table: there the two cannot part,
+    a theorem as well); chess with a table, where a re-search can return less than its test
+    proved, is a labelled extension (``identical/table``). The observation
+    (``numbers["observation"]``) is never judged."""
     checks = []
     for name, found in numbers["sets"].items():
         rule = RULES.check("identical", within=name)
         same, problems = int(found["identical"]), int(found["problems"])
-        checks.append(count_check(f"{name}: Marsland's PVS and Reinefeld's fail-soft NegaScout "
-                                  f"search identical node counts on every problem (problems "
-                                  f"where they differ in {rule.band})", problems - same, problems,
-                                  rule.band, f"identical on {same} of {problems} problems",
-                                  rule.kind))
+        check = count_check(f"{name}: Marsland's PVS and Reinefeld's fail-soft NegaScout "
+                            f"search identical node counts on every problem (problems where "
+                            f"they differ in {rule.band})", problems - same, problems, rule.band,
+                            f"identical on {same} of {problems} problems", rule.kind)
+        checks.append(replace(check, extension=rule.extension))
     return checks
 
 
@@ -125,8 +127,10 @@ CHART = ("breuker", "Where PVS and NegaScout search the same tree",
 
 
 def analyse(ctx: Context, info: ClaimInfo) -> Section:
-    return pairwise.analyse(ctx, info, PAIR, judge_same_tree, describe, RULES.bootstrap, CHART,
-                            observe=OBSERVATION)
+    section = pairwise.analyse(ctx, info, PAIR, judge_same_tree, describe, RULES.bootstrap, CHART,
+                               observe=OBSERVATION)
+    section.verdict = verdict_with_extensions(section.checks)
+    return section
 
 
 CLAIM = ClaimInfo(
