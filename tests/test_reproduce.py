@@ -187,6 +187,14 @@ def test_breuker_is_judged_on_the_published_algorithms_and_a_table_is_an_extensi
     assert len(judge_same_tree(same)) == 4
 
 
+def test_a_set_of_visited_nodes_is_named_by_its_digest() -> None:
+    from harness.reproduce.measure import visited_digest
+
+    one = {(), ("e4",), ("e4", "e5")}
+    assert visited_digest(one) == visited_digest(set(sorted(one))) and len(visited_digest(one)) == 16
+    assert visited_digest(one) != visited_digest({(), ("e4",), ("d4",)})
+
+
 def same_tree(n: int = 10, differ: int = 0) -> dict[str, float]:
     return {**ratio(1.0, 1.0, 1.0, n), "differ": float(differ)}
 
@@ -551,6 +559,10 @@ def test_every_claim_runs_at_a_tiny_scale(tmp_path: Path, monkeypatch: pytest.Mo
         assert (frame.loc[frame["variant"] == "alphabeta", "new_nodes"] == 0).all()
     breuker = by_key["breuker"]
     assert set(breuker.numbers["sets"]) == {DISTINCT, TIED, NO_TABLE, WITH_TABLE}
+    for name in ("sweep", "chess"):                     # its pair was traced: node sets compared
+        frame = pd.read_csv(out.out_dir / "data" / f"{name}.csv")
+        pair = frame[frame["variant"].isin(["pvs-marsland", "negascout-fs"])]
+        assert pair["visited_digest"].notna().all() and (pair["visited_digest"].str.len() == 16).all()
     assert breuker.numbers["variants"] == ["pvs-marsland", "negascout-fs"]
     # Without a table the pair is one search (a theorem); with one it is the claim.
     assert all(s["identical"] == s["problems"] > 0 for name, s in breuker.numbers["sets"].items()

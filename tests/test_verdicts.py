@@ -513,7 +513,9 @@ def test_the_plan_traces_and_adds_runs_where_claims_ask() -> None:
         by_config: dict[str, list[str]] = {}
         for r in traced:
             by_config.setdefault(r.config, []).append(r.variant)
-        assert all(v[0] == "alphabeta" and set(v) == {"alphabeta", "pvs"} for v in by_config.values())
+        # Claim 6 traces its pair too (rules version 7), after alpha-beta.
+        assert all(v[0] == "alphabeta" and set(v) == {"alphabeta", "pvs", "pvs-marsland",
+                                                      "negascout-fs"} for v in by_config.values())
     sweep = [(dict(tags), runs) for tags, _, runs in jobs if dict(tags)["dataset"] == "sweep"]
     for tags, runs in sweep:
         aspiration = {r.variant for r in runs if r.variant.startswith("aspiration")}

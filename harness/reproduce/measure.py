@@ -188,7 +188,9 @@ class Run:
     visited: bool = False
     """Trace the search and count the distinct nodes it visited (``distinct_nodes``) and
     those the first such run of the job with the same configuration and depth did not
-    (``new_nodes``): "visits no node alpha-beta does not" is a statement about these."""
+    (``new_nodes``): "visits no node alpha-beta does not" is a statement about these; and
+    name the set of them by a digest (``visited_digest``): two searches with one digest
+    visited the same nodes (claim 6)."""
 
 
 def measure(tags: tuple[tuple[str, str], ...], problem: Problem,
@@ -214,13 +216,21 @@ def measure(tags: tuple[tuple[str, str], ...], problem: Problem,
                 if run.visited and result.trace is not None:
                     nodes = visited(result.trace)
                     before = first_visited.setdefault((run.config, run.depth), nodes)
-                    row.update(distinct_nodes=len(nodes), new_nodes=len(nodes - before))
+                    row.update(distinct_nodes=len(nodes), new_nodes=len(nodes - before),
+                               visited_digest=visited_digest(nodes))
                 rows.append(row)
     finally:
         cache = getattr(tree, "cache", None)
         if cache is not None:
             cache.clear()
     return rows
+
+
+def visited_digest(nodes: set[tuple[str, ...]]) -> str:
+    """A set of visited nodes (each the moves from the root) named by the first 16 hex
+    digits of the sha256 of its sorted lines: equal sets, equal digests."""
+    text = "\n".join(sorted(" ".join(path) for path in nodes))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 
 Job = tuple[tuple[tuple[str, str], ...], Problem, tuple[Run, ...]]

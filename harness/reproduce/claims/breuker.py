@@ -33,30 +33,40 @@ WIKI = ("pvs", "negascout")
 """The pair measured before (rules versions 1 to 3): the wiki's fail-hard PVS, which
 re-searches with (alpha, beta), and NegaScout as the wiki gives it."""
 
-IDENTICAL = pairwise.Count("identical", "identical", "identical node counts",
-                           lambda p: p["effort_a"] == p["effort_b"])
+SAME_COUNTS = pairwise.Count("identical", "identical", "identical node counts",
+                             lambda p: p["effort_a"] == p["effort_b"])
+"""Identical node counts: how the observation (untraced) is compared."""
+
+IDENTICAL = pairwise.Count(
+    "identical", "identical", "identical node sets and counts",
+    lambda p: (p["effort_a"] == p["effort_b"]) & (p["visited_digest_a"] == p["visited_digest_b"]))
+"""The same tree: the same set of visited nodes (traced runs, by their digest) and the same
+total node count (re-searches counted)."""
 
 PAIR = pairwise.Pair(
     MARSLAND, REINEFELD, (IDENTICAL,), CHESS_SETS,
     "pvs-marsland (Marsland 1986: fail-soft, tests around the best value so far, a test that "
     "fails high inside the window searched again with (merit, beta)) and negascout-fs "
     "(Reinefeld 1989: fail-soft, re-search with (t, beta) keeping the larger value)",
-    "Counted per set: the problems where the two searched different node counts (total nodes "
-    "on chess), an exact check against [0, 0]. Without a table the two are one search written "
+    "Counted per set: the problems where the two visited different sets of nodes (both runs "
+    "traced: each line of moves from the root visited, every iteration's; search nodes, "
+    "quiescence not traced) or searched different node counts (total nodes on chess), an "
+    "exact check against [0, 0]. Without a table the two are one search written "
     "two ways: the same windows in the same order, and the re-search of a child whose test "
     "proved at least merit returns merit or more, so Marsland's re-searched value and "
     "Reinefeld's max(t, re-search) agree; on the synthetic trees and the ordering steps "
     "without a table the count is a correctness check. With a table an entry from another "
     "search can make a re-search return less than its test proved, where Marsland keeps the "
     "re-search's value and Reinefeld the larger: chess with a table is the claim check.",
-    "Problems where Marsland's PVS and Reinefeld's fail-soft NegaScout searched identical node "
-    "counts",
-    ("negascout-fs / pvs-marsland (geo. mean)", "negascout-fs fewer / equal / more"))
+    "Problems where Marsland's PVS and Reinefeld's fail-soft NegaScout visited identical node "
+    "sets with identical node counts",
+    ("negascout-fs / pvs-marsland (geo. mean)", "negascout-fs fewer / equal / more"),
+    columns=("visited_digest",))
 """Reinefeld's NegaScout against Marsland's PVS, counting the problems where both searched
 the same nodes."""
 
 OBSERVATION = pairwise.Pair(
-    *WIKI, (IDENTICAL,), CHESS_SETS,
+    *WIKI, (SAME_COUNTS,), CHESS_SETS,
     "the wiki's pvs (fail-hard, re-search with (alpha, beta)) and negascout (fail-hard, "
     "re-search with (t, beta)), the pair rules versions 1 to 3 measured",
     "Counted as for the pair above; not checked.",
@@ -82,8 +92,8 @@ def judge_same_tree(numbers: Mapping[str, Any]) -> list[Check]:
         rule = RULES.check("identical", within=name)
         same, problems = int(found["identical"]), int(found["problems"])
         check = count_check(f"{name}: Marsland's PVS and Reinefeld's fail-soft NegaScout "
-                            f"search identical node counts on every problem (problems where "
-                            f"they differ in {rule.band})", problems - same, problems, rule.band,
+                            f"visit the same nodes, as many times, on every problem (problems "
+                            f"where they differ in {rule.band})", problems - same, problems, rule.band,
                             f"identical on {same} of {problems} problems", rule.kind)
         checks.append(replace(check, extension=rule.extension))
     return checks
@@ -123,7 +133,7 @@ def describe(numbers: Mapping[str, Any], by_level: pairwise.Shares) -> str:
 
 
 CHART = ("breuker", "Where PVS and NegaScout search the same tree",
-         "problems with identical node counts (%)", "identical node counts")
+         "problems with identical node sets and counts (%)", "identical trees")
 
 
 def analyse(ctx: Context, info: ClaimInfo) -> Section:
@@ -139,4 +149,4 @@ CLAIM = ClaimInfo(
     "\"The version of principal-variation search as mentioned by Marsland (1986) is identical "
     "to the version of negascout as mentioned by Reinefeld (1989)\": they expand the same "
     "search tree.", analyse, sweep=(MARSLAND, REINEFELD, *WIKI),
-    chess=ladder(MARSLAND, REINEFELD, *WIKI), rules=RULES)
+    chess=ladder(MARSLAND, REINEFELD, *WIKI), traced=(MARSLAND, REINEFELD), rules=RULES)
