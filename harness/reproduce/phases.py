@@ -169,16 +169,17 @@ def check_held_out(selected: Sequence[ClaimInfo], every: Sequence[ClaimInfo], sc
                     raise HarnessError(f"--phase confirm: {name} seed {seeds[name]} is exploration "
                                        f"data ({path}); confirmation needs held-out data")
     if "chess" in measured and suite is not None:
-        _check_chess(scale, suite, [x for x in explored.get("chess", [])], selected)
+        wanted = next(found for info in selected if info.rules is not None
+                      for name, found in (data_of(info.rules, CONFIRM) or {}).items()
+                      if name == "chess")
+        _check_chess(scale, suite, str(wanted["suite"]), explored.get("chess", []))
 
 
-def _check_chess(scale: Scale, suite: Path, explored: list[tuple[Any, str]],
-                 selected: Sequence[ClaimInfo]) -> None:
-    wanted = next(data_of(i.rules, CONFIRM)["chess"] for i in selected  # type: ignore[index]
-                  if i.rules is not None and "chess" in (data_of(i.rules, CONFIRM) or {}))
-    if suite.name != wanted["suite"]:
+def _check_chess(scale: Scale, suite: Path, wanted: str, explored: list[tuple[Any, str]]) -> None:
+    """The confirmation positions: in the suite the rules name, all there, none explored."""
+    if suite.name != wanted:
         raise HarnessError(f"--phase confirm: the rules' confirmation positions are in "
-                           f"{wanted['suite']}, but the suite found is {suite}")
+                           f"{wanted}, but the suite found is {suite}")
     held = _fens(suite, scale.chess_first, scale.chess_positions)
     if len(held) < scale.chess_positions:
         last = scale.chess_first + scale.chess_positions - 1
