@@ -430,7 +430,10 @@ def show(run_dir: str) -> None:
 
 
 @cli.command()
-@click.option("--quick", is_flag=True, help="The CI scale: a few minutes on two cores.")
+@click.option("--quick", is_flag=True, help="The CI scale: a few minutes on two cores (exploration).")
+@click.option("--phase", type=click.Choice(["explore", "confirm"]), default="explore",
+              show_default=True,
+              help="confirm: the held-out data each claim's rules name (refuses data explored).")
 @click.option("--only", metavar="KEYS", help="Comma-separated claims (keys or numbers).")
 @click.option("--jobs", "-j", type=int, default=1, show_default=True, metavar="N",
               help="Worker processes.")
@@ -442,13 +445,14 @@ def show(run_dir: str) -> None:
 @click.pass_context
 @reports_errors
 @stops_on_sigterm
-def reproduce(ctx: click.Context, /, quick: bool, only: str | None, jobs: int, out: str | None,
-              no_progress: bool, resume_dir: str | None) -> None:
+def reproduce(ctx: click.Context, /, quick: bool, phase: str, only: str | None, jobs: int,
+              out: str | None, no_progress: bool, resume_dir: str | None) -> None:
     """Measure the literature's claims (Knuth-Moore, Pearl, Plaat et al., the PVS article,
     the GNUchess study, Breuker, the zero-window-pruning note, ordering quality) and write
     report.md, report.html and charts with a verdict for each."""
     from harness.reproduce import MEASURED_FILE
     from harness.reproduce import reproduce as run_claims
+    from harness.reproduce.document import phase_text
 
     if resume_dir is not None:
         refuse_besides_resume(ctx, {"jobs", "no_progress"},
@@ -458,13 +462,13 @@ def reproduce(ctx: click.Context, /, quick: bool, only: str | None, jobs: int, o
     try:
         output = run_claims(folder, quick=quick, jobs=jobs, only=keys,
                             progress=progress_for({"no_progress": no_progress}),
-                            resume=resume_dir is not None)
+                            resume=resume_dir is not None, phase=phase)
     except KeyboardInterrupt:
         interrupted(f"every finished measurement is saved in {folder / MEASURED_FILE}",
                     shlex.join(["harness", "reproduce", "--resume", str(folder),
                                 *(["--jobs", str(jobs)] if jobs != 1 else [])]))
     for number, claim in enumerate(output.claims, 1):
-        click.echo(f"{number}. {claim.title}: {claim.verdict}")
+        click.echo(f"{number}. {claim.title}: {claim.verdict} ({phase_text(claim)})")
         click.echo(f"   {claim.measured}")
     click.echo(f"\nwrote {output.report_md} and {output.report_html} in {output.seconds:.0f} s")
     if output.disagree:

@@ -65,6 +65,7 @@ def inputs(tmp_path_factory: pytest.TempPathFactory) -> Path:
         "field.perft": f"{START} ;D1 20 ;D2 four hundred\n",
         "nocounts.perft": f"{START}\n",
         "twice.perft": f"{START} ;D1 20 ;D1 20\n",
+        "wac.epd": f'{START} id "WAC.001";\n',      # far too short for a confirmation
     }
     for name, text in files.items():
         (d / name).write_text(text)
@@ -423,6 +424,11 @@ CASES = [
                  "{d}/afile/sub", id="reproduce-out-inside-a-file"),
     pytest.param(["reproduce", "--quick", "--only", "1", "--out", ""], "--out '': an empty name",
                  id="reproduce-out-empty"),
+    pytest.param(["reproduce", "--quick", "--phase", "confirm", "--only", "1", "--out", "{out}"],
+                 "--quick is exploration", id="reproduce-quick-confirm"),
+    pytest.param(["reproduce", "--phase", "confirm", "--only", "mtdf", "--out", "{out}"],
+                 "--phase confirm: {d}/wac.epd holds 0 of the rules' confirmation positions "
+                 "31-180", id="reproduce-confirm-without-the-positions"),
     # suites
     pytest.param(["suites", "get", "nosuch", "--dest", "{out}"], "unknown suite 'nosuch'",
                  id="suites-get-unknown"),

@@ -18,13 +18,14 @@ import pytest
 
 from harness.errors import HarnessError
 from harness.reproduce import claims as registry
-from harness.reproduce import jobs_of, measure, rules
+from harness.reproduce import jobs_of, measure, phases, rules
 from harness.reproduce.claims import knuth_moore, pearl
-from harness.reproduce.claims.gnuchess import LEARNING, STATIC, judge_never_more, readings
+from harness.reproduce.claims.gnuchess import LEARNING, STATIC, judge_never_more
 from harness.reproduce.claims.mtdf import judge_mtdf
 from harness.reproduce.claims.zwp import ASPIRATION as ZWP_ASPIRATION
 from harness.reproduce.verdicts import (
     CLAIM,
+    EXTENSION,
     FAILS,
     HOLDS,
     INCONCLUSIVE,
@@ -39,6 +40,7 @@ from harness.reproduce.verdicts import (
     outcome_of,
     verdict_by_reading,
     verdict_of,
+    verdict_with_extensions,
 )
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -90,8 +92,9 @@ def test_the_mtdf_band_on_its_full_run_numbers_is_inconclusive() -> None:
     fewer, by, total, passes = judge_mtdf(numbers)
     assert (fewer.outcome, by.outcome, passes.outcome) == (INCONCLUSIVE, INCONCLUSIVE, HOLDS)
     assert total.outcome == FAILS                       # 1.081 times the nodes: not fewer
+    # The two leaves checks share one interval: counted once (rules version 6).
     assert verdict_of([fewer, by, total, passes]) == (
-        "1 of 4 checks hold, 2 inconclusive, 1 does not hold")
+        "1 of 3 checks hold, 1 inconclusive, 1 does not hold")
 
 
 def test_count_checks_are_intervals_of_one_point() -> None:
@@ -194,16 +197,30 @@ def test_the_registered_samples_are_what_the_scales_measure() -> None:
             assert rules.sample_differences(info.rules, mode, fields) == [], (info.key, mode)
 
 
-def test_the_registered_seeds_are_what_the_jobs_use() -> None:
-    for module in (knuth_moore, pearl):
-        jobs = module.jobs(measure.QUICK)
-        assert {str(job[1].option("seed")) for job in jobs} == {str(module.RULES.parameters["tree_seed"])}
-    sweep = measure.plan([], ["alphabeta"], {}, measure.QUICK, None)
+@pytest.mark.parametrize("phase", [phases.EXPLORE, phases.CONFIRM])
+def test_the_registered_seeds_are_what_the_jobs_use(phase: str) -> None:
+    for module, key in ((knuth_moore, "knuth-moore"), (pearl, "pearl")):
+        jobs = module.jobs(phases.phase_scale(measure.FULL, phase, [module.CLAIM]))
+        named = phases.data_of(module.RULES, phase)
+        assert named is not None
+        assert {str(job[1].option("seed")) for job in jobs} == {str(named[key]["seed"])}
     for info in registry.CLAIMS:
         assert info.rules is not None
         if info.sweep:
-            assert {str(job[1].option("seed")) for job in sweep} == {str(info.rules.parameters["sweep_seed"])}
+            scale = phases.phase_scale(measure.FULL, phase, [info])
+            sweep = measure.plan([], ["alphabeta"], {}, scale, None)
+            named = phases.data_of(info.rules, phase)
+            assert named is not None
+            assert {str(job[1].option("seed")) for job in sweep} == {str(named["sweep"]["seed"])}
             assert info.rules.parameters.get("good_ordering", measure.GOOD_ORDERING) == measure.GOOD_ORDERING
+
+
+def test_the_scales_seeds_are_the_exploration_data() -> None:
+    """QUICK and FULL, as they are, measure what every rules file names as exploration data."""
+    for info in registry.CLAIMS:
+        assert info.rules is not None
+        for base in (measure.QUICK, measure.FULL):
+            assert phases.phase_scale(base, phases.EXPLORE, [info]) == base, info.key
 
 
 def test_the_plan_traces_and_adds_level_runs_as_asked() -> None:
@@ -299,8 +316,8 @@ def test_supersede_makes_the_next_version() -> None:
 
 
 def test_malformed_rules_are_refused() -> None:
-    found = rules_file("breuker")
-    theorem = found["rules"]["checks"]["identical/no-table"]
+    found = rules_file("ordering")
+    theorem = found["rules"]["checks"]["minimal-tree"]
     del theorem["test"]
     found["rules_sha256"] = rules.digest(found["rules"])
     with pytest.raises(HarnessError, match="is a theorem: name its test"):
@@ -309,6 +326,11 @@ def test_malformed_rules_are_refused() -> None:
     found["rules"]["checks"]["identical"]["kind"] = "maybe"
     found["rules_sha256"] = rules.digest(found["rules"])
     with pytest.raises(HarnessError, match="kind 'maybe'"):
+        parse(found)
+    found = rules_file("breuker")
+    del found["rules"]["checks"]["identical/table"]["extension"]
+    found["rules_sha256"] = rules.digest(found["rules"])
+    with pytest.raises(HarnessError, match="is an extension: name its conditions"):
         parse(found)
     with pytest.raises(HarnessError, match="not readable"):
         rules.parse(b"{", "x.json")
@@ -319,9 +341,9 @@ def test_malformed_rules_are_refused() -> None:
 def test_checks_for_a_set_find_their_rule() -> None:
     from harness.reproduce.claims.breuker import RULES
 
-    assert RULES.check("identical", within="synthetic trees, distinct values").kind == THEOREM
-    assert RULES.check("identical", within="chess, no table (none to +history)").kind == THEOREM
-    assert RULES.check("identical", within="chess, a table (+hash move)").kind == CLAIM
+    assert RULES.check("identical", within="synthetic trees, distinct values").kind == CLAIM
+    assert RULES.check("identical", within="chess, no table (none to +history)").kind == CLAIM
+    assert RULES.check("identical", within="chess, a table (+hash move)").kind == EXTENSION
     assert RULES.check("identical").kind == CLAIM
     with pytest.raises(HarnessError, match="no check 'nothing'"):
         RULES.check("nothing")
@@ -349,8 +371,10 @@ AUDITED = ("mtdf", "gnuchess", "breuker", "zwp")
 @pytest.mark.parametrize("key", AUDITED)
 def test_the_audit_made_a_new_version_of_each_claim_it_changed(key: str) -> None:
     found = rules.load(key)
-    assert found.version == 4 and found.history[-1].reason == AUDIT
-    assert found.history[-1].verdict and found.history[-1].rules != found.rules
+    # Version 3 was replaced by the audit's version 4 (itself replaced by issue 27's phases).
+    replaced = [v for v in found.history if v.reason == AUDIT]
+    assert [v.version for v in replaced] == [3] and found.history[2].verdict
+    assert found.history[2].rules != found.history[3].rules
 
 
 def test_the_claims_the_audit_left_keep_their_versions() -> None:
@@ -426,7 +450,7 @@ def test_mtdf_checks_band_interval_total_nodes_and_passes() -> None:
                 "mtdf_passes_per_iteration": passes(4, 3.0, 6.0)}
     assert verdict_of(judge_mtdf(boundary)) == HOLDS                   # closed bands include their ends
     point_only = {**good, "leaves": ratio(0.924, 0.836, 1.019)}       # issue 19's full run
-    assert verdict_of(judge_mtdf(point_only)) == "2 of 4 checks hold, 2 inconclusive"
+    assert verdict_of(judge_mtdf(point_only)) == "2 of 3 checks hold, 1 inconclusive"   # leaves once
     # The companion statement: fewer leaves need not mean fewer nodes in total.
     more_nodes = {**good, "total_nodes": ratio(1.08, 1.02, 1.16)}
     assert outcomes(judge_mtdf(more_nodes)) == [HOLDS, HOLDS, FAILS, HOLDS]
@@ -452,25 +476,28 @@ def gnuchess_numbers(new: int = 0, more: int = 0, static_new: int = 0) -> dict[s
                      LEARNING: {"problems": 30, "new": new, "more": 0}}}
 
 
-def test_gnuchess_is_read_two_ways_one_claim_check_each() -> None:
-
+def test_gnuchess_is_judged_on_the_authors_object_with_extensions_apart() -> None:
+    """Rules version 6: the claim check is the distinct reading on fixed orders without a
+    table; learning orders and the total-nodes reading are extensions with their own verdicts."""
     checks = judge_never_more(gnuchess_numbers())
-    assert [c.kind for c in checks] == ["claim", "claim", THEOREM, THEOREM, THEOREM]
-    assert outcomes(checks) == [HOLDS] * 5 and verdict_of(checks) == HOLDS
-    assert checks[0].measured == "a node alpha-beta did not visit on 0 of 30 problems"
-    assert checks[1].measured == "more on 0 of 250 problems"          # every set pooled
-    checks = judge_never_more(gnuchess_numbers(more=7))
-    assert outcomes(checks)[:2] == [HOLDS, FAILS]
-    verdict = verdict_by_reading(checks, readings(checks))
-    assert verdict == ("1 of 2 checks hold, 1 does not hold (distinct nodes: holds; total nodes: "
-                       "does not hold)")
+    assert [c.kind for c in checks] == ["claim", EXTENSION, EXTENSION]
+    assert [c.extension for c in checks] == ["", "killers, history or a table",
+                                             "total nodes, re-searches counted"]
+    assert outcomes(checks) == [HOLDS] * 3
+    assert verdict_with_extensions(checks) == (
+        "holds (extension, killers, history or a table: holds; extension, total nodes, "
+        "re-searches counted: holds)")
+    assert checks[0].measured == "a node alpha-beta did not visit on 0 of 220 problems"
+    assert checks[1].measured == "a node alpha-beta did not visit on 0 of 30 problems"
+    assert checks[2].measured == "more on 0 of 250 problems"          # every set pooled
+    # Learning orders and re-search cost refute only the extensions: the claim holds.
     checks = judge_never_more(gnuchess_numbers(new=1, more=7))
-    assert verdict_by_reading(checks, readings(checks)) == (
-        "does not hold (distinct nodes: does not hold; total nodes: does not hold)")
-    # Where the order cannot learn, a new node is a broken implementation, not the claim.
+    assert verdict_with_extensions(checks) == (
+        "holds (extension, killers, history or a table: does not hold; extension, total "
+        "nodes, re-searches counted: does not hold)")
+    # A new node where the order is fixed refutes the claim (and breaks the theorem).
     checks = judge_never_more(gnuchess_numbers(static_new=1))
-    assert verdict_of(checks) == HOLDS and [c.outcome for c in checks if c.kind == THEOREM] == [
-        HOLDS, HOLDS, FAILS]
+    assert verdict_of(checks) == FAILS
     nothing = {"sets": {DISTINCT: {"problems": 0, "new": 0, "more": 0}}}
     assert outcomes(judge_never_more(nothing)) == [INCONCLUSIVE, INCONCLUSIVE, INCONCLUSIVE]
 
@@ -486,7 +513,9 @@ def test_the_plan_traces_and_adds_runs_where_claims_ask() -> None:
         by_config: dict[str, list[str]] = {}
         for r in traced:
             by_config.setdefault(r.config, []).append(r.variant)
-        assert all(v[0] == "alphabeta" and set(v) == {"alphabeta", "pvs"} for v in by_config.values())
+        # Claim 6 traces its pair too (rules version 7), after alpha-beta.
+        assert all(v[0] == "alphabeta" and set(v) == {"alphabeta", "pvs", "pvs-marsland",
+                                                      "negascout-fs"} for v in by_config.values())
     sweep = [(dict(tags), runs) for tags, _, runs in jobs if dict(tags)["dataset"] == "sweep"]
     for tags, runs in sweep:
         aspiration = {r.variant for r in runs if r.variant.startswith("aspiration")}
@@ -507,11 +536,14 @@ def test_the_verdict_table_is_one_row_per_claim_with_its_first_real_sentence() -
 
     claims = [SimpleNamespace(key="knuth-moore", title="Knuth | Moore", verdict="holds",
                               rules={"version": 2}, measured="Trends. Every search was exact on 9 of 9 "
-                              "trees of the sample. More text follows here."),
+                              "trees of the sample. More text follows here.", phase="confirm",
+                              phase_why=""),
               SimpleNamespace(key="pearl", title="Pearl", verdict="3 of 4 checks hold, 1 inconclusive",
-                              rules=None, measured="short")]
+                              rules=None, measured="short", phase="explore",
+                              phase_why="no rules file names its data")]
     lines = verdict_table(claims).splitlines()  # type: ignore[arg-type]
     assert len(lines) == 4
-    assert lines[2] == ("| 1 | Knuth \\| Moore | holds | v2 | Every search was exact on 9 of 9 trees of "
-                        "the sample. |")
-    assert lines[3] == "| 2 | Pearl | 3 of 4 checks hold, 1 inconclusive |  | short. |"
+    assert lines[2] == ("| 1 | Knuth \\| Moore | holds | confirmation | v2 | Every search was exact on "
+                        "9 of 9 trees of the sample. |")
+    assert lines[3] == ("| 2 | Pearl | 3 of 4 checks hold, 1 inconclusive | exploration: no rules file "
+                        "names its data |  | short. |")

@@ -16,11 +16,14 @@ gives their counts otherwise. A claim that needs chess positions is ``not measur
 not found`` when no suite is found (a claim that is measured on synthetic trees too is then
 judged on them alone, and says so). Changing a rule is a new version of the claim's rules;
 the file keeps every earlier version with the verdict it gave and the reason for the change.
+A run explores (the default) or confirms, on held-out data the rules name (:mod:`.phases`).
 
 The package, from the bottom up: :mod:`.verdicts` (bands, checks and verdicts),
-:mod:`.rules` (the registered rules files), :mod:`.measure`
+:mod:`.rules` (the registered rules files), :mod:`.provenance` (what a run was made
+with), :mod:`.measure`
 (scales, jobs, measuring and the resume log), :mod:`.analysis` (claim records and the
-statistics on the measured rows), :mod:`.pairwise` (claims 5 and 6's comparison),
+statistics on the measured rows), :mod:`.phases` (exploration and confirmation data),
+:mod:`.pairwise` (claims 5 and 6's comparison),
 :mod:`.claims` (one module per claim, and their list), :mod:`.document` (the reports), and
 here :func:`reproduce`, which runs them in a folder it holds.
 """
@@ -33,6 +36,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
+from harness.errors import HarnessError
 from harness.files import write_whole
 from harness.lock import hold_folder
 from harness.reproduce.analysis import Claim, ClaimInfo, ratio_summary
@@ -62,6 +66,7 @@ from harness.reproduce.measure import (
     measuring,
     plan,
 )
+from harness.reproduce.phases import CONFIRM, EXPLORE, PHASES, check_held_out, phase_scale
 from harness.reproduce.verdicts import (
     CLAIM,
     FAILS,
@@ -84,12 +89,13 @@ from harness.run.executors import Execution
 from harness.run.progress import Listener
 
 __all__ = [
-    "ALL_VARIANTS", "CLAIM", "CLAIMS", "FAILS", "FULL", "HOLDS", "INCONCLUSIVE", "MEASURED_FILE",
-    "MEASURING_FILE", "NOT_MEASURED", "NO_WAC", "QUICK", "THEOREM", "THEOREM_VERDICT", "Band",
-    "Check", "Claim", "ClaimInfo", "ReproduceOutput", "Scale", "chess_configs", "chess_suite",
-    "claim_keys", "count_check", "interval_check", "jobs_of", "judge_knuth_moore", "judge_mtdf",
-    "judge_never_more", "judge_ordering", "judge_pearl", "judge_pvs_article", "judge_same_tree",
-    "judge_zwp", "knuth_moore_formula", "ordering_statements", "pearl_asymptote", "pearl_root",
+    "ALL_VARIANTS", "CLAIM", "CLAIMS", "CONFIRM", "EXPLORE", "FAILS", "FULL", "HOLDS",
+    "INCONCLUSIVE", "MEASURED_FILE", "MEASURING_FILE", "NOT_MEASURED", "NO_WAC", "PHASES",
+    "QUICK", "THEOREM", "THEOREM_VERDICT", "Band", "Check", "Claim", "ClaimInfo",
+    "ReproduceOutput", "Scale", "chess_configs", "chess_suite", "claim_keys", "count_check",
+    "interval_check", "jobs_of", "judge_knuth_moore", "judge_mtdf", "judge_never_more",
+    "judge_ordering", "judge_pearl", "judge_pvs_article", "judge_same_tree", "judge_zwp",
+    "knuth_moore_formula", "ordering_statements", "pearl_asymptote", "pearl_root",
     "ratio_summary", "reproduce", "summary_lines", "verdict_of",
 ]
 
@@ -101,44 +107,64 @@ def jobs_of(selected: Sequence[ClaimInfo], scale: Scale, suite: Path | None) -> 
                 [pair for c in selected for pair in c.sweep_at], [v for c in selected for v in c.traced])
 
 
+def _prepare(quick: bool, only: Sequence[str] | None,
+             phase: str) -> tuple[list[ClaimInfo], Scale, Path | None]:
+    """The selected claims, the scale of ``phase`` (their rules' data for it) and the chess
+    suite; a confirmation refuses a quick scale and data that are not held out."""
+    if phase not in PHASES:
+        raise HarnessError(f"--phase {phase!r}: expected one of {', '.join(PHASES)}")
+    if quick and phase == CONFIRM:
+        raise HarnessError("--quick is exploration: a confirmation measures the data its rules "
+                           "name (drop --quick, or use --phase explore)")
+    selected = select(only)
+    # QUICK and chess_suite are looked up here, in this module, so a test can replace them
+    scale = phase_scale(QUICK if quick else FULL, phase, selected)
+    suite = chess_suite() if any(c.chess for c in selected) else None
+    if phase == CONFIRM:
+        check_held_out(selected, CLAIMS, scale, suite)
+    return selected, scale, suite
+
+
 def reproduce(out_dir: Path, quick: bool = False, jobs: int = 1, only: Sequence[str] | None = None,
-              progress: Listener | None = None, resume: bool = False) -> ReproduceOutput:
+              progress: Listener | None = None, resume: bool = False,
+              phase: str = EXPLORE) -> ReproduceOutput:
     """Measure each claim of :data:`CLAIMS` (or those named in ``only``, by key or number)
     and write ``report.md``, ``report.html``, ``charts/``, ``data/`` and ``claims.json``
     into ``out_dir``. ``quick`` is the CI scale (:data:`QUICK`, a few minutes on two
-    cores); ``jobs`` worker processes share the problems; ``progress`` hears of each
-    search. Each finished job is logged in ``out_dir``, so after an interruption
-    ``resume`` measures only the rest (mode and claims as recorded there)."""
+    cores); ``phase`` is :data:`EXPLORE` (the default) or :data:`CONFIRM`, on the held-out
+    data each claim's rules name (:mod:`.phases`); ``jobs`` worker processes share the
+    problems; ``progress`` hears of each search. Each finished job is logged in
+    ``out_dir``, so after an interruption ``resume`` measures only the rest (mode, phase and
+    claims as recorded there)."""
     start = time.perf_counter()
     out_dir = Path(out_dir)
     execution = Execution(jobs=jobs)
     execution.check()
     if not resume:
-        select(only)                        # an unknown claim: say so before making the folder
+        prepared = _prepare(quick, only, phase)       # refuse before making the folder
     with hold_folder(out_dir):
         settings_path = out_dir / MEASURING_FILE
         settings = measuring(settings_path, resume)
         if resume:
             quick, only = bool(settings["quick"]), list(settings["claims"])
-        selected = select(only)
-        # QUICK and chess_suite are looked up here, in this module, so a test can replace them
-        scale = QUICK if quick else FULL
-        suite = chess_suite() if any(c.chess for c in selected) else None
+            phase = str(settings.get("phase", EXPLORE))
+            prepared = _prepare(quick, only, phase)
+        selected, scale, suite = prepared
         job_list = jobs_of(selected, scale, suite)
         fingerprint = hashlib.sha256(repr(job_list).encode()).hexdigest()
         made = made_with(suite)
         if resume:
             check_unchanged(settings_path, settings, made, fingerprint)
         else:
-            settings = {"quick": quick, "claims": [c.key for c in selected], "jobs": len(job_list),
-                        "fingerprint": fingerprint, "made_with": made, "started": now(),
-                        "finished": None}
+            settings = {"quick": quick, "phase": phase, "claims": [c.key for c in selected],
+                        "jobs": len(job_list), "fingerprint": fingerprint, "made_with": made,
+                        "started": now(), "finished": None}
             write_whole(settings_path, json.dumps(settings, indent=2) + "\n")
         log = JobLog(out_dir / MEASURED_FILE)
         finished = log.read() if resume else {}
         log.restart(finished)
         frames = collect(job_list, execution, progress or Listener(), log, finished)
-        output = write_all(out_dir, frames, selected, scale, suite, quick, jobs, start)
+        output = write_all(out_dir, frames, selected, scale, suite, quick, jobs, start, phase)
         settings["finished"] = now()
         write_whole(settings_path, json.dumps(settings, indent=2) + "\n")
         log.path.unlink()                   # data/*.csv holds the rows now

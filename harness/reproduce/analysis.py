@@ -84,6 +84,12 @@ class Claim:
     rules: dict[str, Any] | None = None
     """The rules it was judged by: file, version, the file's sha256, the rules' sha256,
     and whether the run's sample is the registered one (``None`` without a rules file)."""
+    phase: str = "explore"
+    """The phase its row is recorded in: ``explore`` or ``confirm``
+    (:func:`harness.reproduce.phases.phase_of`); only a confirmation row's verdict is the
+    claim's verdict."""
+    phase_why: str = ""
+    """Why a row of a confirmation run is exploratory (empty otherwise)."""
 
 
 @dataclass
@@ -121,13 +127,16 @@ class Context:
         if self.suite is None:
             return "no chess suite found"
         s = self.scale
-        return (f"the first {s.chess_positions} positions of {self.suite.name}, iterative deepening "
-                f"to depth {s.chess_depth} with quiescence")
+        which = (f"the first {s.chess_positions} positions" if s.chess_first == 1 else
+                 f"positions {s.chess_first} to {s.chess_first + s.chess_positions - 1}")
+        return (f"{which} of {self.suite.name}, iterative deepening to depth {s.chess_depth} "
+                "with quiescence")
 
     def sweep_text(self, variants: str) -> str:
         s = self.scale
         return (f"synthetic trees b = {s.sweep_branching}, d = {s.sweep_depth} searched to their "
-                f"depth, {s.sweep_trees} trees per ordering level ({', '.join(ORDERING_LEVELS)}) "
+                f"depth, {s.sweep_trees} trees (seed {s.seed_of('sweep')}) per ordering level "
+                f"({', '.join(ORDERING_LEVELS)}) "
                 f"and value model (distinct: {VALUE_MODELS['distinct']}; tied: "
                 f"{VALUE_MODELS['tied']}); the same trees at every level, only reordered; "
                 f"{variants}; no table, no iterative deepening (variants that need them bring "

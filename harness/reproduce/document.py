@@ -22,6 +22,18 @@ from harness.report.render import png_source, render
 from harness.reproduce import claims as registry
 from harness.reproduce.analysis import Claim, ClaimInfo, Context, Section
 from harness.reproduce.measure import Scale
+from harness.reproduce.phases import (
+    CONFIRM,
+    EXPLORE,
+    PHASE_RULE,
+    data_digest,
+    data_of,
+    describe,
+    held_out_reason,
+    phase_of,
+)
+from harness.reproduce.power import describe as describe_power
+from harness.reproduce.provenance import last_commit_of, provenance
 from harness.reproduce.rules import Rules, describe_versions, sample_differences
 from harness.reproduce.verdicts import (
     FAILS,
@@ -34,6 +46,7 @@ from harness.reproduce.verdicts import (
     correctness_checks,
     correctness_text,
     counts_text,
+    extension_checks,
     verdict_of,
 )
 from harness.results import environment
@@ -63,8 +76,10 @@ class ReproduceOutput:
 
 def write_all(out_dir: Path, frames: dict[str, pd.DataFrame], selected: Sequence[ClaimInfo],
               scale: Scale, suite: Path | None, quick: bool, jobs: int,
-              start: float) -> ReproduceOutput:
-    """Judge every claim on the measured frames; write data, charts, reports, claims.json."""
+              start: float, phase: str = EXPLORE) -> ReproduceOutput:
+    """Judge every claim on the measured frames; write data, charts, reports, claims.json.
+    ``phase``: the run's (:mod:`harness.reproduce.phases`); each claim's row is recorded in
+    the phase :func:`phase_of` gives it."""
     chart_dir = out_dir / "charts"
     data_dir = out_dir / "data"
     chart_dir.mkdir(parents=True, exist_ok=True)
@@ -95,16 +110,19 @@ def write_all(out_dir: Path, frames: dict[str, pd.DataFrame], selected: Sequence
                                f"questions of the {n} data" for n in wrong)
             verdict = (f"{NOT_MEASURED}: the exact variants' answers disagree ({counts}; "
                        f"data/{DISAGREEMENTS_FILE}), so its counts measure a wrong search")
+        mode = CONFIRM if phase == CONFIRM else "quick" if quick else "full"
         registered = (None if info.rules is None
-                      else _rules_record(info.rules, quick, _json_ready(asdict(scale))))
+                      else _rules_record(info.rules, mode, phase, _json_ready(asdict(scale))))
+        marked = phase_of(info.rules, phase)
         claims.append(Claim(info.key, info.title, info.source, section.setup, info.claimed,
                             section.measured, verdict, _json_ready(section.numbers), tuple(paths),
-                            tuple(section.checks), registered))
+                            tuple(section.checks), registered, marked.phase, marked.why))
         sections.append(section)
     seconds = time.perf_counter() - start
-    md, page = _write_report(out_dir, claims, sections, quick, scale, seconds, jobs)
+    md, page = _write_report(out_dir, claims, sections, quick, scale, seconds, jobs, phase)
     record = {
-        "mode": "quick" if quick else "full", "seconds": seconds, "jobs": jobs,
+        "mode": "quick" if quick else "full", "phase": phase, "seconds": seconds, "jobs": jobs,
+        "provenance": provenance(),
         "scale": _json_ready(asdict(scale)),
         "suite": None if suite is None else str(suite),
         "claims": [_json_ready({**asdict(c), "charts": [p.relative_to(out_dir).as_posix()
@@ -127,28 +145,44 @@ def datasets_of(info: ClaimInfo) -> list[str]:
                                     (info.key, info.jobs is not None)) if used]
 
 
-def _rules_record(rules: Rules, quick: bool, scale: Mapping[str, Any]) -> dict[str, Any]:
-    """What ``claims.json`` records of the rules a claim was judged by."""
-    differences = sample_differences(rules, "quick" if quick else "full", scale)
+def _rules_record(rules: Rules, mode: str, phase: str, scale: Mapping[str, Any]) -> dict[str, Any]:
+    """What ``claims.json`` records of the rules a claim was judged by: the file, its
+    version and sha256s, the commit that froze it, the data it names for the run's phase
+    (with their digest), and whether the sample is the registered one."""
+    differences = sample_differences(rules, mode, scale)
+    data = data_of(rules, phase) if "phases" in rules.rules else None
     return {"file": rules.path, "version": rules.version, "registered": rules.registered,
+            "frozen_commit": last_commit_of(rules.path),
+            "data": None if data is None else {"phase": phase, "described": describe(data),
+                                               "digest": data_digest(data)},
+            "held_out": held_out_reason(rules) if "phases" in rules.rules else "",
             "sha256": rules.sha256, "rules_sha256": rules.rules_sha256,
             "sample_as_registered": not differences, "sample_differences": differences,
             "history": [{"version": v.version, "verdict": v.verdict, "changed": v.changed,
-                         "reason": v.reason} for v in rules.history]}
+                         "reason": v.reason} for v in rules.history],
+            "confirmations": [asdict(c) for c in rules.confirmations]}
 
 
 def verdict_table(claims: Sequence[Claim]) -> str:
     """The claims as a Markdown table (number, title, verdict, rules version, the first
     sentence of what was measured): ``verdicts.md``, which docs/reproduce.md's table is."""
-    rows = ["| # | claim | verdict | rules | measured (first sentence; all of it in report.md) |",
-            "|---|---|---|---|---|"]
+    rows = ["| # | claim | verdict | phase | rules | measured (first sentence; all of it in "
+            "report.md) |", "|---|---|---|---|---|---|"]
     for c in claims:
         sentences = [s for s in c.measured.split(". ") if len(s) >= 40] or [c.measured]
         first = sentences[0].rstrip(".") + "."
         version = "" if c.rules is None else f"v{c.rules['version']}"
         rows.append(f"| {registry.number(c.key)} | {_md_cell(c.title)} | {_md_cell(c.verdict)} "
-                    f"| {version} | {_md_cell(first)} |")
+                    f"| {_md_cell(phase_text(c))} | {version} | {_md_cell(first)} |")
     return "\n".join(rows) + "\n"
+
+
+def phase_text(claim: Claim) -> str:
+    """A row's phase in words: ``confirmation``, ``exploration``, or ``exploration: why``
+    for a row of a confirmation run that is exploratory."""
+    if claim.phase == CONFIRM:
+        return "confirmation"
+    return "exploration" + (f": {claim.phase_why}" if claim.phase_why else "")
 
 
 def summary_lines(output: ReproduceOutput) -> list[str]:
@@ -189,17 +223,24 @@ def _rules_section(doc: _Doc, claim: Claim, rules: Rules) -> None:
              f"`{rules.path}` (sha256 `{rules.sha256}`)."
              + (f" {rules.rules.get('verdict_rule', '')}" if rules.rules.get("verdict_rule") else "")
              + (f" {rules.note}" if rules.note else ""))
-    doc.table(["registered check", "kind", "measured (estimator)", "band", "why this band"],
+    doc.table(["registered check", "kind", "measured (estimator)", "band", "why this band",
+               "power (before data)"],
               [[r.ident, "correctness check (theorem)" if r.kind == "theorem" else "claim check",
                 r.measure, str(r.band),
                 r.reason + ("" if r.reason.endswith(".") or not r.test else ".")
-                + (f" Test: `{r.test}`." if r.test else "")]
+                + (f" Test: `{r.test}`." if r.test else "")
+                + (f" Smallest effect that matters: {r.smallest_effect['value']} "
+                   f"({r.smallest_effect['reason']})." if r.smallest_effect else "")
+                + (f" Shares its interval with {r.shares}: counted once." if r.shares else ""),
+                describe_power(r.power)]
                for r in rules.checks])
     boot = rules.bootstrap
     doc.para("**The harness's own choices.**")
     doc.items([*rules.choices,
                f"Intervals: {rules.rules['statistics'].get('interval', 'percentile bootstrap')}; "
                f"{boot.level:.0%} level, {boot.resamples:,} resamples, numpy PCG64 seed {boot.seed}.",
+               *([f"Multiplicity: {rules.rules['statistics']['multiplicity']}."]
+                 if rules.rules["statistics"].get("multiplicity") else []),
                "The registered sample (per scale): " + "; ".join(
                    f"{mode}: " + ", ".join(f"{k} = {json.dumps(v)}" for k, v in fields.items())
                    for mode, fields in rules.sample.items()) + "."])
@@ -217,6 +258,11 @@ def _checks_section(doc: _Doc, claim: Claim) -> None:
         doc.para(f"**Claim checks** ({counts_text(claims)}).")
         doc.table(["check", "band", "measured", "outcome"],
                   [[c.statement, c.band, c.measured, _outcome(c)] for c in claims])
+    for label, found in extension_checks(claim.checks).items():
+        doc.para(f"**Extension: {label}** (conditions or a reading the author did not name; "
+                 f"its own verdict, not the claim's: {counts_text(found)}).")
+        doc.table(["check", "band", "measured", "outcome"],
+                  [[c.statement, c.band, c.measured, _outcome(c)] for c in found])
     if theorems:
         doc.para("**Correctness checks** (theorems under this setup; not part of the verdict; "
                  f"{correctness_text(claim.checks)}).")
@@ -235,10 +281,11 @@ def _history_section(doc: _Doc, rules: Rules) -> None:
 
 
 def _write_report(out_dir: Path, claims: Sequence[Claim], sections: Sequence[Section],
-                  quick: bool, scale: Scale, seconds: float, jobs: int) -> tuple[Path, Path]:
+                  quick: bool, scale: Scale, seconds: float, jobs: int,
+                  phase: str) -> tuple[Path, Path]:
     env = environment()
     doc = _Doc()
-    mode = "quick" if quick else "full"
+    mode = ("quick" if quick else "full") + (", confirmation" if phase == CONFIRM else "")
     doc.heading(1, f"harness reproduce ({mode})")
     doc.para(f"{len(claims)} claims measured in {seconds:.0f} s of wall time with {jobs} "
              f"worker process{'es' if jobs > 1 else ''}; git revision "
@@ -250,9 +297,10 @@ def _write_report(out_dir: Path, claims: Sequence[Claim], sections: Sequence[Sec
                  "intervals are wider, more checks come out inconclusive and verdicts can "
                  "differ from the full run's; exact checks are as strict as ever. The rules "
                  "register a sample for each scale.")
+    doc.para(PHASE_RULE)
     doc.heading(2, "Verdicts")
-    doc.table(["#", "claim", "verdict", "claim checks", "correctness checks", "rules"],
-              [[str(registry.number(c.key)), f"{c.title}", f"**{c.verdict}**",
+    doc.table(["#", "claim", "verdict", "phase", "claim checks", "correctness checks", "rules"],
+              [[str(registry.number(c.key)), f"{c.title}", f"**{c.verdict}**", phase_text(c),
                 counts_text(claim_checks(c.checks)) if claim_checks(c.checks) else "none",
                 correctness_text(c.checks) if correctness_checks(c.checks) else "none",
                 f"version {c.rules['version']}" if c.rules else "–"] for c in claims])
@@ -261,7 +309,7 @@ def _write_report(out_dir: Path, claims: Sequence[Claim], sections: Sequence[Sec
     for claim, section in zip(claims, sections, strict=True):
         rules = section.info.rules
         doc.heading(2, f"{registry.number(claim.key)}. {claim.title}", claim.key)
-        doc.para(f"**Verdict: {claim.verdict}.**")
+        doc.para(f"**Verdict: {claim.verdict}.** Phase: {phase_text(claim)}.")
         doc.para(f"**Source.** {claim.source}")
         doc.para(f"**Claimed.** {claim.claimed}")
         doc.para(f"**Setup (what exactly was measured).** {claim.setup}")

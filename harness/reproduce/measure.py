@@ -64,6 +64,15 @@ class Scale:
     connect4: tuple[tuple[str, int], ...] = ()
     """Claim 9: the first N positions of each of Pons's test sets (``../shared/connect4``);
     Pons's ladder is measured on Test_L3_R1's."""
+    chess_first: int = 1
+    """Chess claims: the suite's position (from 1) the :attr:`chess_positions` start at."""
+    seeds: tuple[tuple[str, int], ...] = (("knuth-moore", 1), ("pearl", 2), ("sweep", 3))
+    """The synthetic datasets' tree seeds (each claim's rules name them per phase:
+    :mod:`harness.reproduce.phases`); these are the exploration's."""
+
+    def seed_of(self, dataset: str) -> int:
+        """The tree seed of a synthetic dataset."""
+        return dict(self.seeds)[dataset]
 
 
 QUICK = Scale(km_max_leaves=40_000, km_branchings=(2, 3, 4, 5, 8), km_trees=2,
@@ -179,7 +188,9 @@ class Run:
     visited: bool = False
     """Trace the search and count the distinct nodes it visited (``distinct_nodes``) and
     those the first such run of the job with the same configuration and depth did not
-    (``new_nodes``): "visits no node alpha-beta does not" is a statement about these."""
+    (``new_nodes``): "visits no node alpha-beta does not" is a statement about these; and
+    name the set of them by a digest (``visited_digest``): two searches with one digest
+    visited the same nodes (claim 6)."""
 
 
 def measure(tags: tuple[tuple[str, str], ...], problem: Problem,
@@ -205,13 +216,21 @@ def measure(tags: tuple[tuple[str, str], ...], problem: Problem,
                 if run.visited and result.trace is not None:
                     nodes = visited(result.trace)
                     before = first_visited.setdefault((run.config, run.depth), nodes)
-                    row.update(distinct_nodes=len(nodes), new_nodes=len(nodes - before))
+                    row.update(distinct_nodes=len(nodes), new_nodes=len(nodes - before),
+                               visited_digest=visited_digest(nodes))
                 rows.append(row)
     finally:
         cache = getattr(tree, "cache", None)
         if cache is not None:
             cache.clear()
     return rows
+
+
+def visited_digest(nodes: set[tuple[str, ...]]) -> str:
+    """A set of visited nodes (each the moves from the root) named by the first 16 hex
+    digits of the sha256 of its sorted lines: equal sets, equal digests."""
+    text = "\n".join(sorted(" ".join(path) for path in nodes))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 
 Job = tuple[tuple[tuple[str, str], ...], Problem, tuple[Run, ...]]
@@ -230,10 +249,12 @@ def chess_suite() -> Path | None:
     return None
 
 
-def _chess_problems(path: Path, count: int) -> list[Problem]:
+def chess_positions(path: Path, first: int, count: int) -> list[Problem]:
+    """The suite's positions ``first`` (from 1) to ``first + count - 1`` (fewer when the
+    suite ends first); malformed lines are skipped."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        return list(load_problems(f"chess:{path}", skip_invalid=True).problems[:count])
+        return list(load_problems(f"chess:{path}", skip_invalid=True).problems[first - 1:first - 1 + count])
 
 
 def _chess_jobs(pairs: Iterable[tuple[str, str]], scale: Scale, suite: Path | None,
@@ -249,7 +270,8 @@ def _chess_jobs(pairs: Iterable[tuple[str, str]], scale: Scale, suite: Path | No
     runs = tuple(Run(name, variant, scale.chess_depth, configs[name].switches, configs[name].ordering,
                      variant in traced)
                  for name, variant in chess_runs)
-    return [((("dataset", "chess"),), p, runs) for p in _chess_problems(suite, scale.chess_positions)]
+    return [((("dataset", "chess"),), p, runs)
+            for p in chess_positions(suite, scale.chess_first, scale.chess_positions)]
 
 
 def _sweep_jobs(variants: Sequence[str], scale: Scale, at: Iterable[tuple[str, str]] = (),
@@ -267,8 +289,8 @@ def _sweep_jobs(variants: Sequence[str], scale: Scale, at: Iterable[tuple[str, s
             names = [*variants, *(v for lv, v in extra if lv == level and v not in variants)]
             if not names:
                 continue
-            spec = (f"random:b={scale.sweep_branching},d={d},n={scale.sweep_trees},seed=3,"
-                    f"ordering={level},{values}")
+            spec = (f"random:b={scale.sweep_branching},d={d},n={scale.sweep_trees},"
+                    f"seed={scale.seed_of('sweep')},ordering={level},{values}")
             runs = tuple(Run("default", v, d, visited=v in traced) for v in names)
             jobs += [((("dataset", "sweep"), ("model", model), ("ordering", level)), p, runs)
                      for p in load_problems(spec).problems]

@@ -4,9 +4,11 @@ written before the measurement it judges.
 A file holds the claim's key, its ``version``, the date it was ``registered``, its
 ``rules`` (the checks with their kind, estimator and band, the bootstrap's level,
 resamples and seed, the sample each scale registers, the parameters its module reads,
-and the choices that are the harness's own), ``rules_sha256`` (the sha256 of the rules
+the choices that are the harness's own, and the ``phases``' data: :mod:`.phases`),
+``rules_sha256`` (the sha256 of the rules
 as canonical JSON: :func:`digest`), and the ``history`` of every earlier version: its
-rules, the verdict they gave, when and why they were changed.
+rules, the verdict they gave, when and why they were changed. Outside the sealed rules,
+``confirmations`` records the confirmation runs kept (a run is not a change of rules).
 
 Versions. The version names the rules; the file's sha256 names its bytes. Editing the
 prose of the history changes the file's sha256 (every reproduction records it), not the
@@ -28,7 +30,7 @@ from importlib import resources
 from typing import Any
 
 from harness.errors import HarnessError
-from harness.reproduce.verdicts import CLAIM, THEOREM, Band
+from harness.reproduce.verdicts import EXTENSION, KINDS, THEOREM, Band
 
 FOLDER = "rules"
 """The rules files' folder inside the package ``harness.reproduce``."""
@@ -64,6 +66,15 @@ class CheckRule:
     """The sets it applies to, when a claim's sets are checked apart (empty: any other)."""
     test: str = ""
     """A theorem's test in the test suite (``tests/file.py::test_name``)."""
+    shares: str = ""
+    """The check whose interval it tests too (the verdict counts the two once)."""
+    extension: str = ""
+    """An extension's conditions, beyond the author's (its label in the verdict)."""
+    power: Mapping[str, Any] | None = None
+    """The sample-size computation for its band (:mod:`harness.reproduce.power`), or why
+    none is needed (``exact``)."""
+    smallest_effect: Mapping[str, Any] | None = None
+    """For a band of "saves" or "fewer": the smallest effect that matters, with the reason."""
 
 
 @dataclass(frozen=True)
@@ -84,6 +95,25 @@ class Version:
 
 
 @dataclass(frozen=True)
+class Confirmation:
+    """A confirmation run kept, as its claim's rules file records it (outside the sealed
+    rules: recording a run is not a change of rules)."""
+
+    version: int
+    """The rules version it was judged by."""
+    data: str
+    """The digest of its data (:func:`harness.reproduce.phases.data_digest`)."""
+    run: str
+    """Where it is kept (a folder of the repository)."""
+    date: str
+    """When it was run (an ISO date)."""
+    commit: str = ""
+    """The commit it was run at."""
+    verdict: str = ""
+    """The verdict it gave."""
+
+
+@dataclass(frozen=True)
 class Rules:
     """A claim's registered rules, as loaded from its file."""
 
@@ -100,6 +130,8 @@ class Rules:
     """Where the file is, for the report (``harness/reproduce/rules/<key>.json``)."""
     note: str = ""
     """How and when this version was written, in words."""
+    confirmations: tuple[Confirmation, ...] = ()
+    """The confirmation runs kept so far, of this version and earlier ones."""
 
     @property
     def bootstrap(self) -> Bootstrap:
@@ -151,7 +183,9 @@ def digest(rules: Mapping[str, Any]) -> str:
 def _check_rule(ident: str, found: Mapping[str, Any]) -> CheckRule:
     return CheckRule(ident, str(found["kind"]), Band.parse(str(found["band"])),
                      str(found["measure"]), str(found["reason"]),
-                     tuple(str(s) for s in found.get("sets", ())), str(found.get("test", "")))
+                     tuple(str(s) for s in found.get("sets", ())), str(found.get("test", "")),
+                     str(found.get("shares", "")), str(found.get("extension", "")),
+                     found.get("power"), found.get("smallest_effect"))
 
 
 def _validate_rules(where: str, rules: Any) -> None:
@@ -169,15 +203,47 @@ def _validate_rules(where: str, rules: Any) -> None:
         missing = [f for f in ("kind", "band", "measure", "reason") if f not in found]
         if missing:
             raise HarnessError(f"{where}: check {ident!r} lacks {', '.join(missing)}")
-        if found["kind"] not in (CLAIM, THEOREM):
-            raise HarnessError(f"{where}: check {ident!r}: kind {found['kind']!r} is neither "
-                               f"{CLAIM!r} nor {THEOREM!r}")
+        if found["kind"] not in KINDS:
+            raise HarnessError(f"{where}: check {ident!r}: kind {found['kind']!r} is none of "
+                               f"{', '.join(map(repr, KINDS))}")
+        if found["kind"] == EXTENSION and not str(found.get("extension", "")).strip():
+            raise HarnessError(f"{where}: check {ident!r} is an extension: name its conditions "
+                               "(extension)")
         if found["kind"] == THEOREM and not found.get("test"):
             raise HarnessError(f"{where}: check {ident!r} is a theorem: name its test")
         try:
             Band.parse(str(found["band"]))
         except HarnessError as exc:
             raise HarnessError(f"{where}: check {ident!r}: {exc}") from None
+    if "phases" in rules:
+        _validate_phases(where, rules["phases"])
+
+
+def _validate_phases(where: str, phases: Any) -> None:
+    """``phases``: the exploration data, the confirmation data (or ``null``) and why."""
+    if not isinstance(phases, Mapping) or not isinstance(phases.get("explore"), Mapping):
+        raise HarnessError(f"{where}: its phases must name the exploration data (explore)")
+    if "confirm" not in phases or not str(phases.get("held_out", "")).strip():
+        raise HarnessError(f"{where}: its phases must name the confirmation data (confirm, or "
+                           "null) and say why they are held out (held_out)")
+    for phase in ("explore", "confirm"):
+        data = phases[phase]
+        if data is None and phase == "confirm":
+            continue
+        if not isinstance(data, Mapping):
+            raise HarnessError(f"{where}: phases.{phase} must be an object")
+        for name, found in data.items():
+            if not isinstance(found, Mapping):
+                raise HarnessError(f"{where}: phases.{phase}.{name} must be an object")
+            if name == "chess":
+                span = found.get("positions")
+                if (not isinstance(found.get("suite"), str) or not isinstance(span, list)
+                        or len(span) != 2 or not all(isinstance(x, int) for x in span)
+                        or not 1 <= span[0] <= span[1]):
+                    raise HarnessError(f"{where}: phases.{phase}.chess needs a suite and "
+                                       "positions [first, last] (from 1)")
+            elif name != "connect4" and not isinstance(found.get("seed"), int):
+                raise HarnessError(f"{where}: phases.{phase}.{name} needs a whole-number seed")
 
 
 def parse(data: bytes, path: str) -> Rules:
@@ -233,7 +299,28 @@ def parse(data: bytes, path: str) -> Rules:
                                f"{number - 1}: a new version is a change of rules")
     return Rules(str(found["claim"]), version, str(found["registered"]), found["rules"],
                  hashlib.sha256(data).hexdigest(), str(found["rules_sha256"]), tuple(versions), path,
-                 str(found.get("note", "")))
+                 str(found.get("note", "")), _confirmations(path, found.get("confirmations", []), version))
+
+
+def _confirmations(path: str, found: Any, version: int) -> tuple[Confirmation, ...]:
+    """The recorded confirmation runs, checked: each names a version up to the current one,
+    the digest of its data, where it is kept and when it ran."""
+    if not isinstance(found, list):
+        raise HarnessError(f"{path}: its confirmations must be a list")
+    runs = []
+    for number, entry in enumerate(found, 1):
+        where = f"{path}, confirmation {number}"
+        if not isinstance(entry, dict):
+            raise HarnessError(f"{where}: must be an object")
+        absent = [f for f in ("version", "data", "run", "date") if f not in entry]
+        if absent:
+            raise HarnessError(f"{where}: lacks {', '.join(absent)}")
+        if not isinstance(entry["version"], int) or not 1 <= entry["version"] <= version:
+            raise HarnessError(f"{where}: version {entry['version']!r} is not one of 1 to {version}")
+        runs.append(Confirmation(int(entry["version"]), str(entry["data"]), str(entry["run"]),
+                                 str(entry["date"]), str(entry.get("commit", "")),
+                                 str(entry.get("verdict", ""))))
+    return tuple(runs)
 
 
 @functools.cache
@@ -276,9 +363,17 @@ def supersede(document: Mapping[str, Any], rules: Mapping[str, Any], *, register
 
 
 def registered_sample(rules: Rules, mode: str) -> Mapping[str, Any]:
-    """The scale's fields the rules register for ``mode`` (``quick`` or ``full``)."""
-    found: Mapping[str, Any] = rules.sample.get(mode, {})
-    return found
+    """The scale's fields the rules register for ``mode`` (``quick``, ``full`` or
+    ``confirm``: the full sample on the confirmation data's chess positions)."""
+    if mode != "confirm":
+        found: Mapping[str, Any] = rules.sample.get(mode, {})
+        return found
+    sample = dict(rules.sample.get("full", {}))
+    chess = ((rules.rules.get("phases") or {}).get("confirm") or {}).get("chess")
+    if chess is not None and "chess_positions" in sample:
+        first, last = chess["positions"]
+        sample.update(chess_first=first, chess_positions=last - first + 1)
+    return sample
 
 
 def sample_differences(rules: Rules, mode: str, scale: Mapping[str, Any]) -> list[str]:

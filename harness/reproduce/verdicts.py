@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from harness.errors import HarnessError
 
@@ -31,6 +31,13 @@ OUTCOMES = (HOLDS, INCONCLUSIVE, FAILS)
 CLAIM, THEOREM = "claim", "theorem"
 """The kinds of a check: a test of the source's claim (it counts towards the verdict), or a
 correctness test of the implementation against a theorem under the setup (it does not)."""
+
+EXTENSION = "extension"
+"""A third kind: the claim tested under conditions its author did not name (other
+orderings, tables, another reading), with a verdict of its own beside the claim's."""
+
+KINDS = (CLAIM, THEOREM, EXTENSION)
+"""Every kind of check."""
 
 NOT_MEASURED = "not measured"
 """The verdict of a claim without any check (nothing it needs could be measured)."""
@@ -146,12 +153,17 @@ class Check:
     """:data:`CLAIM`, or :data:`THEOREM` for a correctness check (not in the verdict)."""
     band: str = ""
     """The band the interval was tested against, as the rules file writes it."""
+    estimate: str = ""
+    """The interval it tests, by name, where several checks test one interval (claim 3's
+    "fewer leaves" and "5-10% fewer leaves"): such checks count once in a verdict."""
+    extension: str = ""
+    """An :data:`EXTENSION` check's label: the conditions it adds to the author's."""
 
     def __post_init__(self) -> None:
         if self.outcome not in OUTCOMES:
             raise HarnessError(f"check outcome {self.outcome!r}: expected one of {OUTCOMES}")
-        if self.kind not in (CLAIM, THEOREM):
-            raise HarnessError(f"check kind {self.kind!r}: expected {CLAIM} or {THEOREM}")
+        if self.kind not in KINDS:
+            raise HarnessError(f"check kind {self.kind!r}: expected one of {', '.join(KINDS)}")
 
     @property
     def passed(self) -> bool:
@@ -159,11 +171,26 @@ class Check:
         return self.outcome == HOLDS
 
 
+def unreachable_text(low: float, high: float, band: Band) -> str:
+    """``cannot hold at this n: the interval is 0.11 wide, the band 0.05`` when an interval
+    is wider than its band, so that it can never lie inside; else empty."""
+    if any(math.isnan(x) or math.isinf(x) for x in (low, high, band.low, band.high)):
+        return ""
+    if high - low <= band.high - band.low:
+        return ""
+    return (f"cannot hold at this n: the interval is {high - low:.3g} wide, the band "
+            f"{band.high - band.low:.3g}")
+
+
 def interval_check(statement: str, low: float, high: float, band: Band, measured: str = "",
-                   kind: str = CLAIM) -> Check:
-    """A check of the interval ``[low, high]`` against ``band`` (:func:`outcome_of`)."""
+                   kind: str = CLAIM, estimate: str = "") -> Check:
+    """A check of the interval ``[low, high]`` against ``band`` (:func:`outcome_of`); its
+    measured text says so when the interval is too wide for the band ever to hold it
+    (:func:`unreachable_text`). ``estimate``: the interval's name, where checks share it."""
+    unreachable = unreachable_text(low, high, band)
+    text = measured or f"interval {low:.4g} to {high:.4g}"
     return Check(statement, outcome_of(low, high, band),
-                 measured or f"interval {low:.4g} to {high:.4g}", kind, str(band))
+                 f"{text}; {unreachable}" if unreachable else text, kind, str(band), estimate)
 
 
 def count_check(statement: str, count: int, problems: int, band: Band, measured: str = "",
@@ -186,14 +213,33 @@ def correctness_checks(checks: Sequence[Check]) -> list[Check]:
     return [c for c in checks if c.kind == THEOREM]
 
 
+def counted(checks: Sequence[Check]) -> list[str]:
+    """The outcomes a verdict counts: one per check, but one per interval for checks that
+    test the same interval (:attr:`Check.estimate`), whose outcome is their conjunction
+    (:func:`all_of`): correlated checks are one piece of evidence."""
+    outcomes: list[str] = []
+    shared: dict[str, list[str]] = {}
+    for check in checks:
+        if check.estimate:
+            if check.estimate not in shared:
+                shared[check.estimate] = []
+                outcomes.append(check.estimate)
+            shared[check.estimate].append(check.outcome)
+        else:
+            outcomes.append(check.outcome)
+    return [all_of(shared[o]) if o in shared else o for o in outcomes]
+
+
 def counts_text(checks: Sequence[Check]) -> str:
     """``3 of 5 checks hold, 1 inconclusive, 1 does not hold`` (the parts with none are
-    left out, but for the checks that hold)."""
-    held = sum(1 for c in checks if c.outcome == HOLDS)
-    unsure = sum(1 for c in checks if c.outcome == INCONCLUSIVE)
-    failed = sum(1 for c in checks if c.outcome == FAILS)
-    text = (f"{held} of 1 check holds" if len(checks) == 1
-            else f"{held} of {len(checks)} checks hold")
+    left out, but for the checks that hold), checks of one interval counted once
+    (:func:`counted`)."""
+    outcomes = counted(checks)
+    held = outcomes.count(HOLDS)
+    unsure = outcomes.count(INCONCLUSIVE)
+    failed = outcomes.count(FAILS)
+    text = (f"{held} of 1 check holds" if len(outcomes) == 1
+            else f"{held} of {len(outcomes)} checks hold")
     if unsure:
         text += f", {unsure} inconclusive"
     if failed:
@@ -228,10 +274,32 @@ def verdict_of(checks: Sequence[Check]) -> str:
     claims = claim_checks(checks)
     if not claims:
         return f"{THEOREM_VERDICT}: {correctness_text(checks)}"
-    outcomes = {c.outcome for c in claims}
+    outcomes = set(counted(claims))
     if len(outcomes) == 1:
         return outcomes.pop()
     return counts_text(claims)
+
+
+def extension_checks(checks: Sequence[Check]) -> dict[str, list[Check]]:
+    """The :data:`EXTENSION` checks by their label, in order."""
+    found: dict[str, list[Check]] = {}
+    for check in checks:
+        if check.kind == EXTENSION:
+            found.setdefault(check.extension, []).append(check)
+    return found
+
+
+def verdict_with_extensions(checks: Sequence[Check]) -> str:
+    """The claim's verdict on its author's conditions (:func:`verdict_of`: extensions left
+    out), then each extension's own: ``holds (extension, killers or a table: does not
+    hold)``."""
+    groups = extension_checks(checks)
+    primary = verdict_of(checks)
+    if not groups:
+        return primary
+    parts = "; ".join(f"extension, {label}: {verdict_of([replace(c, kind=CLAIM) for c in found])}"
+                      for label, found in groups.items())
+    return f"{primary} ({parts})"
 
 
 def verdict_by_reading(checks: Sequence[Check], readings: Mapping[str, Sequence[Check]]) -> str:

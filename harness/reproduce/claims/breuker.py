@@ -3,27 +3,28 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from harness.reproduce import pairwise, rules
 from harness.reproduce.analysis import ClaimInfo, Context, Section
 from harness.reproduce.measure import chess_configs, ladder
-from harness.reproduce.verdicts import Check, count_check
+from harness.reproduce.verdicts import Check, count_check, verdict_with_extensions
 
 RULES = rules.load("breuker")
 """The registered rules (``rules/breuker.json``): per set, no problem where Marsland's PVS
 and Reinefeld's fail-soft NegaScout searched different node counts (the band [0, 0] on the
-count); a correctness check where the two cannot part (no table), a claim check where they
-can (chess with a table)."""
+count); a claim check on Breuker's object (no table), an extension where they can part
+(chess with a table)."""
 
 NO_TABLE_STEPS = tuple(c.name for c in chess_configs(1) if not c.switches.tt_size)
 """The ordering steps without a table (none to +history)."""
 TABLE_STEPS = tuple(c.name for c in chess_configs(1) if c.switches.tt_size)
 """The ordering step with a table (+hash move)."""
 NO_TABLE = f"chess, no table ({NO_TABLE_STEPS[0]} to {NO_TABLE_STEPS[-1]})"
-"""The chess set where the two cannot part (the rules' ``identical/no-table``)."""
+"""The chess set where the two cannot part (a set of the rules' ``identical``)."""
 WITH_TABLE = f"chess, a table ({', '.join(TABLE_STEPS)})"
-"""The chess set where they can (the rules' ``identical``)."""
+"""The chess set where they can (the rules' extension ``identical/table``)."""
 CHESS_SETS = ((NO_TABLE, NO_TABLE_STEPS), (WITH_TABLE, TABLE_STEPS))
 
 MARSLAND, REINEFELD = "pvs-marsland", "negascout-fs"
@@ -32,30 +33,40 @@ WIKI = ("pvs", "negascout")
 """The pair measured before (rules versions 1 to 3): the wiki's fail-hard PVS, which
 re-searches with (alpha, beta), and NegaScout as the wiki gives it."""
 
-IDENTICAL = pairwise.Count("identical", "identical", "identical node counts",
-                           lambda p: p["effort_a"] == p["effort_b"])
+SAME_COUNTS = pairwise.Count("identical", "identical", "identical node counts",
+                             lambda p: p["effort_a"] == p["effort_b"])
+"""Identical node counts: how the observation (untraced) is compared."""
+
+IDENTICAL = pairwise.Count(
+    "identical", "identical", "identical node sets and counts",
+    lambda p: (p["effort_a"] == p["effort_b"]) & (p["visited_digest_a"] == p["visited_digest_b"]))
+"""The same tree: the same set of visited nodes (traced runs, by their digest) and the same
+total node count (re-searches counted)."""
 
 PAIR = pairwise.Pair(
     MARSLAND, REINEFELD, (IDENTICAL,), CHESS_SETS,
     "pvs-marsland (Marsland 1986: fail-soft, tests around the best value so far, a test that "
     "fails high inside the window searched again with (merit, beta)) and negascout-fs "
     "(Reinefeld 1989: fail-soft, re-search with (t, beta) keeping the larger value)",
-    "Counted per set: the problems where the two searched different node counts (total nodes "
-    "on chess), an exact check against [0, 0]. Without a table the two are one search written "
+    "Counted per set: the problems where the two visited different sets of nodes (both runs "
+    "traced: each line of moves from the root visited, every iteration's; search nodes, "
+    "quiescence not traced) or searched different node counts (total nodes on chess), an "
+    "exact check against [0, 0]. Without a table the two are one search written "
     "two ways: the same windows in the same order, and the re-search of a child whose test "
     "proved at least merit returns merit or more, so Marsland's re-searched value and "
     "Reinefeld's max(t, re-search) agree; on the synthetic trees and the ordering steps "
     "without a table the count is a correctness check. With a table an entry from another "
     "search can make a re-search return less than its test proved, where Marsland keeps the "
     "re-search's value and Reinefeld the larger: chess with a table is the claim check.",
-    "Problems where Marsland's PVS and Reinefeld's fail-soft NegaScout searched identical node "
-    "counts",
-    ("negascout-fs / pvs-marsland (geo. mean)", "negascout-fs fewer / equal / more"))
+    "Problems where Marsland's PVS and Reinefeld's fail-soft NegaScout visited identical node "
+    "sets with identical node counts",
+    ("negascout-fs / pvs-marsland (geo. mean)", "negascout-fs fewer / equal / more"),
+    columns=("visited_digest",))
 """Reinefeld's NegaScout against Marsland's PVS, counting the problems where both searched
 the same nodes."""
 
 OBSERVATION = pairwise.Pair(
-    *WIKI, (IDENTICAL,), CHESS_SETS,
+    *WIKI, (SAME_COUNTS,), CHESS_SETS,
     "the wiki's pvs (fail-hard, re-search with (alpha, beta)) and negascout (fail-hard, "
     "re-search with (t, beta)), the pair rules versions 1 to 3 measured",
     "Counted as for the pair above; not checked.",
@@ -71,19 +82,20 @@ def judge_same_tree(numbers: Mapping[str, Any]) -> list[Check]:
     nodes on every problem of each set, an exact statement tested on its count of problems
     where they differ.
 
-    Where there is no table (the synthetic trees, chess without a table) the two cannot
-    part: a correctness check (the rules' ``identical/no-table``). Chess with a table,
-    where a re-search can return less than its test proved, is the claim check. The
-    observation (``numbers["observation"]``) is never judged."""
+    From rules version 6 the claim checks are Breuker's object, the published algorithms
+    with no table (the synthetic trees, chess without a table: there the two cannot part,
+    a theorem as well); chess with a table, where a re-search can return less than its test
+    proved, is a labelled extension (``identical/table``). The observation
+    (``numbers["observation"]``) is never judged."""
     checks = []
     for name, found in numbers["sets"].items():
         rule = RULES.check("identical", within=name)
         same, problems = int(found["identical"]), int(found["problems"])
-        checks.append(count_check(f"{name}: Marsland's PVS and Reinefeld's fail-soft NegaScout "
-                                  f"search identical node counts on every problem (problems "
-                                  f"where they differ in {rule.band})", problems - same, problems,
-                                  rule.band, f"identical on {same} of {problems} problems",
-                                  rule.kind))
+        check = count_check(f"{name}: Marsland's PVS and Reinefeld's fail-soft NegaScout "
+                            f"visit the same nodes, as many times, on every problem (problems "
+                            f"where they differ in {rule.band})", problems - same, problems, rule.band,
+                            f"identical on {same} of {problems} problems", rule.kind)
+        checks.append(replace(check, extension=rule.extension))
     return checks
 
 
@@ -121,12 +133,14 @@ def describe(numbers: Mapping[str, Any], by_level: pairwise.Shares) -> str:
 
 
 CHART = ("breuker", "Where PVS and NegaScout search the same tree",
-         "problems with identical node counts (%)", "identical node counts")
+         "problems with identical node sets and counts (%)", "identical trees")
 
 
 def analyse(ctx: Context, info: ClaimInfo) -> Section:
-    return pairwise.analyse(ctx, info, PAIR, judge_same_tree, describe, RULES.bootstrap, CHART,
-                            observe=OBSERVATION)
+    section = pairwise.analyse(ctx, info, PAIR, judge_same_tree, describe, RULES.bootstrap, CHART,
+                               observe=OBSERVATION)
+    section.verdict = verdict_with_extensions(section.checks)
+    return section
 
 
 CLAIM = ClaimInfo(
@@ -135,4 +149,4 @@ CLAIM = ClaimInfo(
     "\"The version of principal-variation search as mentioned by Marsland (1986) is identical "
     "to the version of negascout as mentioned by Reinefeld (1989)\": they expand the same "
     "search tree.", analyse, sweep=(MARSLAND, REINEFELD, *WIKI),
-    chess=ladder(MARSLAND, REINEFELD, *WIKI), rules=RULES)
+    chess=ladder(MARSLAND, REINEFELD, *WIKI), traced=(MARSLAND, REINEFELD), rules=RULES)

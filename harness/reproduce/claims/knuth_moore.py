@@ -30,7 +30,7 @@ def jobs(scale: Scale) -> list[Job]:
     for b in scale.km_branchings:
         d = 1
         while b ** d <= scale.km_max_leaves:
-            spec = (f"random:b={b},d={d},n={scale.km_trees},seed={RULES.parameters['tree_seed']},"
+            spec = (f"random:b={b},d={d},n={scale.km_trees},seed={scale.seed_of('knuth-moore')},"
                     "ordering=perfect,values=uniform,range=1000000000")
             runs = tuple(Run("default", v, d) for v in VARIANTS)
             found += [((("dataset", "knuth-moore"), ("b", str(b))), p, runs)
@@ -88,7 +88,7 @@ def analyse(ctx: Context, info: ClaimInfo) -> Section:
     s = ctx.scale
     setup = (f"Perfectly ordered uniform trees (ordering=perfect, values=uniform, range=10^9), "
              f"b in {', '.join(map(str, s.km_branchings))}, every d >= 1 with b^d <= "
-             f"{s.km_max_leaves:,}, {s.km_trees} trees each (seed {RULES.parameters['tree_seed']}); "
+             f"{s.km_max_leaves:,}, {s.km_trees} trees each (seed {s.seed_of('knuth-moore')}); "
              "alphabeta, pvs, negascout, one full-window search to depth d, no table. Measured: "
              "per variant, the searches whose leaves differ from the formula.")
     return Section(info, setup, measured, numbers, checks,

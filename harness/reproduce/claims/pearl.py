@@ -52,7 +52,7 @@ def jobs(scale: Scale) -> list[Job]:
     """Random uniform trees of each branching, alpha-beta to every depth from 1."""
     found: list[Job] = []
     for b, deepest in scale.pearl:
-        spec = (f"random:b={b},d={deepest},n={scale.pearl_trees},seed={RULES.parameters['tree_seed']},"
+        spec = (f"random:b={b},d={deepest},n={scale.pearl_trees},seed={scale.seed_of('pearl')},"
                 "ordering=random,values=uniform,range=1000000000")
         runs = tuple(Run("default", "alphabeta", d) for d in range(1, deepest + 1))
         found += [((("dataset", "pearl"), ("b", str(b))), p, runs) for p in load_problems(spec).problems]
@@ -183,7 +183,7 @@ def analyse(ctx: Context, info: ClaimInfo) -> Section:
     s = ctx.scale
     setup = ("Uniform trees with independent values from a range of 2·10^9 + 1 (ordering=random, "
              "values=uniform, range=10^9), " + ", ".join(f"b = {b} to depth {d}" for b, d in s.pearl)
-             + f", {s.pearl_trees} trees each (seed {RULES.parameters['tree_seed']}); fail-hard "
+             + f", {s.pearl_trees} trees each (seed {s.seed_of('pearl')}); fail-hard "
              "alpha-beta, one full-window search to every depth d from 1 (a depth-d search "
              "evaluates the independent values at ply d). Registered estimator E(d) = "
              "sqrt(leaves(d) / leaves(d-2)) on the leaves summed over the trees (leaves(d) / "

@@ -1,0 +1,172 @@
+"""harness reproduce: power before data. Every band's confirmation sample is computed from the
+exploration (and recomputed here), every "saves", "fewer" or "more" band has a smallest
+effect that matters, checks of one interval count once, and every verdict is reachable in
+both directions at the sample the rules name: a synthetic sample inside the band holds, one
+outside does not."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from harness.reproduce import claims as registry
+from harness.reproduce.analysis import mean_summary
+from harness.reproduce.claims.mtdf import judge_mtdf
+from harness.reproduce.power import Estimate, computed, needed_n, one_sided, plan_of
+from harness.reproduce.rules import Bootstrap, CheckRule, Rules
+from harness.reproduce.verdicts import (
+    CLAIM,
+    FAILS,
+    HOLDS,
+    INCONCLUSIVE,
+    Band,
+    counted,
+    interval_check,
+    verdict_of,
+)
+
+
+def every_rule() -> list[tuple[Rules, CheckRule]]:
+    found = []
+    for info in registry.CLAIMS:
+        assert info.rules is not None
+        found += [(info.rules, rule) for rule in info.rules.checks if rule.kind == CLAIM]
+    return found
+
+
+def exact(rules: Rules, rule: CheckRule) -> bool:
+    """A count or a mean without sampling: an interval of one point, reachable at any n."""
+    return (rules.bootstrap.resamples == 0 or (rule.band.low == rule.band.high)
+            or bool(rule.power and "exact" in rule.power))
+
+
+def with_power() -> list[tuple[Rules, CheckRule]]:
+    return [(r, c) for r, c in every_rule() if not exact(r, c)]
+
+
+def test_every_sampled_claim_check_records_its_power() -> None:
+    sampled = with_power()
+    assert {r.claim for r, _ in sampled} == {"pearl", "mtdf", "pvs-article", "zwp", "ordering"}
+    for rules, rule in sampled:
+        assert rule.power and rule.power["estimates"] and rule.power["source"], (rules.claim, rule.ident)
+
+
+@pytest.mark.parametrize("rules,rule", with_power(), ids=lambda x: getattr(x, "ident", ""))
+def test_the_recorded_power_is_what_the_computation_gives(rules: Rules, rule: CheckRule) -> None:
+    assert rule.power is not None
+    for estimate in plan_of(rule.power["estimates"]):
+        recorded = dict(rule.power["estimates"][estimate.label])
+        assert {k: recorded[k] for k in computed(estimate, rule.band)} == computed(estimate, rule.band)
+        assert recorded["reaches"] is True, (rules.claim, rule.ident, estimate.label)
+
+
+def test_the_chess_confirmation_is_as_large_as_the_narrowest_band_needs() -> None:
+    """Claim 3's 5-10% band (0.05 wide) needs 146 positions; WAC 31-180 are 150."""
+    from harness.reproduce.claims.mtdf import RULES
+
+    rule = RULES.check("five-to-ten")
+    assert rule.power is not None
+    (estimate,) = plan_of(rule.power["estimates"])
+    assert needed_n(estimate, rule.band) == 146 and estimate.confirm_n == 150
+    # Claim 4's first-move band: 12.5 points wide at n = 30 against 10, 47 positions needed.
+    from harness.reproduce.claims.pvs_article import RULES as PVS
+
+    first = PVS.check("first-move")
+    assert first.power is not None
+    (rate,) = plan_of(first.power["estimates"])
+    assert needed_n(rate, first.band) == 47 > rate.explore_n          # 30 could never hold it
+
+
+def test_the_power_in_words() -> None:
+    from harness.reproduce.claims.mtdf import RULES
+    from harness.reproduce.power import describe
+
+    assert describe(RULES.check("five-to-ten").power) == (
+        "leaves ratio: n = 30 explored, 150 to confirm, expected half-width 0.0247, the band "
+        "needs n >= 146")
+    assert describe(RULES.check("fewer").power).endswith("holds beyond 0.9653")
+    assert describe({"exact": "a count"}) == "none needed: a count" and describe(None) == "–"
+    late = {"estimates": {"x": {"explore_n": 30, "confirm_n": 30, "expected_half_width": 0.06,
+                                "needed_n": 47, "reaches": False}}}
+    assert describe(late).endswith("the band needs n >= 47 (cannot hold at this n)")
+
+
+def test_a_band_too_narrow_for_its_interval_says_it_cannot_hold() -> None:
+    band = Band.parse("[0.85, 0.95]")
+    check = interval_check("first move", 0.770, 0.895, band, "83.2%")
+    assert check.outcome == INCONCLUSIVE
+    assert check.measured == "83.2%; cannot hold at this n: the interval is 0.125 wide, the band 0.1"
+    assert interval_check("s", 0.86, 0.94, band).measured == "interval 0.86 to 0.94"
+    assert interval_check("s", 0.5, 0.9, Band.parse("(0, 0.99]")).measured == "interval 0.5 to 0.9"
+
+
+def test_every_saves_fewer_or_more_band_has_a_smallest_effect() -> None:
+    """A ratio's one-sided band (saves, fewer, more) ends a smallest effect away from 1, with
+    its reason; [1, inf) is a count (at least one tree), not a ratio."""
+    ratios = 0
+    for rules, rule in every_rule():
+        band = rule.band
+        side = one_sided(band)
+        end = band.high if side == "below" else band.low
+        if not side or (end, band.low_open) == (1, False) or abs(end - 1) > 0.05:
+            continue
+        ratios += 1
+        assert end != 1 and rule.smallest_effect, (rules.claim, rule.ident)
+        assert rule.smallest_effect["reason"] and rule.smallest_effect["value"]
+    assert ratios == 7           # claim 3: 2, claim 7: 2, claim 8: 3
+
+
+def test_zwp_pv_s_exploration_saving_is_no_saving_now() -> None:
+    """0.9995 (0.999 to 1.000) was counted an improvement in (0, 1); not in (0, 0.99]."""
+    from harness.reproduce.claims.zwp import RULES
+
+    band = RULES.check("zwp-pv-saves").band
+    assert str(band) == "(0, 0.99]"
+    assert interval_check("zwp-pv", 0.9990, 0.9999, band).outcome == FAILS
+
+
+def test_checks_of_one_interval_count_once() -> None:
+    numbers = {"leaves": {"ratio": 0.93, "low": 0.91, "high": 0.97, "n": 150.0},
+               "total_nodes": {"ratio": 0.95, "low": 0.93, "high": 0.98, "n": 150.0},
+               "mtdf_passes_per_iteration": {"mean": 4.5, "low": 4.0, "high": 5.0, "n": 150.0}}
+    checks = judge_mtdf(numbers)
+    assert [c.outcome for c in checks] == [HOLDS, INCONCLUSIVE, HOLDS, HOLDS]
+    assert checks[0].estimate == checks[1].estimate == "leaves ratio"
+    assert counted(checks) == [INCONCLUSIVE, HOLDS, HOLDS]
+    assert verdict_of(checks) == "2 of 3 checks hold, 1 inconclusive"
+
+
+def sample_at(centre: float, estimate: Estimate, seed: int) -> np.ndarray:
+    """A synthetic confirmation sample: ``confirm_n`` values around ``centre`` whose standard
+    deviation is the exploration's (from its interval's half-width)."""
+    sd = estimate.explore_half_width * math.sqrt(estimate.explore_n) / 1.96
+    rng = np.random.default_rng(seed)
+    values = rng.normal(0.0, 1.0, estimate.confirm_n)
+    values = (values - values.mean()) / values.std()          # exactly the sd, mean 0
+    found: np.ndarray = centre + sd * values
+    return found
+
+
+def inside_and_outside(band: Band, h: float) -> tuple[float, float]:
+    """A centre well inside the band and one well outside it, for an expected half-width h."""
+    side = one_sided(band)
+    if side == "below":
+        return band.high - 3 * h, band.high + 3 * h
+    if side == "above":
+        return band.low + 3 * h, band.low - 3 * h
+    return (band.low + band.high) / 2, band.high + 3 * h
+
+
+@pytest.mark.parametrize("rules,rule", with_power(), ids=lambda x: getattr(x, "ident", ""))
+def test_every_verdict_is_reachable_both_ways_at_the_registered_sample(rules: Rules,
+                                                                      rule: CheckRule) -> None:
+    assert rule.power is not None
+    boot = Bootstrap(rules.bootstrap.level, 2_000, rules.bootstrap.seed)
+    for k, estimate in enumerate(plan_of(rule.power["estimates"])):
+        inside, outside = inside_and_outside(rule.band, estimate.expected_half_width)
+        for centre, expected in ((inside, HOLDS), (outside, FAILS)):
+            found = mean_summary(sample_at(centre, estimate, k), boot)
+            check = interval_check("synthetic", found["low"], found["high"], rule.band)
+            assert check.outcome == expected, (rules.claim, rule.ident, estimate.label, centre, found)
