@@ -179,12 +179,15 @@ def test_a_small_table_can_cost_leaves_sss_does_not_evaluate() -> None:
 
 
 def test_sss_refuses_a_tree_beyond_its_open_list() -> None:
-    tree = generate_tree(parse_spec("random:b=4,d=4"), 0)
-    assert sss_star(tree, 4, max_open=64).largest_open <= 64      # b ** ceil(d / 2) = 16
-    with pytest.raises(HarnessError, match=r"^SSS\*: OPEN passed 8 states at depth 4 "):
-        sss_star(tree, 4, max_open=8)
-    with pytest.raises(HarnessError, match=r"^DUAL\*: OPEN passed 8 states"):
-        dual_star(tree, 4, max_open=8)
+    # OPEN holds a max solution tree's leaves: b ** ceil(d / 2) for SSS*, whose MAX nodes
+    # (every child) are the root's plies 0, 2, 4; b ** floor(d / 2) for DUAL*.
+    tree = generate_tree(parse_spec("random:b=4,d=5"), 0)
+    assert sss_star(tree, 5).largest_open == 64
+    assert dual_star(tree, 5, max_open=16).largest_open == 16
+    with pytest.raises(HarnessError, match=r"^SSS\*: OPEN passed 63 states at depth 5 "):
+        sss_star(tree, 5, max_open=63)
+    with pytest.raises(HarnessError, match=r"^DUAL\*: OPEN passed 15 states"):
+        dual_star(tree, 5, max_open=15)
 
 
 def test_a_pass_cap_leaves_the_bound_found_so_far() -> None:
@@ -194,3 +197,19 @@ def test_a_pass_cap_leaves_the_bound_found_so_far() -> None:
     tree.reset()
     dual = run_search(tree, make_spec("mt-dual", {"max_passes": "1"}), 2)
     assert (dual.score, dual.bound, dual.status) == (3, "lower", "pass-cap")
+
+
+def test_a_tree_with_a_range_starts_the_steps_at_its_ends() -> None:
+    """Where a tree states its least and most value (Connect Four), MT-SSS*'s first pass
+    tests the top of the range rather than +inf, and MT-DUAL*'s just above the bottom."""
+    from harness.games.connect4.tree import Connect4Tree, board_from
+
+    def tree() -> Connect4Tree:
+        return Connect4Tree(board_from("1122", 4, 4))
+
+    low, high = tree().value_range()
+    exact = run_search(tree(), make_spec("mtd-bi"), 20).score
+    for name, first in (("mt-sss", high), ("mt-dual", low + 1)):
+        result = run_search(tree(), make_spec(name), 20, trace=True)
+        assert result.trace is not None and result.trace[0].beta == first
+        assert (result.score, result.bound) == (exact, "exact")

@@ -5,9 +5,11 @@ the form Pearl's *Heuristics* (1984) and Plaat, Schaeffer, Pijls and de Bruin (1
 "Best-first fixed-depth minimax algorithms", AIJ 87) give): a *state* is ``(n, s, h)``,
 a node, its status ``LIVE`` or ``SOLVED`` and its merit ``h``, an upper bound on the
 value of the best solution tree through ``n``. OPEN starts as ``(root, LIVE, +inf)``;
-SSS* removes the state of highest merit (ties: the leftmost node, the tie rule of Pearl's
-statement), stops when it is the root ``SOLVED`` (its merit is the minimax value) and
-otherwise applies the first of the six cases of the operator Gamma that fits:
+SSS* removes the state of highest merit, stops when it is the root ``SOLVED`` (its merit
+is the minimax value) and otherwise applies the first of the six cases of the operator
+Gamma that fits. Ties go to the leftmost node: the order in which MT-SSS*, searching left
+to right, meets them (the first child "on top" when a MAX node's children are pushed);
+where values tie, another rule (the last state pushed first) evaluates other leaves.
 
 1. ``LIVE``, ``n`` a leaf (the horizon or no moves): ``(n, SOLVED, min(h, f(n)))``.
 2. ``LIVE``, ``n`` an interior MAX node: ``(c, LIVE, h)`` for every child ``c``.
@@ -23,8 +25,9 @@ player's side. DUAL* (Marsland, Reinefeld and Schaeffer 1987) is the same operat
 from the other player's side: merits are lower bounds on the root's value, OPEN starts at
 ``-inf``, the root is a MIN node of that search and its value is negated back.
 
-Memory grows with the tree: OPEN holds up to one state per leaf of a max solution tree
-(``b ** ceil(d / 2)`` on a uniform tree), each a path of child indices. :func:`sss_star`
+Memory grows with the tree: OPEN holds up to one state per leaf of a solution tree
+(on a uniform tree ``b ** ceil(d / 2)`` for SSS*, ``b ** floor(d / 2)`` for DUAL*, and
+both are reached), each a path of child indices. :func:`sss_star`
 refuses, with a :class:`~harness.errors.HarnessError`, a search whose OPEN list would
 pass ``max_open`` states (:data:`MAX_OPEN` unless given): it is for explicit and
 synthetic trees, the measured searches are the MT drivers (``mt-sss``, ``mt-dual``).
