@@ -24,7 +24,7 @@ from harness.errors import HarnessError
 from harness.games.trees import ArrayTree, generate_tree, parse_spec, parse_tree
 from harness.search import Switches, make_spec, run_search
 from harness.search.sss import dual_star, sss_star
-from harness.search.trace import TraceNode, evaluated_leaves
+from harness.search.trace import evaluated_leaves
 
 from .conftest import TEXTBOOK
 from .test_properties import nested, specs
@@ -46,18 +46,7 @@ def traced(tree: ArrayTree, name: str, depth: int,
     tree.reset()
     result = run_search(tree, make_spec(name), depth, switches, trace=True)
     assert result.score is not None and result.bound == "exact" and result.trace is not None
-    order: list[Leaf] = []
-
-    def walk(node: TraceNode, path: Leaf) -> None:
-        if node.kind == "leaf" and path not in order:
-            order.append(path)
-        for child in node.children:
-            walk(child, (*path, child.move))
-
-    for root in result.trace:
-        walk(root, ())
-    assert set(order) == evaluated_leaves(result.trace)
-    return result.score, order
+    return result.score, evaluated_leaves(result.trace)
 
 
 def minimax(tree: ArrayTree, depth: int) -> int:

@@ -165,16 +165,17 @@ def visited(passes: Sequence[TraceNode]) -> set[tuple[str, ...]]:
     return {path for path, _ in _paths(passes)}
 
 
-def evaluated_leaves(passes: Sequence[TraceNode]) -> set[tuple[str, ...]]:
+def evaluated_leaves(passes: Sequence[TraceNode]) -> list[tuple[str, ...]]:
     """The leaves the passes evaluated (not those the table answered), each as the moves
-    that lead to it from the root, once however often it was evaluated."""
-    return {path for path, node in _paths(passes) if node.kind == "leaf"}
+    that lead to it from the root, once, in the order first evaluated."""
+    return list(dict.fromkeys(path for path, node in _paths(passes) if node.kind == "leaf"))
 
 
 def _paths(passes: Sequence[TraceNode]) -> Iterator[tuple[tuple[str, ...], TraceNode]]:
-    """Every node of the passes with the moves that lead to it from the root."""
-    stack: list[tuple[tuple[str, ...], TraceNode]] = [((), root) for root in passes]
+    """Every node of the passes with the moves that lead to it from the root, in the order
+    searched."""
+    stack: list[tuple[tuple[str, ...], TraceNode]] = [((), root) for root in reversed(passes)]
     while stack:
         path, node = stack.pop()
         yield path, node
-        stack.extend(((*path, child.move), child) for child in node.children)
+        stack.extend(((*path, child.move), child) for child in reversed(node.children))
