@@ -117,7 +117,7 @@ PROBLEM_OPTIONS: dict[str, Callable[[F], F]] = {
                       "game's end]."),
     "tt_size": click.option("--tt", "tt_size", type=int, default=0, metavar="SIZE",
                  help="Transposition table with SIZE entries for every variant [default: none; "
-                      "when a variant brings its own (mtdf, mtd-bi, mtd-pons), 1,048,576 "
+                      "when a variant brings its own (the MTD drivers), 1,048,576 "
                       "entries for every variant]."),
     "own_tables": click.option("--own-tables", is_flag=True,
                  help="Let the variants that bring their own table keep it alone (the others "

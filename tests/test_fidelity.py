@@ -70,7 +70,7 @@ def test_zwp_pv_fires_once_re_searched_nodes_are_expected_pv() -> None:
 
 
 @pytest.mark.parametrize("name", ["alphabeta", "alphabeta-fs", "pvs", "negascout", "mtdf", "mtd-bi",
-                                  "aspiration"])
+                                  "mt-sss", "mt-dual", "aspiration"])
 def test_stored_leaves_and_narrowed_windows_keep_every_value(name: str) -> None:
     for tree in trees(TIED)[:8]:
         expected = run_search(tree, make_spec("minimax"), 5).score

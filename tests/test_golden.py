@@ -34,6 +34,18 @@ TEXTBOOK_COUNTS = {
     "mtdf": (14, 8, 0, 0, 0, 4, 3, 3, 0, 4, 2, 2),
     "mtd-bi": (25, 11, 0, 0, 0, 6, 4, 5, 0, 6, 4, 4),
     "mtd-pons": (25, 11, 0, 0, 0, 6, 4, 5, 0, 6, 4, 4),     # no value range: MTD-bi
+    # MT-SSS* (upper bounds stepping down; no stored leaves, the table's move first):
+    # beta=inf: each MIN child cuts on its first leaf (3, 2, 14), root <= 14, 7 nodes;
+    # beta=14: C (hash move) sees 14 and 5, cut at 5; A <= 3 and B <= 2 from the table, 6
+    # nodes; beta=5: C again, its cutting leaf 5 first, then 14 and 2 (a fail-high on its
+    # last child: no cutoff); A, B from the table; root <= 3 (A), 7 nodes; beta=3: A's
+    # leaves 3, 12, 8 keep it at 3, the root fails high on it, 5 nodes. Fail-highs: the
+    # MIN nodes 3 + 1 + 1 and the last root; all nodes: the first three roots and A.
+    "mt-sss": (25, 11, 0, 0, 0, 6, 4, 5, 0, 6, 4, 4),
+    # MT-DUAL* (lower bounds stepping up): beta=-inf+1: A's three leaves, A = 3 (an All
+    # node from its side), the root fails high on it, 5 nodes; beta=4: A cuts on its leaf
+    # 3, B on 2, C on its last leaf 2 (no cutoff), root <= 3 = lower, 9 nodes.
+    "mt-dual": (14, 8, 0, 0, 0, 4, 3, 3, 0, 4, 2, 2),
     "zwp": (11, 7, 4, 0, 0, 2, 1, 1, 2, 2, 0, 1),
     "zwp-all": (11, 7, 4, 0, 0, 2, 1, 1, 2, 2, 0, 1),
     "zwp-pv": (11, 7, 4, 0, 0, 2, 1, 1, 2, 2, 0, 1),

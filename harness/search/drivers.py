@@ -1,4 +1,5 @@
-"""Root drivers: one full-window pass, aspiration windows, MTD(f) and MTD-bi.
+"""Root drivers: one full-window pass, aspiration windows, MTD(f), MTD-bi, MT-SSS* and
+MT-DUAL*.
 
 A driver searches the root to one depth, in one or more passes; every call of
 :meth:`Search.root` is a pass. Iterative deepening is the loop around a driver (see
@@ -97,6 +98,31 @@ def mtd_bi(inner: Loop, max_passes: int) -> Driver:
     def drive(s: Search, depth: int, guess: int | None) -> Outcome:
         return _zero_window_passes(s, inner, depth, max_passes, 0,
                                    lambda g, lower, upper: (lower + upper + 1) // 2)
+
+    return drive
+
+
+def mt_sss(inner: Loop, max_passes: int) -> Driver:
+    """Plaat et al.'s MT-SSS*, MTD(+infinity): the first pass tests ``beta = +INF`` (the
+    top of the tree's range where it states one); every pass after a fail-low tests the
+    upper bound it returned, ``beta = upper``, so the bound steps down until a pass fails
+    high on it. The previous iteration's score is not used: SSS* starts from above."""
+
+    def drive(s: Search, depth: int, guess: int | None) -> Outcome:
+        return _zero_window_passes(s, inner, depth, max_passes, 0,
+                                   lambda g, lower, upper: upper)
+
+    return drive
+
+
+def mt_dual(inner: Loop, max_passes: int) -> Driver:
+    """MT-DUAL*, MTD(-infinity): every pass tests ``beta = lower + 1`` (the first one
+    ``-INF + 1``, or the bottom of the tree's range plus one), so the lower bound steps up
+    until a pass fails low on it. The previous iteration's score is not used."""
+
+    def drive(s: Search, depth: int, guess: int | None) -> Outcome:
+        return _zero_window_passes(s, inner, depth, max_passes, 0,
+                                   lambda g, lower, upper: lower + 1)
 
     return drive
 

@@ -133,6 +133,10 @@ def _zwp_options(all_first: bool = False, pv_full: bool = False) -> dict[str, Op
     }
 
 
+_SSS_PASSES = 1000
+"""MT-SSS* and MT-DUAL* step by one value actually found per pass, not towards a guess:
+on chess's centipawns they may need hundreds of passes where MTD(f) needs a few."""
+
 WINDOW_LOOPS = ("alphabeta", "alphabeta-fs", "pvs", "pvs-fs", "pvs-marsland", "negascout",
                 "negascout-fs", "moreland", "belle", "zwp", "zwp-all", "zwp-pv")
 """Variants that can be the inner search of a windowed driver (aspiration)."""
@@ -211,6 +215,22 @@ VARIANTS: list[Variant] = [
             "Pascal Pons, Solving Connect Four, part 8 (iterative deepening and null window)",
             driver=lambda o: drivers.mtd_pons(alphabeta(soft=True), _int(o, "max_passes")),
             options={"max_passes": Option(100, "pass cap per depth", minimum=1)},
+            uses_table=True),
+    Variant("mt-sss", "MT-SSS*: MTD from +infinity, zero-window fail-soft passes with memory "
+            "each testing the last upper bound, stepping down to the value",
+            "Plaat, Schaeffer, Pijls and de Bruin (1996), Best-first fixed-depth minimax "
+            "algorithms, AIJ 87 (MTD(+inf), the same leaves as Stockman's SSS*)",
+            driver=lambda o: drivers.mt_sss(alphabeta(soft=True), _int(o, "max_passes")),
+            options={"max_passes": Option(_SSS_PASSES, "pass cap per depth (one pass per "
+                                          "distinct upper bound)", minimum=1)},
+            uses_table=True),
+    Variant("mt-dual", "MT-DUAL*: MTD from -infinity, zero-window fail-soft passes with "
+            "memory each testing just above the last lower bound, stepping up to the value",
+            "Plaat, Schaeffer, Pijls and de Bruin (1996) (MTD(-inf), the same leaves as "
+            "Marsland et al.'s DUAL*)",
+            driver=lambda o: drivers.mt_dual(alphabeta(soft=True), _int(o, "max_passes")),
+            options={"max_passes": Option(_SSS_PASSES, "pass cap per depth (one pass per "
+                                          "distinct lower bound)", minimum=1)},
             uses_table=True),
     Variant("zwp", "PVS as zero-window pruning: closed windows, strict cutoff beta < alpha, "
             "F skipped when Z <= alpha", "pvs-zero-window-pruning-note.txt (merged search, "

@@ -21,7 +21,7 @@ Entry = tuple[Hashable, int, int, int, Move | None]
 """(key, depth, lower bound, upper bound, best move)."""
 
 DEFAULT_SIZE = 1 << 20
-"""Entries in the table of a variant that uses one by default (mtdf, mtd-bi)."""
+"""Entries in the table of a variant that uses one by default (the MTD drivers)."""
 
 
 class TranspositionTable:

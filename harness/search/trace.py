@@ -162,10 +162,20 @@ def totals(passes: Sequence[TraceNode]) -> dict[str, int]:
 def visited(passes: Sequence[TraceNode]) -> set[tuple[str, ...]]:
     """Every node the passes visited, each as the moves that lead to it from the root
     (a node searched twice, or in two passes, once): the distinct nodes of a search."""
-    found: set[tuple[str, ...]] = set()
-    stack: list[tuple[tuple[str, ...], TraceNode]] = [((), root) for root in passes]
+    return {path for path, _ in _paths(passes)}
+
+
+def evaluated_leaves(passes: Sequence[TraceNode]) -> list[tuple[str, ...]]:
+    """The leaves the passes evaluated (not those the table answered), each as the moves
+    that lead to it from the root, once, in the order first evaluated."""
+    return list(dict.fromkeys(path for path, node in _paths(passes) if node.kind == "leaf"))
+
+
+def _paths(passes: Sequence[TraceNode]) -> Iterator[tuple[tuple[str, ...], TraceNode]]:
+    """Every node of the passes with the moves that lead to it from the root, in the order
+    searched."""
+    stack: list[tuple[tuple[str, ...], TraceNode]] = [((), root) for root in reversed(passes)]
     while stack:
         path, node = stack.pop()
-        found.add(path)
-        stack.extend(((*path, child.move), child) for child in node.children)
-    return found
+        yield path, node
+        stack.extend(((*path, child.move), child) for child in reversed(node.children))
