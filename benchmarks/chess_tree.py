@@ -45,7 +45,7 @@ def sample(tree_name: str, suite: str, positions: int) -> list[Problem]:
     from harness.games.chess.game import position_of
     from harness.games.registry import load_problems
 
-    problems = load_problems(f"chess:{suite},tree={tree_name}").problems[:positions]
+    problems = list(load_problems(f"chess:{suite},tree={tree_name}").problems[:positions])
     for problem in problems:
         position_of(problem)
     return problems
