@@ -60,6 +60,7 @@ def compiled_extensions() -> list[Extension]:
         print("harness: HARNESS_BUILD_PURE=1: nothing compiled; it runs as Python", file=sys.stderr)
         return []
     extensions = [Extension("harness.games.chess._movegen", ["harness/games/chess/_movegen.c"],
+                            depends=["harness/games/chess/board_geometry.h"],
                             extra_compile_args=["-O2"], optional=True),
                   Extension("harness.games.connect4._board", ["harness/games/connect4/_board.c"],
                             extra_compile_args=["-O2"], optional=True),
@@ -67,7 +68,7 @@ def compiled_extensions() -> list[Extension]:
                             extra_compile_args=["-O2"], optional=True),
                   Extension("harness.games.chess._board", ["harness/games/chess/_board.c"],
                             depends=[f"harness/games/chess/board_{part}.h"
-                                     for part in ("position", "moves", "key")],
+                                     for part in ("geometry", "position", "moves", "key")],
                             extra_compile_args=["-O2"], optional=True)]
     try:
         from mypyc.build import mypycify

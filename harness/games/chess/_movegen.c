@@ -9,30 +9,10 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
-#include <stdint.h>
-
-typedef uint64_t u64;
-
-#define BIT(s) (1ULL << (s))
-#define RANK_1 0x00000000000000FFULL
-#define RANK_8 0xFF00000000000000ULL
-#define BACK_RANKS (RANK_1 | RANK_8)
-#define RANK_3 0x0000000000FF0000ULL
-#define RANK_4 0x00000000FF000000ULL
-#define RANK_5 0x000000FF00000000ULL
-#define RANK_6 0x0000FF0000000000ULL
-#define ALL_SQUARES 0xFFFFFFFFFFFFFFFFULL
-#define MAX_MOVES 256
-
-enum { NONE = 0, PAWN = 1, KNIGHT = 2, BISHOP = 3, ROOK = 4, QUEEN = 5, KING = 6 };
-static const int PROMOTIONS[4] = {QUEEN, ROOK, BISHOP, KNIGHT};  /* python-chess's order */
+#include "board_geometry.h"
 
 static PyObject *move_objects = NULL;  /* tuple, index (from * 64 + to) * 6 + promotion */
 static long piece_values[7];           /* middle-game material by piece type, for MVV-LVA */
-
-static u64 knight_attacks[64], king_attacks[64], pawn_attacks[2][64];
-static u64 line_through[64][64];       /* python-chess's ray(a, b): the whole line, or 0 */
-static u64 between[64][64];            /* squares strictly between two aligned squares */
 
 static const int ROOK_STEPS[4][2] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}};
 static const int BISHOP_STEPS[4][2] = {{1, 1}, {1, -1}, {-1, 1}, {-1, -1}};
@@ -55,55 +35,6 @@ static u64 slide(int square, u64 occupied, const int steps[4][2]) {
 
 static inline u64 rook_attacks(int square, u64 occupied) { return slide(square, occupied, ROOK_STEPS); }
 static inline u64 bishop_attacks(int square, u64 occupied) { return slide(square, occupied, BISHOP_STEPS); }
-
-static u64 leaper(int square, const int (*offsets)[2], int count) {
-    u64 attacks = 0;
-    for (int i = 0; i < count; i++) {
-        int file = (square & 7) + offsets[i][0], rank = (square >> 3) + offsets[i][1];
-        if (file >= 0 && file < 8 && rank >= 0 && rank < 8)
-            attacks |= BIT(rank * 8 + file);
-    }
-    return attacks;
-}
-
-static void make_tables(void) {
-    static const int knight[8][2] = {{1, 2}, {2, 1}, {2, -1}, {1, -2}, {-1, -2}, {-2, -1}, {-2, 1}, {-1, 2}};
-    static const int king[8][2] = {{1, 0}, {1, 1}, {0, 1}, {-1, 1}, {-1, 0}, {-1, -1}, {0, -1}, {1, -1}};
-    static const int white_pawn[2][2] = {{-1, 1}, {1, 1}};
-    static const int black_pawn[2][2] = {{-1, -1}, {1, -1}};
-    for (int a = 0; a < 64; a++) {
-        knight_attacks[a] = leaper(a, knight, 8);
-        king_attacks[a] = leaper(a, king, 8);
-        pawn_attacks[1][a] = leaper(a, white_pawn, 2);
-        pawn_attacks[0][a] = leaper(a, black_pawn, 2);
-        for (int b = 0; b < 64; b++) {
-            line_through[a][b] = between[a][b] = 0;
-            if (a == b)
-                continue;
-            int df = (b & 7) - (a & 7), dr = (b >> 3) - (a >> 3);
-            int adf = df < 0 ? -df : df, adr = dr < 0 ? -dr : dr;
-            if (!(df == 0 || dr == 0 || adf == adr))
-                continue;
-            int sf = (df > 0) - (df < 0), sr = (dr > 0) - (dr < 0);
-            u64 line = 0;
-            int file = a & 7, rank = a >> 3;       /* walk back to the edge, then across */
-            while (file - sf >= 0 && file - sf < 8 && rank - sr >= 0 && rank - sr < 8) {
-                file -= sf;
-                rank -= sr;
-            }
-            while (file >= 0 && file < 8 && rank >= 0 && rank < 8) {
-                line |= BIT(rank * 8 + file);
-                file += sf;
-                rank += sr;
-            }
-            line_through[a][b] = line;
-            u64 inner = 0;
-            for (int f = (a & 7) + sf, r = (a >> 3) + sr; r * 8 + f != b; f += sf, r += sr)
-                inner |= BIT(r * 8 + f);
-            between[a][b] = inner;
-        }
-    }
-}
 
 typedef struct {
     u64 pawns, knights, bishops, rooks, queens, kings;
@@ -429,6 +360,6 @@ static struct PyModuleDef module = {
 };
 
 PyMODINIT_FUNC PyInit__movegen(void) {
-    make_tables();
+    make_geometry();
     return PyModule_Create(&module);
 }
