@@ -147,16 +147,7 @@ static int generate(const Position *p, u64 to_mask, u64 pushes_to, MoveList *out
         }
     }
     u64 single, twice;
-    int step;
-    if (turn) {
-        single = pawns << 8 & ~occupied;
-        twice = single << 8 & ~occupied & (RANK_3 | RANK_4);
-        step = -8;
-    } else {
-        single = pawns >> 8 & ~occupied;
-        twice = single >> 8 & ~occupied & (RANK_6 | RANK_5);
-        step = 8;
-    }
+    int step = pawn_pushes(pawns, occupied, turn, &single, &twice);
     single &= pushes_to;
     twice &= pushes_to;
     while (single) {

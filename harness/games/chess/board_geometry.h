@@ -37,6 +37,19 @@ static u64 leaper(int square, const int (*offsets)[2], int count) {
     return attacks;
 }
 
+/* The squares the pawns of the side to move (turn: 1 for White) push to, one step and two
+ * on an empty path; returns the step from a target back to its origin. */
+static inline int pawn_pushes(u64 pawns, u64 occupied, int turn, u64 *single, u64 *twice) {
+    if (turn) {
+        *single = pawns << 8 & ~occupied;
+        *twice = *single << 8 & ~occupied & (RANK_3 | RANK_4);
+        return -8;
+    }
+    *single = pawns >> 8 & ~occupied;
+    *twice = *single >> 8 & ~occupied & (RANK_6 | RANK_5);
+    return 8;
+}
+
 /* The leapers' attacks from every square, and the line through and the squares between
  * every two aligned squares. */
 static void make_geometry(void) {

@@ -108,16 +108,7 @@ static void pseudo_moves(const Pos *p, u64 from_mask, u64 to_mask, u64 push_mask
         }
     }
     u64 single, twice;
-    int step;
-    if (turn) {
-        single = pawns << 8 & ~occupied;
-        twice = single << 8 & ~occupied & (RANK_3 | RANK_4);
-        step = -8;
-    } else {
-        single = pawns >> 8 & ~occupied;
-        twice = single >> 8 & ~occupied & (RANK_6 | RANK_5);
-        step = 8;
-    }
+    int step = pawn_pushes(pawns, occupied, turn, &single, &twice);
     single &= push_mask;
     twice &= push_mask;
     for (; single; single &= ~BIT(msb(single))) {
