@@ -13,35 +13,26 @@ compiler, and ``HARNESS_PURE_PYTHON`` set in the environment (as for the search 
 
 from __future__ import annotations
 
-import importlib
-import os
 from collections.abc import Callable, Sequence
-from types import ModuleType
 from typing import Any, Protocol
 
 from harness.errors import HarnessError
 from harness.games.base import INF, Move
+from harness.games.builds import optional_extension, pure_python
 
 StateEvaluation = Callable[[Any], int]
 """A static evaluation of a non-terminal ``pyspiel.State`` for its player to move, in the
 units of the scaled returns."""
 
 
-def _built() -> ModuleType | None:
-    try:
-        return importlib.import_module("harness.games._openspiel_cursor")
-    except ImportError:           # installed without a C compiler: the Python cursor
-        return None
-
-
-BUILT = _built()
+BUILT = optional_extension("harness.games._openspiel_cursor")
 """The compiled module, or ``None`` where it was not built."""
 
 
 def compiled_in_use() -> bool:
     """Whether trees of alternating games use the compiled cursor in this process (built,
     and ``HARNESS_PURE_PYTHON`` not set): what ``run.json`` records."""
-    return BUILT is not None and not os.environ.get("HARNESS_PURE_PYTHON")
+    return BUILT is not None and not pure_python()
 
 
 def after(state: Any, move: Move) -> Any:

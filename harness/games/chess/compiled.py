@@ -18,14 +18,13 @@ set in the environment, as for the search core).
 
 from __future__ import annotations
 
-import importlib
-import os
 from types import ModuleType
 
 import chess
 
 from harness.errors import HarnessError
 from harness.games.base import Tree
+from harness.games.builds import optional_extension, pure_python
 from harness.games.chess.evaluation import MATE, PHASE_WEIGHT, SQUARE, piece_value
 from harness.games.chess.tree import ChessTree, Ordering
 
@@ -33,10 +32,9 @@ TREES = ("auto", "compiled", "python")
 """The values of the game option ``tree``."""
 
 
-def _built() -> ModuleType | None:
-    try:
-        module = importlib.import_module("harness.games.chess._board")
-    except ImportError:           # installed without a C compiler: the Python tree
+def _set_up(module: ModuleType | None) -> ModuleType | None:
+    """``module`` (the compiled tree, where it was built) given evaluation.py's tables."""
+    if module is None:
         return None
     # evaluation.py's tables as data: SQUARE[stage][color][type][square], signed by colour.
     signed = [[[tuple((1 if color else -1) * v for v in SQUARE[stage][color][piece_type])
@@ -46,7 +44,7 @@ def _built() -> ModuleType | None:
     return module
 
 
-BUILT = _built()
+BUILT = _set_up(optional_extension("harness.games.chess._board"))
 """The compiled module, or ``None`` where it was not built."""
 
 
@@ -58,7 +56,7 @@ def compiled_available() -> bool:
 def compiled_in_use() -> bool:
     """Whether ``tree=auto`` chooses the compiled tree in this process (built, and
     ``HARNESS_PURE_PYTHON`` not set)."""
-    return BUILT is not None and not os.environ.get("HARNESS_PURE_PYTHON")
+    return BUILT is not None and not pure_python()
 
 
 def resolve(choice: str) -> str:

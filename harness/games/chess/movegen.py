@@ -20,26 +20,17 @@ python-chess) and gives the same moves in the same order, which the tests check 
 
 from __future__ import annotations
 
-import importlib
-import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from operator import itemgetter
 from types import ModuleType
 
 import chess
 from chess import BB_PAWN_ATTACKS, BB_SQUARES, scan_reversed
 
+from harness.games.builds import optional_extension, pure_python
 from harness.games.chess.evaluation import piece_value
 
-
-def _built() -> ModuleType | None:
-    try:
-        return importlib.import_module("harness.games.chess._movegen")
-    except ImportError:           # installed without a C compiler: the Python generator
-        return None               # gives the same moves in the same order
-
-
-BUILT = _built()
+BUILT = optional_extension("harness.games.chess._movegen")
 """The compiled module, or ``None`` where it was not built."""
 
 _PROMOTIONS = (chess.QUEEN, chess.ROOK, chess.BISHOP, chess.KNIGHT)
@@ -194,19 +185,20 @@ def tactical_moves(board: chess.Board) -> list[chess.Move]:
                                   *board.generate_legal_moves(promoting, ~board.occupied))]
 
 
-def perft(board: chess.Board, depth: int) -> int:
+def perft(board: chess.Board, depth: int,
+          generate: Callable[[chess.Board], Sequence[chess.Move]] = legal_moves) -> int:
     """The number of move sequences of length ``depth`` from ``board`` (leaf nodes of the
-    full-width tree): the standard move-generator check, and a cheap measure of a
-    position's breadth."""
+    full-width tree) with the moves ``generate`` gives (default: the harness's): the
+    standard move-generator check, and a cheap measure of a position's breadth."""
     if depth <= 0:
         return 1
-    moves = legal_moves(board)
+    moves = generate(board)
     if depth == 1:
         return len(moves)
     total = 0
     for move in moves:
         board.push(move)
-        total += perft(board, depth - 1)
+        total += perft(board, depth - 1, generate)
         board.pop()
     return total
 
@@ -283,4 +275,4 @@ def ordered_tactical_moves(board: chess.Board) -> list[chess.Move]:
     return mvv_lva(board, tactical_moves(board))[0]
 
 
-use_compiled(not os.environ.get("HARNESS_PURE_PYTHON"))
+use_compiled(not pure_python())

@@ -12,23 +12,12 @@ boards, a build without a compiler, and ``HARNESS_PURE_PYTHON`` set in the envir
 
 from __future__ import annotations
 
-import importlib
-import os
-from types import ModuleType
-
 from harness.errors import HarnessError
 from harness.games.base import Tree
+from harness.games.builds import optional_extension, pure_python
 from harness.games.connect4.tree import Board, Connect4Tree
 
-
-def _built() -> ModuleType | None:
-    try:
-        return importlib.import_module("harness.games.connect4._board")
-    except ImportError:           # installed without a C compiler: the Python tree
-        return None
-
-
-BUILT = _built()
+BUILT = optional_extension("harness.games.connect4._board")
 """The compiled module, or ``None`` where it was not built."""
 
 
@@ -40,7 +29,7 @@ def compiled_available() -> bool:
 def compiled_in_use() -> bool:
     """Whether a 7x6 board's tree is the compiled one in this process (built, and
     ``HARNESS_PURE_PYTHON`` not set): what ``run.json`` records."""
-    return BUILT is not None and not os.environ.get("HARNESS_PURE_PYTHON")
+    return BUILT is not None and not pure_python()
 
 
 def fits(width: int, height: int) -> bool:
