@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -24,7 +24,10 @@ from harness.games.chess import movegen
 
 _DEPTH = re.compile(r"^D(\d+)\s+(\d+)$")
 
-GENERATORS = ("harness", "python-chess")
+GENERATORS: dict[str, Callable[[chess.Board], Sequence[chess.Move]]] = {
+    "harness": movegen.legal_moves,
+    "python-chess": lambda board: list(board.legal_moves),
+}
 """The move generators a perft can count with: the harness's (compiled where built) and
 python-chess's ``Board.legal_moves``, the reference the harness's is tested against."""
 
@@ -105,23 +108,12 @@ def read_suite(path: Path, limit: int | None = None) -> Iterator[PerftPosition]:
 
 
 def count(board: chess.Board, depth: int, generator: str = "harness") -> int:
-    """The number of legal move sequences of length ``depth`` from ``board``."""
-    if generator == "python-chess":
-        return _reference(board, depth)
-    return movegen.perft(board, depth)
-
-
-def _reference(board: chess.Board, depth: int) -> int:
-    if depth <= 0:
-        return 1
-    if depth == 1:
-        return board.legal_moves.count()
-    total = 0
-    for move in board.legal_moves:
-        board.push(move)
-        total += _reference(board, depth - 1)
-        board.pop()
-    return total
+    """The number of legal move sequences of length ``depth`` from ``board``, with the
+    generator named ``generator`` (:data:`GENERATORS`)."""
+    generate = GENERATORS.get(generator)
+    if generate is None:
+        raise HarnessError(f"generator {generator!r}: known are {', '.join(GENERATORS)}")
+    return movegen.perft(board, depth, generate)
 
 
 def check_suite(positions: Iterator[PerftPosition] | list[PerftPosition], depth: int,
@@ -130,8 +122,6 @@ def check_suite(positions: Iterator[PerftPosition] | list[PerftPosition], depth:
                 ) -> list[PerftResult]:
     """Count every position to each depth its line gives, up to ``depth``; ``report`` is
     told each position's results as they are made."""
-    if generator not in GENERATORS:
-        raise HarnessError(f"generator {generator!r}: known are {', '.join(GENERATORS)}")
     results: list[PerftResult] = []
     for position in positions:
         board = chess.Board(position.fen)
@@ -149,8 +139,6 @@ def timed_counts(fen: str, depth: int, generator: str = "harness") -> Iterator[t
         board = chess.Board(fen)
     except ValueError as error:
         raise HarnessError(f"--fen: not a FEN: {error}") from None
-    if generator not in GENERATORS:
-        raise HarnessError(f"generator {generator!r}: known are {', '.join(GENERATORS)}")
     for d in range(1, depth + 1):
         start = time.perf_counter()
         counted = count(board, d, generator)
