@@ -34,6 +34,11 @@ def test_the_independent_totals_hold_and_pass() -> None:
     assert verdict_of(checks) == HOLDS
     assert all(c.passed for c in checks)
     assert sum(c.kind == THEOREM for c in checks) == 5
+    statements = [c.statement for c in checks if c.kind != THEOREM]
+    assert statements[0] == ("minimax: mean nodes on Test_L3_R1 is Pons's 11,024 (as printed, "
+                             "rounded down; band [11024, 11025))")
+    assert statements[2] == ("centre order: mean nodes on Test_L3_R1 is Pons's 139.7 (as printed, "
+                             "rounded to the nearest; band [139.65, 139.75))")
 
 
 def test_a_mean_off_pons_figure_does_not_hold() -> None:

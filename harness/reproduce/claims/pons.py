@@ -51,10 +51,10 @@ class Step:
     """What it adds, in words."""
 
 
-ROUNDINGS = ("nearest", "down")
-"""How a printed figure was rounded to its last digit: to the nearest (a mean half a unit
-below it prints as it, half a unit above prints as the next), or down (its further digits
-dropped)."""
+ROUNDINGS = {"nearest": "rounded to the nearest", "down": "rounded down"}
+"""How a printed figure was rounded to its last digit, with its words: to the nearest (a mean
+half a unit below it prints as it, half a unit above as the next), or down (its further
+digits dropped)."""
 
 
 def printed_band(printed: str, rounding: str) -> Band:
@@ -176,7 +176,7 @@ def judge_pons(numbers: Mapping[str, Any]) -> list[Check]:
         point = mean if whole else math.nan
         checks.append(interval_check(
             f"{step}: mean nodes on Test_L3_R1 is Pons's {figure['printed']} (as printed, "
-            f"rounded {figure['rounding']}; band {rule.band})", point, point, rule.band,
+            f"{ROUNDINGS[figure['rounding']]}; band {rule.band})", point, point, rule.band,
             f"{mean:,.3f} over {found['positions']:,} positions"
             + ("" if whole else f" (not the whole set of {SET_SIZE:,}: inconclusive)"), rule.kind))
         totals = RULES.check("totals", within=step)
