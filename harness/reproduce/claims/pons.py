@@ -7,6 +7,7 @@ import math
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -14,17 +15,18 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 import harness
+from harness.errors import HarnessError
 from harness.games.registry import load_problems
 from harness.report import charts
 from harness.reproduce import rules
 from harness.reproduce.analysis import ClaimInfo, Context, Section
 from harness.reproduce.measure import Job, Run, Scale
-from harness.reproduce.verdicts import NOT_MEASURED, Check, count_check, interval_check
+from harness.reproduce.verdicts import NOT_MEASURED, Band, Check, count_check, interval_check
 from harness.search.run import Switches
 
 RULES = rules.load("pons")
-"""The registered rules (``rules/pons.json``): per step of the ladder, the band the mean
-must fall in (Pons's figure is the mean rounded down), the totals of an independent
+"""The registered rules (``rules/pons.json``): per step of the ladder, Pons's figure as his
+tutorial prints it and the band of its printed precision, the totals of an independent
 implementation, and the table's size."""
 
 LADDER_SET = "Test_L3_R1"
@@ -47,6 +49,36 @@ class Step:
     """The frame's switches."""
     what: str
     """What it adds, in words."""
+
+
+ROUNDINGS = {"nearest": "rounded to the nearest", "down": "rounded down"}
+"""How a printed figure was rounded to its last digit, with its words: to the nearest (a mean
+half a unit below it prints as it, half a unit above as the next), or down (its further
+digits dropped)."""
+
+
+def printed_band(printed: str, rounding: str) -> Band:
+    """Every mean that prints as ``printed`` (``"139.7"``, ``"11,024"``: thousands
+    separated by commas) when rounded to its last digit as ``rounding`` says:
+    ``[139.65, 139.75)`` to the nearest, ``[11024, 11025)`` down."""
+    if rounding not in ROUNDINGS:
+        raise HarnessError(f"printed figure {printed!r}: rounding {rounding!r} is none of "
+                           f"{', '.join(ROUNDINGS)}")
+    try:
+        value = Decimal(printed.replace(",", ""))
+    except ArithmeticError:
+        raise HarnessError(f"printed figure {printed!r}: not a number") from None
+    exponent = value.as_tuple().exponent
+    if not value.is_finite() or not isinstance(exponent, int):
+        raise HarnessError(f"printed figure {printed!r}: not a finite number")
+    unit = Decimal(1).scaleb(exponent)
+    low = value - unit / 2 if rounding == "nearest" else value
+    return Band(float(low), float(low + unit), low_open=False, high_open=True)
+
+
+def printed(step: str) -> str:
+    """Pons's figure for a step of the ladder, as his tutorial prints it (``"139.7"``)."""
+    return str(RULES.parameters["printed_means"][step]["printed"])
 
 
 CENTRE = "order=centre,anticipate=0"
@@ -131,20 +163,20 @@ def jobs(scale: Scale) -> list[Job]:
 
 def judge_pons(numbers: Mapping[str, Any]) -> list[Check]:
     """Claim 9: per step of Pons's ladder, the mean nodes on Test_L3_R1 in the band of his
-    figure (a mean rounded down: ``[figure, figure + 1)``); every search's score the file's
-    (its sign for the weak solver), and the ladder's totals those of an independent
-    implementation, as correctness checks."""
+    figure as printed (every mean that prints as it: :func:`printed_band`); every search's
+    score the file's (its sign for the weak solver), and the ladder's totals those of an
+    independent implementation, as correctness checks."""
     checks = []
     for step, found in numbers["ladder"].items():
         rule = RULES.check(f"mean/{step}")
-        published = RULES.parameters["published_means"][step]
+        figure = RULES.parameters["printed_means"][step]
         mean = float(found["mean"])
         whole = found["positions"] == SET_SIZE
         # A part of the set says nothing of his mean over all of it: inconclusive.
         point = mean if whole else math.nan
         checks.append(interval_check(
-            f"{step}: mean nodes on Test_L3_R1 is Pons's {published:,} (rounded down; "
-            f"band {rule.band})", point, point, rule.band,
+            f"{step}: mean nodes on Test_L3_R1 is Pons's {figure['printed']} (as printed, "
+            f"{ROUNDINGS[figure['rounding']]}; band {rule.band})", point, point, rule.band,
             f"{mean:,.3f} over {found['positions']:,} positions"
             + ("" if whole else f" (not the whole set of {SET_SIZE:,}: inconclusive)"), rule.kind))
         totals = RULES.check("totals", within=step)
@@ -193,9 +225,8 @@ def analyse(ctx: Context, info: ClaimInfo) -> Section:
                "searches": len(frame), "wrong_scores": int((~frame["right"]).sum()),
                "pons_final": RULES.parameters["pons_final"]}
     checks = judge_pons(numbers)
-    published = RULES.parameters["published_means"]
     measured = ("On Test_L3_R1: " + "; ".join(
-        f"{step} {x['mean']:,.3f} (Pons {published[step]:,})" for step, x in ladder.items())
+        f"{step} {x['mean']:,.3f} (Pons {printed(step)})" for step, x in ladder.items())
         + f". Scores: {numbers['searches'] - numbers['wrong_scores']:,} of "
         f"{numbers['searches']:,} searches right. With Pons's later tree and his root, mean "
         "nodes per set: " + "; ".join(
@@ -217,9 +248,8 @@ def analyse(ctx: Context, info: ClaimInfo) -> Section:
 
 
 def _tables(numbers: Mapping[str, Any], sets: list[str]) -> list[tuple[str, list[str], list[list[str]]]]:
-    published = RULES.parameters["published_means"]
     totals = RULES.parameters["independent_totals"]
-    ladder = [[step, f"{published[step]:,}", f"{x['mean']:,.3f}", f"{x['total']:,}",
+    ladder = [[step, printed(step), f"{x['mean']:,.3f}", f"{x['total']:,}",
                f"{int(totals[step]):,}", f"{x['positions']:,}"]
               for step, x in numbers["ladder"].items()]
     per_set = []
@@ -235,7 +265,8 @@ def _tables(numbers: Mapping[str, Any], sets: list[str]) -> list[tuple[str, list
     times = [[name, f"{numbers['means'][name][FINAL[-1].name]['time_us']:,.0f}",
               f"{final[name]['time_us']:,}"] for name in sets if FINAL[-1].name in numbers["means"][name]]
     return [("Pons's ladder on Test_L3_R1: mean nodes per position",
-             ["step", "Pons", "harness", "harness total", "independent total", "positions"], ladder),
+             ["step", "Pons (as printed)", "harness", "harness total", "independent total",
+              "positions"], ladder),
             ("Later steps and searches, mean nodes per position",
              ["step", *(f"{n} ({numbers['means'][n][FINAL[-1].name]['positions']:,})"
                         if FINAL[-1].name in numbers["means"][n] else n for n in sets)], per_set),
@@ -245,15 +276,14 @@ def _tables(numbers: Mapping[str, Any], sets: list[str]) -> list[tuple[str, list
 
 def chart(numbers: Mapping[str, Any], sets: list[str]) -> Figure:
     """Mean nodes per step: the ladder against Pons's figures, then the later steps per set."""
-    published = RULES.parameters["published_means"]
     with charts.chart_style():
         fig = charts.figure(9.0, 5.0)
         ax = fig.add_subplot()
         labels = [*numbers["ladder"], *(s.name for s in (*LATER, *FINAL))]
         xs = range(len(labels))
         ax.scatter([labels.index(s) for s in numbers["ladder"]],
-                   [published[s] for s in numbers["ladder"]], marker="_", s=400, color="black",
-                   label="Pons (Test_L3_R1)", zorder=3)
+                   [float(printed(s).replace(",", "")) for s in numbers["ladder"]], marker="_",
+                   s=400, color="black", label="Pons (Test_L3_R1, as printed)", zorder=3)
         for i, name in enumerate(sets):
             means = numbers["means"][name]
             points = [(labels.index(c), x["mean"]) for c, x in means.items() if c in labels]
@@ -276,7 +306,9 @@ CLAIM = ClaimInfo(
     "pons", "Pons: the node-count ladder of his Connect Four solver",
     "Pascal Pons, Solving Connect Four (blog.gamesolver.org), parts 3 to 5 and 10; his test "
     "sets (../shared/connect4/SOURCES.md)",
-    "On Test_L3_R1 (1,000 end-of-game positions) the mean number of positions explored is "
-    "11,024 by minimax, 283 by alpha-beta (columns left to right, the score bound, window "
-    "[-21, 21]), 139 with the centre-first order and 107 by the weak solver (window [-1, 1]).",
+    "On Test_L3_R1 (1,000 end-of-game positions, his End-Easy set) the mean number of "
+    "positions explored (his column 'mean nb pos'), as his tutorial prints it, is 11,024 by "
+    "minimax (part 3), 283.6 by alpha-beta (part 4: columns left to right, the score bound, "
+    "window [-21, 21]), 139.7 with the centre-first order and 107.1 by the weak solver "
+    "(window [-1, 1]) (part 5).",
     analyse, jobs=jobs, rules=RULES)
