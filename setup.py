@@ -6,6 +6,8 @@
 - The per-node methods of OpenSpiel trees (``harness/games/_openspiel_cursor.c``, see
   ``harness/games/openspiel_cursor.py``).
 - The chess tree (``harness/games/chess/_board.c``, see ``harness/games/chess/compiled.py``).
+- The search frame's C twin for native trees (``harness/search/_engine.c``, see
+  ``harness/search/engine.py``).
 - The search core, compiled from its Python source with mypyc (see
   ``harness/search/compiled.py``), with a record of the sources it was compiled from.
 
@@ -25,7 +27,7 @@ from pathlib import Path
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
-SEARCH_PYTHON = ("__init__", "compiled", "registry", "run", "trace", "minimal", "agreement", "sss")
+SEARCH_PYTHON = ("__init__", "compiled", "registry", "run", "trace", "minimal", "agreement", "sss", "engine")
 """The modules of ``harness/search`` that stay Python; mypyc compiles every other one (the
 frame, counters, table, drivers and every variant's loop: each per-node path of a search),
 so a new variant's module is compiled without being listed anywhere. ``compiled`` chooses
@@ -33,7 +35,8 @@ between the compiled core and its source before any of it is imported, so it can
 part of it; ``trace``'s ``TracingSearch`` is an interpreted subclass of the compiled
 ``Search`` (an observer, off the measured path); ``registry`` (the variant records, read
 once per run), ``run`` (once per search) and ``minimal`` (a measurement) run no per-node
-code; ``sss`` is SSS*'s reference implementation for small trees, not a measured search.
+code; ``sss`` is SSS*'s reference implementation for small trees, not a measured search;
+``engine`` hands searches to the frame's C twin (``_engine.c``), built as an extension.
 The Makefile reads this line."""
 SEARCH_CORE = tuple(sorted(path.stem for path in Path("harness/search").glob("*.py")
                            if path.stem not in SEARCH_PYTHON))
@@ -63,8 +66,12 @@ def compiled_extensions() -> list[Extension]:
                             depends=["harness/games/chess/board_geometry.h"],
                             extra_compile_args=["-O2"], optional=True),
                   Extension("harness.games.connect4._board", ["harness/games/connect4/_board.c"],
+                            depends=["harness/search/native_tree.h"],
                             extra_compile_args=["-O2"], optional=True),
                   Extension("harness.games._openspiel_cursor", ["harness/games/_openspiel_cursor.c"],
+                            extra_compile_args=["-O2"], optional=True),
+                  Extension("harness.search._engine", ["harness/search/_engine.c"],
+                            depends=["harness/search/native_tree.h"],
                             extra_compile_args=["-O2"], optional=True),
                   Extension("harness.games.chess._board", ["harness/games/chess/_board.c"],
                             depends=[f"harness/games/chess/board_{part}.h"

@@ -51,6 +51,10 @@ class Variant:
     node to the depth, without a table or a game's value bounds (minimax)."""
     uses_table: bool = False
     """Whether it brings a transposition table when none is switched on."""
+    native_loop: str | None = None
+    """The loop of the compiled frame (``harness/search/_engine.c``) that every pass of
+    this variant searches (``minimax``, ``alphabeta`` or ``alphabeta-fs``), or ``None``:
+    its searches run in the Python frame (see :mod:`harness.search.engine`)."""
     iterative: bool = False
     """Whether it always deepens iteratively (its driver needs the previous score)."""
     origin: str = "built in"
@@ -143,13 +147,14 @@ WINDOW_LOOPS = ("alphabeta", "alphabeta-fs", "pvs", "pvs-fs", "pvs-marsland", "n
 
 VARIANTS: list[Variant] = [
     Variant("minimax", "no pruning: every node of the tree to the depth; the reference value",
-            "VARIANTS.md, the textbook core", loop=lambda o: minimax, reference=True),
+            "VARIANTS.md, the textbook core", loop=lambda o: minimax, reference=True,
+            native_loop="minimax"),
     Variant("alphabeta", "fail-hard alpha-beta: returns values clamped to the window",
             "alphabeta-aspiration-mtdf-pvs.txt; Knuth and Moore (1975)",
-            loop=lambda o: alphabeta(soft=False)),
+            loop=lambda o: alphabeta(soft=False), native_loop="alphabeta"),
     Variant("alphabeta-fs", "fail-soft alpha-beta: returns the best value found, a bound "
             "beyond the window", "alphabeta-aspiration-mtdf-pvs.txt (fail-soft alpha-beta)",
-            loop=lambda o: alphabeta(soft=True)),
+            loop=lambda o: alphabeta(soft=True), native_loop="alphabeta-fs"),
     Variant("pvs", "principal variation search, fail-hard: full window for the first child, "
             "zero-window tests and re-searches for the rest",
             "pvs-wiki-article.txt (Marsland and Campbell 1982; Fishburn's Calphabeta)",
@@ -203,19 +208,19 @@ VARIANTS: list[Variant] = [
                                           _int(o, "max_passes")),
             options={"guess": Option(0, "first guess when there is no previous iteration"),
                      "max_passes": Option(100, "pass cap per depth", minimum=1)},
-            uses_table=True),
+            uses_table=True, native_loop="alphabeta-fs"),
     Variant("mtd-bi", "MTD-bi: binary search on the value with zero-window fail-soft passes "
             "with memory", "alphabeta-aspiration-mtdf-pvs.txt (binary-search MTD)",
             driver=lambda o: drivers.mtd_bi(alphabeta(soft=True), _int(o, "max_passes")),
             options={"max_passes": Option(100, "pass cap per depth", minimum=1)},
-            uses_table=True),
+            uses_table=True, native_loop="alphabeta-fs"),
     Variant("mtd-pons", "Pons's Connect Four solver's root: zero-window fail-soft passes with "
             "memory between the tree's bounds, each test pulled from the midpoint halfway "
             "towards the farther bound (MTD-bi where the tree states no range)",
             "Pascal Pons, Solving Connect Four, part 8 (iterative deepening and null window)",
             driver=lambda o: drivers.mtd_pons(alphabeta(soft=True), _int(o, "max_passes")),
             options={"max_passes": Option(100, "pass cap per depth", minimum=1)},
-            uses_table=True),
+            uses_table=True, native_loop="alphabeta-fs"),
     Variant("mt-sss", "MT-SSS*: MTD from +infinity, zero-window fail-soft passes with memory "
             "each testing the last upper bound, stepping down to the value",
             "Plaat, Schaeffer, Pijls and de Bruin (1996), Best-first fixed-depth minimax "
@@ -223,7 +228,7 @@ VARIANTS: list[Variant] = [
             driver=lambda o: drivers.mt_sss(alphabeta(soft=True), _int(o, "max_passes")),
             options={"max_passes": Option(_SSS_PASSES, "pass cap per depth (one pass per "
                                           "distinct upper bound)", minimum=1)},
-            uses_table=True),
+            uses_table=True, native_loop="alphabeta-fs"),
     Variant("mt-dual", "MT-DUAL*: MTD from -infinity, zero-window fail-soft passes with "
             "memory each testing just above the last lower bound, stepping up to the value",
             "Plaat, Schaeffer, Pijls and de Bruin (1996) (MTD(-inf), the same leaves as "
@@ -231,7 +236,7 @@ VARIANTS: list[Variant] = [
             driver=lambda o: drivers.mt_dual(alphabeta(soft=True), _int(o, "max_passes")),
             options={"max_passes": Option(_SSS_PASSES, "pass cap per depth (one pass per "
                                           "distinct lower bound)", minimum=1)},
-            uses_table=True),
+            uses_table=True, native_loop="alphabeta-fs"),
     Variant("zwp", "PVS as zero-window pruning: closed windows, strict cutoff beta < alpha, "
             "F skipped when Z <= alpha", "pvs-zero-window-pruning-note.txt (merged search, "
             "improvement)", loop=_zwp, options=_zwp_options()),

@@ -5,11 +5,13 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from harness.errors import HarnessError
 from harness.games.base import INF, Move, Tree, has_enhancements
 from harness.games.base import MAX_DEPTH as MAX_DEPTH  # re-exported: the search's limit
 from harness.search.core import NodeLimitReached, Quiescence, Search
+from harness.search.engine import NativeSearch, runs_natively
 from harness.search.registry import VariantSpec
 from harness.search.table import DEFAULT_SIZE, TranspositionTable
 from harness.search.trace import TraceNode, TracingSearch
@@ -87,19 +89,22 @@ def check_depth(depth: int) -> None:
 
 def run_search(tree: Tree, spec: VariantSpec, depth: int, switches: Switches = Switches(),
                quiescence: Quiescence | None = None, max_nodes: int | None = None,
-               trace: bool = False) -> SearchResult:
+               trace: bool = False, native: bool = True) -> SearchResult:
     """Search ``tree`` from its root with ``spec`` to ``depth``; stop after ``max_nodes``;
-    with ``trace``, record every node (see :mod:`harness.search.trace`)."""
+    with ``trace``, record every node (see :mod:`harness.search.trace`); ``native=False``
+    keeps the search in the Python frame (the reference of the compiled one,
+    :mod:`harness.search.engine`)."""
     return search_with(TracingSearch if trace else Search, tree, spec, depth, switches,
-                       quiescence, max_nodes)
+                       quiescence, max_nodes, native)
 
 
 def search_with(frame: type[Search], tree: Tree, spec: VariantSpec, depth: int,
                 switches: Switches = Switches(), quiescence: Quiescence | None = None,
-                max_nodes: int | None = None) -> SearchResult:
+                max_nodes: int | None = None, native: bool = True) -> SearchResult:
     """:func:`run_search` in the frame ``frame``: :class:`Search`, or a subclass that
     observes it (a :class:`TracingSearch` leaves its trace in the result). Everything but
-    the choice of frame is here, so a benchmark of a plain ``Search`` runs this same code."""
+    the choice of frame is here, so a benchmark of a plain ``Search`` runs this same code.
+    A plain ``Search`` runs in the compiled frame where it can (and ``native``)."""
     check_depth(depth)
     tree.reset()
     # The reference (minimax) visits every node to the depth: no table, no value bounds.
@@ -110,13 +115,18 @@ def search_with(frame: type[Search], tree: Tree, spec: VariantSpec, depth: int,
     if quiescence is None and switches.quiescence:
         quiescence = getattr(tree, "quiesce", None)
     enhanced = has_enhancements(tree)
-    search = frame(tree, table, quiescence, hash_move=switches.hash_move,
-                   null_reduction=switches.null_move if enhanced else 0,
-                   null_rule=switches.null_rule,
-                   extend_checks=switches.check_extension and enhanced,
-                   store_leaves=switches.tt_leaves, narrow_on_hit=switches.tt_narrow,
-                   value_bounds=switches.value_bounds and not reference,
-                   window=switches.window or (-INF, INF))
+    null_reduction = switches.null_move if enhanced else 0
+    extend_checks = switches.check_extension and enhanced
+    frame_switches: dict[str, Any] = {"hash_move": switches.hash_move, "null_reduction": null_reduction,
+                      "null_rule": switches.null_rule, "extend_checks": extend_checks,
+                      "store_leaves": switches.tt_leaves, "narrow_on_hit": switches.tt_narrow,
+                      "value_bounds": switches.value_bounds and not reference,
+                      "window": switches.window or (-INF, INF)}
+    loop = spec.variant.native_loop
+    search = (NativeSearch(tree, table, loop, quiescence=quiescence, **frame_switches)
+              if native and frame is Search and loop is not None
+              and runs_natively(tree, loop, quiescence, bool(null_reduction or extend_checks))
+              else frame(tree, table, quiescence, **frame_switches))
     if max_nodes is not None:
         search.node_limit = max_nodes
     drive = spec.driver()

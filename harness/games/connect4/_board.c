@@ -18,6 +18,8 @@
 #include <Python.h>
 #include <stdint.h>
 
+#include "../../search/native_tree.h"
+
 typedef uint64_t u64;
 
 #define INF 1000000000L      /* harness.games.base.INF: value_floor without anticipate */
@@ -257,24 +259,36 @@ static PyObject *Tree_terminal_value(Tree *self, PyObject *unused) {
     return PyLong_FromLong(value);
 }
 
-static PyObject *Tree_value(Tree *self, PyObject *unused) {
+/* A leaf's value, else 0 (value(); the frame calls it at the horizon). */
+static long static_value(const Tree *t, const State *s) {
     long value;
-    return PyLong_FromLong(leaf_value(self, &self->now, &value) ? value : 0);
+    return leaf_value(t, s, &value) ? value : 0;
 }
 
 /* value() of the child, without moving the cursor (the frame's leaf shortcut). */
+static long child_value(const Tree *t, int column) {
+    State child = t->now;
+    play(t, &child, column);
+    return static_value(t, &child);
+}
+
+static PyObject *Tree_value(Tree *self, PyObject *unused) {
+    return PyLong_FromLong(static_value(self, &self->now));
+}
+
 static PyObject *Tree_child_value(Tree *self, PyObject *move) {
     int column = column_of(self, move);
     if (column < 0)
         return NULL;
-    State child = self->now;
-    play(self, &child, column);
-    long value;
-    return PyLong_FromLong(leaf_value(self, &child, &value) ? value : 0);
+    return PyLong_FromLong(child_value(self, column));
+}
+
+static long value_bound(const Tree *t) {
+    return floor_div(t->size - 1 - t->now.moves, 2);
 }
 
 static PyObject *Tree_value_bound(Tree *self, PyObject *unused) {
-    return PyLong_FromLong(floor_div(self->size - 1 - self->now.moves, 2));
+    return PyLong_FromLong(value_bound(self));
 }
 
 /* (least, most) the player to move can score here, whatever the position (value_range). */
@@ -283,20 +297,26 @@ static PyObject *Tree_value_range(Tree *self, PyObject *unused) {
     return Py_BuildValue("(ii)", -(left / 2), (left + 1) / 2);
 }
 
+static long value_floor(const Tree *t) {
+    return t->anticipate ? -floor_div(t->size - 2 - t->now.moves, 2) : -INF;
+}
+
 static PyObject *Tree_value_floor(Tree *self, PyObject *unused) {
-    if (!self->anticipate)
-        return PyLong_FromLong(-INF);
-    return PyLong_FromLong(-floor_div(self->size - 2 - self->now.moves, 2));
+    return PyLong_FromLong(value_floor(self));
 }
 
 /* Board.key: Pons's key position + mask, mixed by a bijection of 64-bit integers so that
  * the table's slot (key modulo its size) depends on every column. The board has at most
  * 64 bits, so Python's "n = max(64, bits)" is 64 and its "& key_bits" unsigned overflow. */
-static PyObject *Tree_key(Tree *self, PyObject *unused) {
-    u64 x = self->now.position + self->now.mask;
+static u64 key(const Tree *t) {
+    u64 x = t->now.position + t->now.mask;
     x ^= x >> 32;
     x *= KEY_MIX;
-    return PyLong_FromUnsignedLongLong(x ^ (x >> 32));
+    return x ^ (x >> 32);
+}
+
+static PyObject *Tree_key(Tree *self, PyObject *unused) {
+    return PyLong_FromUnsignedLongLong(key(self));
 }
 
 /* str(int(move) + 1), as Python: any int-like move, not only a legal one. */
@@ -328,6 +348,45 @@ static PyObject *Tree_cutoff(Tree *self, PyObject *const *args, Py_ssize_t nargs
         return NULL;
     }
     Py_RETURN_NONE;
+}
+
+/* ---- the native interface (harness/search/native_tree.h): the same methods as C calls,
+ * for the compiled frame. Moves are the column ints the Python methods take; the frame
+ * only plays the moves moves() gave, so nothing is checked again here. ---------------- */
+
+#define TREE(object) ((Tree *)(object))
+
+static int native_moves(PyObject *t, int *out) { return moves(TREE(t), &TREE(t)->now, out); }
+
+static void native_push(PyObject *t, int column) {
+    Tree *self = TREE(t);
+    self->stack[self->depth++] = self->now;
+    play(self, &self->now, column);
+}
+
+static void native_pop(PyObject *t) { TREE(t)->now = TREE(t)->stack[--TREE(t)->depth]; }
+static uint64_t native_key(PyObject *t) { return key(TREE(t)); }
+static long native_value(PyObject *t) { return static_value(TREE(t), &TREE(t)->now); }
+static long native_child_value(PyObject *t, int column) { return child_value(TREE(t), column); }
+static long native_value_bound(PyObject *t) { return value_bound(TREE(t)); }
+static long native_value_floor(PyObject *t) { return value_floor(TREE(t)); }
+
+static const NativeTree NATIVE = {
+    .version = NATIVE_TREE_VERSION,
+    .moves = native_moves,
+    .push = native_push,
+    .pop = native_pop,
+    .key = native_key,
+    .value = native_value,
+    .terminal_value = native_value,      /* a node without moves is a leaf: its value */
+    .child_value = native_child_value,
+    .value_bound = native_value_bound,
+    .value_floor = native_value_floor,
+    .cutoff = NULL,                      /* the column order is fixed */
+};
+
+static PyObject *Tree_native_tree(Tree *self, PyObject *unused) {
+    return PyCapsule_New((void *)&NATIVE, NATIVE_TREE_CAPSULE, NULL);
 }
 
 /* ---- construction: Connect4Tree(board, order="centre", anticipate=False) ------------- */
@@ -445,6 +504,7 @@ static PyMethodDef Tree_methods[] = {
     NOARGS(key, "Board.key: position + mask, mixed (a bijection of 64-bit integers)."),
     ONEARG(move_name, "str(move + 1): Pons's column number."),
     NOARGS(reset, "Put the cursor on the root."),
+    NOARGS(native_tree, "The tree's methods as C functions, for the compiled frame (a capsule)."),
     {"cutoff", (PyCFunction)(void (*)(void))Tree_cutoff, METH_FASTCALL,
      "cutoff(move, depth): the column order is fixed, nothing to learn."},
     {NULL, NULL, 0, NULL},

@@ -1,0 +1,674 @@
+/* The compiled twin of the search frame (core.py's Search) for native trees.
+ *
+ * The frame in core.py (compiled with mypyc) calls the tree through Python calls, keeps the
+ * table in a dict of tuples and passes windows as Python ints: with a compiled tree that
+ * is most of the time of a Connect Four search (about 0.6 µs a node where Pons's solver
+ * takes 0.08). This is the same frame, node for node, in C, for trees that offer their
+ * methods as C functions (native_tree.h) and for the loops of the alpha-beta family:
+ * minimax, fail-hard and fail-soft alpha-beta, so every variant whose every pass runs one
+ * of them (alphabeta, alphabeta-fs, minimax, mtdf, mtd-bi, mtd-pons, mt-sss, mt-dual). The
+ * drivers stay in Python: a pass is one call of Engine.root.
+ *
+ * Everything mirrors core.py, table.py and alphabeta.py (the same names where they exist):
+ * the counters in COUNTER_NAMES's order, the table's slot hash(key) % size and its
+ * replacement rule, the hash move first, the leaf shortcut, the value bounds, the
+ * principal variation kept as (move, rest) pairs at exact nodes, the node limit raised as
+ * the exception the frame raises. What the Python frame does with a quiescence search, a
+ * null move, check extensions or a tracing observer it does alone: engine.py hands such a
+ * search to it. tests/test_engine.py compares the two frames search by search: scores,
+ * best moves, principal variations and every counter.
+ *
+ * The table: one array of slots, each stamped with the search that wrote it, so a new
+ * search starts with an empty table without clearing one (a 2^20-entry table takes a
+ * millisecond to clear, longer than a short Connect Four search). An engine takes the
+ * process's spare table of its size when there is one and gives it back when freed.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <structmember.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "native_tree.h"
+
+#define INF 1000000000L          /* harness.games.base.INF */
+#define MAX_PLY 128              /* harness.games.base.MAX_DEPTH (100), with room */
+#define NO_MOVE (-1)
+#define MERSENNE_61 ((uint64_t)0x1FFFFFFFFFFFFFFFULL)   /* Python hashes ints modulo 2^61 - 1 */
+
+static const char *const COUNTER_NAMES[] = {
+    "nodes", "leaves", "qnodes", "zw_searches", "researches", "research_nodes",
+    "fail_highs", "fail_highs_first", "fail_lows", "cutoffs",
+    "pv_nodes", "cut_nodes", "all_nodes", "passes",
+    "tt_probes", "tt_hits", "tt_cutoffs", "null_searches", "null_cutoffs", "bound_cutoffs",
+    "tt_deep_cutoffs",
+};
+enum {
+    NODES, LEAVES, QNODES, ZW_SEARCHES, RESEARCHES, RESEARCH_NODES,
+    FAIL_HIGHS, FAIL_HIGHS_FIRST, FAIL_LOWS, CUTOFFS,
+    PV_NODES, CUT_NODES, ALL_NODES, PASSES,
+    TT_PROBES, TT_HITS, TT_CUTOFFS, NULL_SEARCHES, NULL_CUTOFFS, BOUND_CUTOFFS,
+    TT_DEEP_CUTOFFS, N_COUNTERS
+};
+
+enum { LOOP_MINIMAX, LOOP_ALPHABETA, LOOP_ALPHABETA_FS };
+static const char *const LOOP_NAMES[] = {"minimax", "alphabeta", "alphabeta-fs"};
+
+typedef struct {
+    uint64_t key;
+    int32_t depth, lower, upper, move;   /* move: NO_MOVE for None */
+    uint32_t search;                     /* the search that wrote it; another's is empty */
+} Slot;
+
+typedef struct {
+    Slot *slots;
+    size_t size;
+    uint32_t search;                     /* the stamp of the search using it */
+} Table;
+
+static Table spare = {NULL, 0, 0};       /* the process's table not in use */
+
+typedef struct {                         /* core.py's _lines[ply]: the exact children's lines */
+    int count, capacity;
+    int *moves;
+    PyObject **lines;
+} Lines;
+
+typedef struct {
+    PyObject_HEAD
+    PyObject *tree;                      /* the tree object; `api` calls on it */
+    const NativeTree *api;
+    PyObject *capsule;                   /* keeps `api` alive */
+    PyObject *limit_error;               /* NodeLimitReached */
+    int loop, hash_move, store_leaves, narrow_on_hit, value_bounds;
+    long long node_limit;
+    long long counters[N_COUNTERS];
+    Table table;                         /* size 0: no table */
+    long long stored;                    /* table.py's TranspositionTable.stored */
+    int ply, failed;
+    int best_move;
+    PyObject *line, *root_line;          /* core.py's _line and root_line (or NULL) */
+    Lines lines[MAX_PLY + 1];
+} Engine;
+
+/* ---- the table (table.py) -------------------------------------------------------------- */
+
+static inline Slot *slot_of(Engine *e, uint64_t key) {
+    return &e->table.slots[(key % MERSENNE_61) % e->table.size];
+}
+
+static inline Slot *probe(Engine *e, uint64_t key) {
+    Slot *s = slot_of(e, key);
+    return s->search == e->table.search && s->key == key ? s : NULL;
+}
+
+static void store(Engine *e, uint64_t key, int depth, long alpha, long beta, long value,
+                  int move) {
+    long lower, upper;
+    if (value <= alpha) {
+        lower = -INF;
+        upper = value;
+    } else if (value >= beta) {
+        lower = value;
+        upper = INF;
+    } else {
+        lower = upper = value;
+    }
+    Slot *old = slot_of(e, key);
+    if (old->search == e->table.search) {
+        if (old->key == key) {
+            long high = lower > old->lower ? lower : old->lower;
+            long low = upper < old->upper ? upper : old->upper;
+            if (old->depth == depth && high <= low) {
+                lower = high;
+                upper = low;
+            }
+            if (move == NO_MOVE && old->depth == depth)
+                move = old->move;
+        } else if (old->depth > depth) {
+            return;
+        }
+    }
+    e->stored++;
+    old->key = key;
+    old->depth = depth;
+    old->lower = (int32_t)lower;
+    old->upper = (int32_t)upper;
+    old->move = move;
+    old->search = e->table.search;
+}
+
+static int take_table(Engine *e, size_t size) {
+    if (spare.slots != NULL && spare.size == size) {
+        e->table = spare;
+        spare.slots = NULL;
+    } else {
+        e->table.slots = calloc(size, sizeof(Slot));   /* pages zeroed as they are touched */
+        if (e->table.slots == NULL) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        e->table.size = size;
+        e->table.search = 0;
+    }
+    if (++e->table.search == 0) {                      /* the stamps wrapped: clear once */
+        memset(e->table.slots, 0, size * sizeof(Slot));
+        e->table.search = 1;
+    }
+    return 0;
+}
+
+static void give_back_table(Engine *e) {
+    if (e->table.slots == NULL)
+        return;
+    if (spare.slots == NULL || spare.size < e->table.size) {
+        free(spare.slots);
+        spare = e->table;
+    } else {
+        free(e->table.slots);
+    }
+    e->table.slots = NULL;
+    e->table.size = 0;
+}
+
+/* ---- the exact children's lines (core.py's _lines) ------------------------------------ */
+
+static void lines_clear(Lines *l) {
+    for (int i = 0; i < l->count; i++)
+        Py_DECREF(l->lines[i]);
+    l->count = 0;
+}
+
+static int lines_put(Lines *l, int move, PyObject *line) {   /* steals `line` */
+    if (l->count == l->capacity) {
+        int capacity = l->capacity ? 2 * l->capacity : 8;
+        int *moves = realloc(l->moves, capacity * sizeof(int));
+        if (moves != NULL)
+            l->moves = moves;
+        PyObject **lines = moves == NULL ? NULL : realloc(l->lines, capacity * sizeof(PyObject *));
+        if (lines == NULL) {
+            Py_DECREF(line);
+            PyErr_NoMemory();
+            return -1;
+        }
+        l->lines = lines;
+        l->capacity = capacity;
+    }
+    l->moves[l->count] = move;
+    l->lines[l->count++] = line;
+    return 0;
+}
+
+static PyObject *lines_get(const Lines *l, int move) {       /* borrowed; NULL if none */
+    for (int i = l->count - 1; i >= 0; i--)
+        if (l->moves[i] == move)
+            return l->lines[i];
+    return NULL;
+}
+
+/* ---- the frame (core.py) ------------------------------------------------------------------ */
+
+static long node(Engine *e, int depth, long alpha, long beta);
+
+static long fail(Engine *e) {                /* an exception is set: unwind */
+    e->failed = 1;
+    return 0;
+}
+
+static long limit_reached(Engine *e) {
+    PyErr_SetNone(e->limit_error);
+    return fail(e);
+}
+
+static inline long horizon(Engine *e) {
+    return e->api->value(e->tree);
+}
+
+/* Search.child: the leaf shortcut (no quiescence, no leaves in the table), or the node. */
+static long child(Engine *e, int move, int depth, long alpha, long beta) {
+    if (depth <= 0 && !e->store_leaves) {
+        if (++e->counters[NODES] > e->node_limit)
+            return limit_reached(e);
+        e->counters[LEAVES]++;
+        return e->api->child_value(e->tree, move);
+    }
+    e->api->push(e->tree, move);
+    e->ply++;
+    long value = node(e, depth, alpha, beta);
+    e->ply--;
+    e->api->pop(e->tree);
+    if (e->failed)
+        return 0;
+    if (e->line != NULL) {                   /* the child's value is exact: keep its line */
+        PyObject *line = e->line;
+        e->line = NULL;
+        if (lines_put(&e->lines[e->ply], move, line) < 0)
+            return fail(e);
+    }
+    return value;
+}
+
+/* The loops (alphabeta.py): value, index of the last child searched, best move. */
+static void loop(Engine *e, const int *moves, int n, int depth, long alpha, long beta,
+                 long *value, int *last, int *best_move) {
+    int soft = e->loop == LOOP_ALPHABETA_FS, prune = e->loop != LOOP_MINIMAX;
+    long best = -INF;
+    *best_move = NO_MOVE;
+    for (int i = 0; i < n; i++) {
+        long v = -child(e, moves[i], depth - 1, -beta, -alpha);
+        if (e->failed)
+            return;
+        if (v > best) {
+            best = v;
+            *best_move = moves[i];
+        }
+        if (!prune)
+            continue;
+        if (v >= beta) {
+            *value = soft ? v : beta;
+            *last = i;
+            *best_move = moves[i];
+            return;
+        }
+        if (v > alpha)
+            alpha = v;
+    }
+    *value = prune && !soft ? alpha : best;
+    *last = n - 1;
+}
+
+/* Search.bounded: 1 and the answer when the tree's bounds leave no window. */
+static int bounded(Engine *e, long *alpha, long *beta, long *answer) {
+    long floor = e->api->value_floor ? e->api->value_floor(e->tree) : -INF;
+    if (*alpha < floor) {
+        *alpha = floor;
+        if (*alpha >= *beta) {
+            e->counters[BOUND_CUTOFFS]++;
+            *answer = *alpha;
+            return 1;
+        }
+    }
+    long bound = e->api->value_bound(e->tree);
+    if (*beta > bound) {
+        *beta = bound;
+        if (*alpha >= *beta) {
+            e->counters[BOUND_CUTOFFS]++;
+            *answer = *beta;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Search.expand: the loop over the children (hash move first), the node classified, stored. */
+static long expand(Engine *e, int *moves, int n, int depth, long alpha, long beta,
+                   int hash_move) {
+    if (hash_move != NO_MOVE && moves[0] != hash_move) {
+        for (int k = 1; k < n; k++)
+            if (moves[k] == hash_move) {
+                memmove(moves + 1, moves, k * sizeof(int));
+                moves[0] = hash_move;
+                break;
+            }
+    }
+    int ply = e->ply;
+    lines_clear(&e->lines[ply]);
+    long value = 0;
+    int last = 0, best = NO_MOVE;
+    loop(e, moves, n, depth, alpha, beta, &value, &last, &best);
+    if (e->failed)
+        return 0;
+    long long *c = e->counters;
+    if (value >= beta) {
+        c[FAIL_HIGHS]++;
+        c[CUT_NODES]++;
+        if (last == 0)
+            c[FAIL_HIGHS_FIRST]++;
+        if (last < n - 1)
+            c[CUTOFFS]++;
+        if (best != NO_MOVE && e->api->cutoff != NULL)
+            e->api->cutoff(e->tree, best, depth);
+    } else if (value <= alpha) {
+        c[FAIL_LOWS]++;
+        c[ALL_NODES]++;
+    } else {
+        c[PV_NODES]++;
+        if (best != NO_MOVE) {
+            PyObject *rest = lines_get(&e->lines[ply], best);
+            e->line = Py_BuildValue("(iO)", best, rest != NULL ? rest : Py_None);
+            if (e->line == NULL)
+                return fail(e);
+        }
+    }
+    if (e->table.size)
+        store(e, e->api->key(e->tree), depth, alpha, beta, value, best);
+    e->best_move = best;
+    return value;
+}
+
+/* Search.node: count, stop at a leaf or a table cutoff, else expand. */
+static long node(Engine *e, int depth, long alpha, long beta) {
+    long long *c = e->counters;
+    if (++c[NODES] > e->node_limit)
+        return limit_reached(e);
+    if (e->ply > MAX_PLY) {
+        PyErr_SetString(PyExc_RecursionError, "the compiled frame: deeper than its stack");
+        return fail(e);
+    }
+    if (depth <= 0 && !e->store_leaves) {
+        c[LEAVES]++;
+        return horizon(e);
+    }
+    int hash_move = NO_MOVE;
+    if (e->table.size) {
+        c[TT_PROBES]++;
+        Slot *entry = probe(e, e->api->key(e->tree));
+        if (entry != NULL) {
+            c[TT_HITS]++;
+            if (entry->depth >= depth) {
+                long lower = entry->lower, upper = entry->upper;
+                int deeper = entry->depth > depth;
+                if (lower >= beta || lower == upper) {
+                    c[TT_CUTOFFS]++;
+                    c[TT_DEEP_CUTOFFS] += deeper;
+                    return lower;
+                }
+                if (upper <= alpha) {
+                    c[TT_CUTOFFS]++;
+                    c[TT_DEEP_CUTOFFS] += deeper;
+                    return upper;
+                }
+                if (e->narrow_on_hit && (lower > alpha || upper < beta)) {
+                    c[TT_DEEP_CUTOFFS] += deeper;
+                    if (lower > alpha)
+                        alpha = lower;
+                    if (upper < beta)
+                        beta = upper;
+                }
+            }
+            if (e->hash_move)
+                hash_move = entry->move;
+        }
+    }
+    if (depth <= 0) {                        /* a leaf the table did not settle: store it */
+        c[LEAVES]++;
+        long value = horizon(e);
+        if (e->table.size)
+            store(e, e->api->key(e->tree), 0, alpha, beta, value, NO_MOVE);
+        return value;
+    }
+    int moves[NATIVE_MAX_MOVES];
+    int n = e->api->moves(e->tree, moves);
+    if (n == 0) {
+        c[LEAVES]++;
+        return e->api->terminal_value(e->tree);
+    }
+    if (e->value_bounds) {
+        long answer;
+        if (bounded(e, &alpha, &beta, &answer))
+            return answer;
+    }
+    return expand(e, moves, n, depth, alpha, beta, hash_move);
+}
+
+/* ---- the Python type ------------------------------------------------------------------ */
+
+static PyObject *move_or_none(int move) {
+    if (move == NO_MOVE)
+        Py_RETURN_NONE;
+    return PyLong_FromLong(move);
+}
+
+/* Engine.root(depth, alpha, beta) -> (value, best move or None): Search.root, one pass. */
+static PyObject *Engine_root(Engine *e, PyObject *args) {
+    int depth;
+    long alpha, beta;
+    if (!PyArg_ParseTuple(args, "ill:root", &depth, &alpha, &beta))
+        return NULL;
+    long long *c = e->counters;
+    c[PASSES]++;
+    c[NODES]++;
+    e->ply = 0;                              /* forget_lines */
+    e->failed = 0;
+    Py_CLEAR(e->line);
+    Py_CLEAR(e->root_line);
+    if (depth <= 0) {
+        c[LEAVES]++;
+        return Py_BuildValue("(lO)", horizon(e), Py_None);
+    }
+    int moves[NATIVE_MAX_MOVES];
+    int n = e->api->moves(e->tree, moves);
+    if (n == 0) {
+        c[LEAVES]++;
+        return Py_BuildValue("(lO)", e->api->terminal_value(e->tree), Py_None);
+    }
+    if (e->value_bounds) {
+        long answer;
+        if (bounded(e, &alpha, &beta, &answer))
+            return Py_BuildValue("(lO)", answer, Py_None);
+    }
+    int hash_move = NO_MOVE;
+    if (e->table.size && e->hash_move) {
+        c[TT_PROBES]++;
+        Slot *entry = probe(e, e->api->key(e->tree));
+        if (entry != NULL) {
+            c[TT_HITS]++;
+            hash_move = entry->move;
+        }
+    }
+    long value = expand(e, moves, n, depth, alpha, beta, hash_move);
+    if (e->failed)
+        return NULL;
+    e->root_line = e->line;
+    e->line = NULL;
+    PyObject *move = move_or_none(e->best_move);
+    return move == NULL ? NULL : Py_BuildValue("(lN)", value, move);
+}
+
+/* Engine.principal_variation(first, depth): Search.principal_variation, in C. */
+static PyObject *Engine_principal_variation(Engine *e, PyObject *args) {
+    PyObject *first_object;
+    int depth;
+    if (!PyArg_ParseTuple(args, "Oi:principal_variation", &first_object, &depth))
+        return NULL;
+    if (first_object == Py_None)
+        return PyList_New(0);
+    int first = (int)PyLong_AsLong(first_object);
+    if (first == -1 && PyErr_Occurred())
+        return NULL;
+    PyObject *rest = NULL;                   /* borrowed from root_line */
+    if (e->root_line != NULL && PyLong_AsLong(PyTuple_GET_ITEM(e->root_line, 0)) == first)
+        rest = PyTuple_GET_ITEM(e->root_line, 1);
+    if (rest == Py_None)
+        rest = NULL;
+    int line[MAX_PLY + 1];
+    uint64_t seen[MAX_PLY + 2];
+    int length = 0, seen_count = 0;
+    seen[seen_count++] = e->api->key(e->tree);
+    line[length++] = first;
+    e->api->push(e->tree, first);
+    while (length < depth && length <= MAX_PLY) {
+        uint64_t key = e->api->key(e->tree);
+        int repeated = 0;
+        for (int i = 0; i < seen_count; i++)
+            repeated |= seen[i] == key;
+        if (repeated)
+            break;
+        seen[seen_count++] = key;
+        int move = NO_MOVE;
+        if (rest != NULL) {
+            move = (int)PyLong_AsLong(PyTuple_GET_ITEM(rest, 0));
+            rest = PyTuple_GET_ITEM(rest, 1);
+            if (rest == Py_None)
+                rest = NULL;
+        } else if (e->table.size) {
+            Slot *entry = probe(e, key);
+            move = entry != NULL ? entry->move : NO_MOVE;
+        }
+        if (move == NO_MOVE)
+            break;
+        int moves[NATIVE_MAX_MOVES];
+        int n = e->api->moves(e->tree, moves), legal = 0;
+        for (int i = 0; i < n; i++)
+            legal |= moves[i] == move;
+        if (!legal)
+            break;
+        line[length++] = move;
+        e->api->push(e->tree, move);
+    }
+    PyObject *list = PyList_New(length);
+    for (int i = 0; i < length; i++) {
+        e->api->pop(e->tree);
+        if (list != NULL)
+            PyList_SET_ITEM(list, i, PyLong_FromLong(line[i]));
+    }
+    return list;
+}
+
+static PyObject *Engine_get_counters(Engine *e, void *unused) {
+    PyObject *values = PyTuple_New(N_COUNTERS);
+    for (int i = 0; values != NULL && i < N_COUNTERS; i++)
+        PyTuple_SET_ITEM(values, i, PyLong_FromLongLong(e->counters[i]));
+    return values;
+}
+
+static PyObject *Engine_get_root_line(Engine *e, void *unused) {
+    return Py_NewRef(e->root_line != NULL ? e->root_line : Py_None);
+}
+
+static PyObject *Engine_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
+    static char *keywords[] = {"tree", "loop", "table_size", "hash_move", "store_leaves",
+                               "narrow_on_hit", "value_bounds", "limit_error", NULL};
+    PyObject *tree, *limit_error;
+    const char *loop_name;
+    Py_ssize_t table_size;
+    int hash_move, store_leaves, narrow_on_hit, value_bounds;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OsnppppO:Engine", keywords, &tree,
+                                     &loop_name, &table_size, &hash_move, &store_leaves,
+                                     &narrow_on_hit, &value_bounds, &limit_error))
+        return NULL;
+    int loop_kind = -1;
+    for (int k = 0; k < 3; k++)
+        if (strcmp(loop_name, LOOP_NAMES[k]) == 0)
+            loop_kind = k;
+    if (loop_kind < 0) {
+        PyErr_Format(PyExc_ValueError, "loop %s: the compiled frame runs minimax, alphabeta "
+                     "and alphabeta-fs", loop_name);
+        return NULL;
+    }
+    if (table_size < 0) {
+        PyErr_SetString(PyExc_ValueError, "a table size is not negative");
+        return NULL;
+    }
+    PyObject *capsule = PyObject_CallMethod(tree, "native_tree", NULL);
+    if (capsule == NULL)
+        return NULL;
+    const NativeTree *api = PyCapsule_GetPointer(capsule, NATIVE_TREE_CAPSULE);
+    if (api == NULL || api->version != NATIVE_TREE_VERSION) {
+        if (api != NULL)
+            PyErr_SetString(PyExc_ValueError, "the tree's native interface is another version");
+        Py_DECREF(capsule);
+        return NULL;
+    }
+    Engine *e = (Engine *)type->tp_alloc(type, 0);
+    if (e == NULL) {
+        Py_DECREF(capsule);
+        return NULL;
+    }
+    e->tree = Py_NewRef(tree);
+    e->capsule = capsule;
+    e->api = api;
+    e->limit_error = Py_NewRef(limit_error);
+    e->loop = loop_kind;
+    e->hash_move = hash_move;
+    e->store_leaves = store_leaves && table_size > 0;
+    e->narrow_on_hit = narrow_on_hit && table_size > 0;
+    e->value_bounds = value_bounds && api->value_bound != NULL;
+    e->node_limit = (long long)1 << 62;
+    e->best_move = NO_MOVE;
+    if (table_size > 0 && take_table(e, (size_t)table_size) < 0) {
+        Py_DECREF(e);
+        return NULL;
+    }
+    return (PyObject *)e;
+}
+
+static void Engine_dealloc(Engine *e) {
+    give_back_table(e);
+    for (int p = 0; p <= MAX_PLY; p++) {
+        lines_clear(&e->lines[p]);
+        free(e->lines[p].moves);
+        free(e->lines[p].lines);
+    }
+    Py_XDECREF(e->line);
+    Py_XDECREF(e->root_line);
+    Py_XDECREF(e->tree);
+    Py_XDECREF(e->capsule);
+    Py_XDECREF(e->limit_error);
+    Py_TYPE(e)->tp_free((PyObject *)e);
+}
+
+static PyMemberDef Engine_members[] = {
+    {"node_limit", T_LONGLONG, offsetof(Engine, node_limit), 0,
+     "Raise limit_error when nodes exceeds this."},
+    {"stored", T_LONGLONG, offsetof(Engine, stored), READONLY, "Stores made in the table."},
+    {NULL, 0, 0, 0, NULL},
+};
+
+static PyGetSetDef Engine_getset[] = {
+    {"counters", (getter)Engine_get_counters, NULL, "Every counter, in COUNTER_NAMES's order.", NULL},
+    {"root_line", (getter)Engine_get_root_line, NULL,
+     "The root's line of the last pass, when its value was exact: (move, rest) pairs.", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyMethodDef Engine_methods[] = {
+    {"root", (PyCFunction)Engine_root, METH_VARARGS,
+     "root(depth, alpha, beta) -> (value, best move or None): one pass (Search.root)."},
+    {"principal_variation", (PyCFunction)Engine_principal_variation, METH_VARARGS,
+     "principal_variation(first, depth) -> [moves] (Search.principal_variation)."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject EngineType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "harness.search._engine.Engine",
+    .tp_doc = PyDoc_STR("Engine(tree, loop, table_size, hash_move, store_leaves, narrow_on_hit, "
+                        "value_bounds, limit_error)\n\nThe compiled twin of the search frame "
+                        "for a native tree (see harness/search/engine.py)."),
+    .tp_basicsize = sizeof(Engine),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_new = Engine_new,
+    .tp_dealloc = (destructor)Engine_dealloc,
+    .tp_methods = Engine_methods,
+    .tp_members = Engine_members,
+    .tp_getset = Engine_getset,
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "_engine",
+    "The compiled twin of the search frame (harness.search.engine chooses it).", -1, NULL,
+};
+
+PyMODINIT_FUNC PyInit__engine(void) {
+    if (PyType_Ready(&EngineType) < 0)
+        return NULL;
+    PyObject *m = PyModule_Create(&module);
+    if (m == NULL)
+        return NULL;
+    PyObject *names = PyTuple_New(N_COUNTERS), *loops = PyTuple_New(3);
+    for (int i = 0; names != NULL && i < N_COUNTERS; i++)
+        PyTuple_SET_ITEM(names, i, PyUnicode_FromString(COUNTER_NAMES[i]));
+    for (int i = 0; loops != NULL && i < 3; i++)
+        PyTuple_SET_ITEM(loops, i, PyUnicode_FromString(LOOP_NAMES[i]));
+    Py_INCREF(&EngineType);
+    if (names == NULL || loops == NULL || PyModule_AddObject(m, "COUNTER_NAMES", names) < 0
+            || PyModule_AddObject(m, "LOOPS", loops) < 0
+            || PyModule_AddObject(m, "Engine", (PyObject *)&EngineType) < 0) {
+        Py_DECREF(&EngineType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

@@ -1,0 +1,91 @@
+"""The compiled frame: :class:`Search` run by its C twin (``_engine.c``) where it can be.
+
+With a compiled tree, the frame itself is most of a search's time: every node is several
+Python calls into the tree, a dict lookup and a tuple for the table, Python ints for the
+window. ``_engine.c`` is the same frame in C for trees that offer their methods as C
+functions (``native_tree()``, see ``native_tree.h``: today the compiled Connect Four tree)
+and for the alpha-beta family's loops; :func:`native_loop` says which variants those are.
+:class:`NativeSearch` is a :class:`Search` whose passes the engine runs: the drivers, the
+iterative deepening and the result are the same code either way, and the counters are
+copied into :attr:`Search.counters` after every pass.
+
+Everything else runs the Python frame: a tree without ``native_tree``, a quiescence
+search, a null move or check extensions, a tracing observer, a variant with another loop,
+a build without a C compiler and ``HARNESS_PURE_PYTHON`` set in the environment.
+``tests/test_engine.py`` compares the two frames search by search (scores, best moves,
+principal variations, every counter) over every variant it runs and every switch.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+from types import ModuleType
+from typing import Any
+
+from harness.games.base import Move, Tree
+from harness.search.core import Loop, NodeLimitReached, Quiescence, Search
+from harness.search.counters import COUNTER_NAMES
+from harness.search.table import TranspositionTable
+
+
+def _built() -> ModuleType | None:
+    try:
+        return importlib.import_module("harness.search._engine")
+    except ImportError:
+        return None
+
+
+BUILT = _built()
+"""The compiled module, or ``None`` where it was not built."""
+if BUILT is not None and tuple(BUILT.COUNTER_NAMES) != COUNTER_NAMES:
+    raise ImportError("harness.search._engine counts other counters than counters.py: "
+                      "`make install` builds it again")
+
+
+def engine_in_use() -> bool:
+    """Whether searches that can run in the compiled frame do, in this process (built,
+    and ``HARNESS_PURE_PYTHON`` not set): what ``run.json`` records."""
+    return BUILT is not None and not os.environ.get("HARNESS_PURE_PYTHON")
+
+
+def runs_natively(tree: Tree, loop: str | None, quiescence: Quiescence | None,
+                  enhanced: bool) -> bool:
+    """Whether a search of ``tree`` with the loop named ``loop`` (a variant's
+    :attr:`native_loop`) runs in the compiled frame: the engine is in use, the tree offers
+    its C methods, the loop is one the engine has, and nothing only the Python frame does
+    is asked for (a quiescence search; a null move or check extensions: ``enhanced``)."""
+    return (engine_in_use() and loop is not None and BUILT is not None
+            and loop in BUILT.LOOPS and quiescence is None and not enhanced
+            and hasattr(tree, "native_tree"))
+
+
+class NativeSearch(Search):
+    """A :class:`Search` whose passes run in the compiled frame (see the module)."""
+
+    def __init__(self, tree: Tree, table: TranspositionTable | None, loop: str,
+                 **switches: Any) -> None:
+        super().__init__(tree, table, **switches)
+        assert BUILT is not None
+        self._engine = BUILT.Engine(tree, loop, 0 if table is None else table.size,
+                                    self.hash_move, self.store_leaves, self.narrow_on_hit,
+                                    self.value_bound is not None, NodeLimitReached)
+
+    def root(self, loop: Loop, depth: int, alpha: int, beta: int) -> tuple[int, Move | None]:
+        """One pass in the compiled frame, with the loop it was made for (every pass of
+        the variants it runs searches that loop)."""
+        engine = self._engine
+        engine.node_limit = self.node_limit
+        self.root_lower_bound = False
+        try:
+            value, move = engine.root(depth, alpha, beta)
+        finally:
+            counters = self.counters
+            for name, count in zip(COUNTER_NAMES, engine.counters, strict=True):
+                setattr(counters, name, count)
+        self.root_line = engine.root_line
+        self.best_move = move
+        return int(value), move
+
+    def principal_variation(self, first: Move | None, depth: int) -> list[Move]:
+        return list(self._engine.principal_variation(first, depth))

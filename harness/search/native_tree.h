@@ -1,0 +1,38 @@
+/* The C side of a tree, for the compiled frame (harness/search/_engine.c).
+ *
+ * A compiled tree (Connect Four's _board.c) offers it through a method native_tree()
+ * returning a capsule named NATIVE_TREE_CAPSULE that points to a static NativeTree: the
+ * same methods as the Python Tree protocol (harness/games/base.py), each a plain C call on
+ * the tree object, with two restrictions that let the frame keep everything in C:
+ * - a move is a small non-negative int (0 <= move < max_moves is not required: any int
+ *   below 2^31), and the Python move object is that int;
+ * - key() is the Python key as an unsigned 64-bit integer (the Python key() returns the
+ *   same number as a Python int), so a table slot is hash(key) % size as in table.py.
+ * The functions never fail: the frame calls them only where the Python frame would call
+ * the Python methods, on nodes the tree itself produced.
+ */
+#ifndef HARNESS_NATIVE_TREE_H
+#define HARNESS_NATIVE_TREE_H
+
+#include <Python.h>
+#include <stdint.h>
+
+#define NATIVE_TREE_CAPSULE "harness.search.native_tree"
+#define NATIVE_TREE_VERSION 1
+#define NATIVE_MAX_MOVES 256    /* the most children a node of a native tree may have */
+
+typedef struct {
+    int version;                                   /* NATIVE_TREE_VERSION */
+    int (*moves)(PyObject *tree, int *out);        /* moves(): into out, in search order; count */
+    void (*push)(PyObject *tree, int move);
+    void (*pop)(PyObject *tree);
+    uint64_t (*key)(PyObject *tree);
+    long (*value)(PyObject *tree);                 /* the static value at the horizon */
+    long (*terminal_value)(PyObject *tree);        /* a node without moves */
+    long (*child_value)(PyObject *tree, int move); /* value() of a child, the cursor unmoved */
+    long (*value_bound)(PyObject *tree);           /* NULL: the tree offers none */
+    long (*value_floor)(PyObject *tree);           /* NULL: -INF */
+    void (*cutoff)(PyObject *tree, int move, int depth);   /* NULL: nothing to learn */
+} NativeTree;
+
+#endif

@@ -1,0 +1,194 @@
+"""The compiled frame (``harness/search/_engine.c``) is the Python frame, search by search.
+
+On the compiled Connect Four tree (the native tree there is), every variant the engine
+runs gives the same score, bound, best move, principal variation, status and every
+counter in both frames: over positions from every phase of the game, partial and full
+depths, tables from tiny (slots shared, replacement) to large, and every switch the frame
+has (hash move, leaves in the table, narrowing hits, value bounds, a weak window,
+iterative deepening, a node limit); Hypothesis draws more. The choice of frame is checked
+too: what runs natively does, what cannot runs in Python. Skipped where the engine or the
+compiled tree was not built.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from harness.games.connect4 import compiled as connect4_compiled
+from harness.games.connect4.compiled import connect4_tree
+from harness.games.connect4.tree import board_from
+from harness.results import environment
+from harness.search import VARIANTS, Switches, engine, make_spec, run, run_search
+from harness.search.run import SearchResult
+
+pytestmark = pytest.mark.skipif(
+    engine.BUILT is None or not connect4_compiled.compiled_available(),
+    reason="the compiled frame or the compiled Connect Four tree was not built")
+
+NATIVE = [v.name for v in VARIANTS if v.native_loop is not None]
+"""Every variant the compiled frame runs."""
+
+
+def random_position(seed: int, stones: int) -> str:
+    """A position of ``stones`` stones reached by seeded random play (no finished game)."""
+    rng = random.Random(seed)
+    while True:
+        moves = ""
+        tree = connect4_tree(board_from(""), "centre", False, compiled=True)
+        for _ in range(stones):
+            legal = tree.moves()
+            if not legal:
+                break
+            column = rng.choice(legal)
+            moves += str(column + 1)
+            tree.push(column)
+        if len(moves) == stones:
+            return moves
+
+
+POSITIONS = [random_position(seed, stones) for seed, stones in
+             ((1, 30), (2, 34), (3, 24), (4, 20), (5, 14), (6, 8))]
+"""End game to opening: the later ones searched to a partial depth."""
+
+
+def both(moves: str, name: str, depth: int, switches: Switches, order: str = "threats",
+         anticipate: bool = True, max_nodes: int | None = None) -> tuple[SearchResult, SearchResult]:
+    """The search in the compiled frame and in the Python frame, on the compiled tree."""
+    results = []
+    for native in (True, False):
+        tree = connect4_tree(board_from(moves), order, anticipate, compiled=True)
+        results.append(run_search(tree, make_spec(name), depth, switches, max_nodes=max_nodes,
+                                  native=native))
+    return results[0], results[1]
+
+
+def same(native: SearchResult, python: SearchResult) -> None:
+    ours = {k: v for k, v in dataclasses.asdict(native).items() if k != "time_s"}
+    theirs = {k: v for k, v in dataclasses.asdict(python).items() if k != "time_s"}
+    assert ours == theirs
+
+
+SWITCHES = [
+    Switches(tt_size=1 << 16),
+    Switches(tt_size=61),                                  # slots shared: replacement
+    Switches(tt_size=1 << 16, hash_move=False),
+    Switches(tt_size=1 << 12, tt_leaves=True, tt_narrow=True),
+    Switches(tt_size=997, tt_narrow=True, iterative_deepening=True),
+    Switches(tt_size=1 << 16, value_bounds=False),
+    Switches(tt_size=1 << 16, window=(-1, 1)),
+    Switches(iterative_deepening=True),
+    Switches(),
+]
+
+
+@pytest.mark.parametrize("name", NATIVE)
+def test_every_variant_of_the_engine_searches_the_same_nodes(name: str) -> None:
+    for moves in POSITIONS:
+        full = 42 - len(moves)
+        depths = [3, 6] if name == "minimax" else [3, 7, min(full, 16)]
+        for depth in depths:
+            for switches in SWITCHES:
+                same(*both(moves, name, depth, switches))
+
+
+def test_the_engine_agrees_on_pons_s_early_trees() -> None:
+    """Left-to-right and centre orders without anticipation (Pons's early steps)."""
+    for order in ("left", "centre"):
+        for name in ("alphabeta", "mtd-pons", "mtdf"):
+            same(*both(POSITIONS[0], name, 12, Switches(tt_size=1 << 14), order, False))
+
+
+@pytest.mark.parametrize("limit", [1, 2, 10, 100, 1000])
+def test_a_node_limit_stops_both_frames_at_the_same_node(limit: int) -> None:
+    stopped = 0
+    for name in ("alphabeta", "mtd-pons", "mt-sss"):
+        native, python = both("4453", name, 12, Switches(tt_size=1 << 12), max_nodes=limit)
+        same(native, python)
+        stopped += native.status == "max-nodes"
+    assert stopped
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 10**6), stones=st.integers(0, 38), name=st.sampled_from(NATIVE),
+       depth=st.integers(1, 12), size=st.sampled_from([0, 7, 256, 1 << 14]),
+       hash_move=st.booleans(), leaves=st.booleans(), narrow=st.booleans(),
+       bounds=st.booleans(), deepening=st.booleans())
+def test_random_searches_agree(seed: int, stones: int, name: str, depth: int, size: int,
+                               hash_move: bool, leaves: bool, narrow: bool, bounds: bool,
+                               deepening: bool) -> None:
+    moves = random_position(seed, stones)
+    switches = Switches(tt_size=size, hash_move=hash_move, tt_leaves=leaves, tt_narrow=narrow,
+                        value_bounds=bounds, iterative_deepening=deepening)
+    same(*both(moves, name, min(depth, 6) if name == "minimax" else depth, switches))
+
+
+def test_searches_one_after_another_share_nothing() -> None:
+    """The table is reused from search to search (stamped, not cleared): a search after
+    others, and one made while another engine is alive, are the search made alone."""
+    alone = both(POSITIONS[1], "mtd-pons", 8, Switches(tt_size=1 << 10))[0]
+    for moves in POSITIONS:
+        both(moves, "mtd-pons", 8, Switches(tt_size=1 << 10))
+    tree = connect4_tree(board_from(POSITIONS[2]), "threats", True, compiled=True)
+    kept = run.Search(tree)          # noqa: F841 -- alive while the next search runs
+    other = engine.NativeSearch(tree, run.TranspositionTable(1 << 10), "alphabeta-fs")
+    again = both(POSITIONS[1], "mtd-pons", 8, Switches(tt_size=1 << 10))[0]
+    del other
+    same(again, alone)
+
+
+def spy(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Record the frame each search is made in."""
+    made: list[str] = []
+    real = run.NativeSearch
+
+    def native(*args: Any, **kwargs: Any) -> Any:
+        made.append("compiled")
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(run, "NativeSearch", native)
+    return made
+
+
+def test_what_can_run_natively_does(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("HARNESS_PURE_PYTHON", raising=False)
+    made = spy(monkeypatch)
+    tree = connect4_tree(board_from("4453"), "threats", True, compiled=True)
+    for name in NATIVE:
+        run_search(tree, make_spec(name), 3, Switches(tt_size=64))
+    assert made == ["compiled"] * len(NATIVE)
+    assert engine.engine_in_use()
+    assert environment()["compiled_frame"] is True         # run.json says which ran
+
+
+def test_what_cannot_runs_in_the_python_frame(monkeypatch: pytest.MonkeyPatch) -> None:
+    made = spy(monkeypatch)
+    compiled_tree = connect4_tree(board_from("4453"), "threats", True, compiled=True)
+    python_tree = connect4_tree(board_from("4453"), "threats", True, compiled=False)
+    run_search(compiled_tree, make_spec("pvs"), 3)                 # another loop
+    run_search(python_tree, make_spec("alphabeta"), 3)             # no native methods
+    run_search(compiled_tree, make_spec("alphabeta"), 3, trace=True)   # an observer
+    run_search(compiled_tree, make_spec("alphabeta"), 3, native=False)
+    monkeypatch.setenv("HARNESS_PURE_PYTHON", "1")
+    assert not engine.engine_in_use()
+    assert environment()["compiled_frame"] is False
+    run_search(compiled_tree, make_spec("alphabeta"), 3)
+    assert made == []
+
+
+def test_bad_engines_are_exceptions() -> None:
+    assert engine.BUILT is not None
+    tree = connect4_tree(board_from(""), "threats", True, compiled=True)
+    with pytest.raises(ValueError, match="loop pvs"):
+        engine.BUILT.Engine(tree, "pvs", 0, True, False, False, True, run.NodeLimitReached)
+    with pytest.raises(ValueError, match="not negative"):
+        engine.BUILT.Engine(tree, "alphabeta", -1, True, False, False, True, run.NodeLimitReached)
+    with pytest.raises(AttributeError):
+        engine.BUILT.Engine(object(), "alphabeta", 0, True, False, False, True,
+                            run.NodeLimitReached)
+    assert tuple(engine.BUILT.COUNTER_NAMES) == engine.COUNTER_NAMES
