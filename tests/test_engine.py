@@ -25,6 +25,7 @@ from harness.games.connect4.compiled import connect4_tree
 from harness.games.connect4.tree import board_from
 from harness.results import environment
 from harness.search import VARIANTS, Switches, engine, make_spec, run, run_search
+from harness.search.counters import Counters
 from harness.search.run import SearchResult
 
 pytestmark = pytest.mark.skipif(
@@ -185,10 +186,12 @@ def test_bad_engines_are_exceptions() -> None:
     assert engine.BUILT is not None
     tree = connect4_tree(board_from(""), "threats", True, compiled=True)
     with pytest.raises(ValueError, match="loop pvs"):
-        engine.BUILT.Engine(tree, "pvs", 0, True, False, False, True, run.NodeLimitReached)
+        engine.BUILT.Engine(tree, "pvs", 0, True, False, False, True,
+                            run.NodeLimitReached, Counters())
     with pytest.raises(ValueError, match="not negative"):
-        engine.BUILT.Engine(tree, "alphabeta", -1, True, False, False, True, run.NodeLimitReached)
+        engine.BUILT.Engine(tree, "alphabeta", -1, True, False, False, True,
+                            run.NodeLimitReached, Counters())
     with pytest.raises(AttributeError):
         engine.BUILT.Engine(object(), "alphabeta", 0, True, False, False, True,
-                            run.NodeLimitReached)
+                            run.NodeLimitReached, Counters())
     assert tuple(engine.BUILT.COUNTER_NAMES) == engine.COUNTER_NAMES

@@ -51,6 +51,7 @@ enum {
     TT_PROBES, TT_HITS, TT_CUTOFFS, NULL_SEARCHES, NULL_CUTOFFS, BOUND_CUTOFFS,
     TT_DEEP_CUTOFFS, N_COUNTERS
 };
+static PyObject *COUNTER_KEYS[N_COUNTERS];   /* COUNTER_NAMES as interned strings */
 
 enum { LOOP_MINIMAX, LOOP_ALPHABETA, LOOP_ALPHABETA_FS };
 static const char *const LOOP_NAMES[] = {"minimax", "alphabeta", "alphabeta-fs"};
@@ -81,6 +82,8 @@ typedef struct {
     const NativeTree *api;
     PyObject *capsule;                   /* keeps `api` alive */
     PyObject *limit_error;               /* NodeLimitReached */
+    PyObject *counters_object;           /* Search.counters: set from `counters` after a pass */
+    long long synced[N_COUNTERS];        /* what counters_object holds */
     int loop, hash_move, store_leaves, narrow_on_hit, value_bounds;
     long long node_limit;
     long long counters[N_COUNTERS];
@@ -414,13 +417,39 @@ static long node(Engine *e, int depth, long alpha, long beta) {
 
 /* ---- the Python type ------------------------------------------------------------------ */
 
-static PyObject *move_or_none(int move) {
-    if (move == NO_MOVE)
-        Py_RETURN_NONE;
-    return PyLong_FromLong(move);
+/* Search.counters made the engine's: only the counts that moved since the last pass. */
+static int sync_counters(Engine *e) {
+    for (int i = 0; i < N_COUNTERS; i++) {
+        if (e->counters[i] == e->synced[i])
+            continue;
+        PyObject *count = PyLong_FromLongLong(e->counters[i]);
+        if (count == NULL || PyObject_SetAttr(e->counters_object, COUNTER_KEYS[i], count) < 0) {
+            Py_XDECREF(count);
+            return -1;
+        }
+        Py_DECREF(count);
+        e->synced[i] = e->counters[i];
+    }
+    return 0;
 }
 
-/* Engine.root(depth, alpha, beta) -> (value, best move or None): Search.root, one pass. */
+static PyObject *pass_result(Engine *e, long value, int move) {
+    if (e->failed) {                         /* the counts so far, then the exception */
+        PyObject *type, *error, *trace;
+        PyErr_Fetch(&type, &error, &trace);
+        sync_counters(e);
+        PyErr_Restore(type, error, trace);
+        return NULL;
+    }
+    if (sync_counters(e) < 0)
+        return NULL;
+    if (move == NO_MOVE)
+        return Py_BuildValue("(lO)", value, Py_None);
+    return Py_BuildValue("(li)", value, move);
+}
+
+/* Engine.root(depth, alpha, beta) -> (value, best move or None): Search.root, one pass,
+ * its counts written to the counters object the engine was made with. */
 static PyObject *Engine_root(Engine *e, PyObject *args) {
     int depth;
     long alpha, beta;
@@ -435,18 +464,18 @@ static PyObject *Engine_root(Engine *e, PyObject *args) {
     Py_CLEAR(e->root_line);
     if (depth <= 0) {
         c[LEAVES]++;
-        return Py_BuildValue("(lO)", horizon(e), Py_None);
+        return pass_result(e, horizon(e), NO_MOVE);
     }
     int moves[NATIVE_MAX_MOVES];
     int n = e->api->moves(e->tree, moves);
     if (n == 0) {
         c[LEAVES]++;
-        return Py_BuildValue("(lO)", e->api->terminal_value(e->tree), Py_None);
+        return pass_result(e, e->api->terminal_value(e->tree), NO_MOVE);
     }
     if (e->value_bounds) {
         long answer;
         if (bounded(e, &alpha, &beta, &answer))
-            return Py_BuildValue("(lO)", answer, Py_None);
+            return pass_result(e, answer, NO_MOVE);
     }
     int hash_move = NO_MOVE;
     if (e->table.size && e->hash_move) {
@@ -458,12 +487,11 @@ static PyObject *Engine_root(Engine *e, PyObject *args) {
         }
     }
     long value = expand(e, moves, n, depth, alpha, beta, hash_move);
-    if (e->failed)
-        return NULL;
-    e->root_line = e->line;
-    e->line = NULL;
-    PyObject *move = move_or_none(e->best_move);
-    return move == NULL ? NULL : Py_BuildValue("(lN)", value, move);
+    if (!e->failed) {
+        e->root_line = e->line;
+        e->line = NULL;
+    }
+    return pass_result(e, value, e->best_move);
 }
 
 /* Engine.principal_variation(first, depth): Search.principal_variation, in C. */
@@ -539,14 +567,14 @@ static PyObject *Engine_get_root_line(Engine *e, void *unused) {
 
 static PyObject *Engine_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
     static char *keywords[] = {"tree", "loop", "table_size", "hash_move", "store_leaves",
-                               "narrow_on_hit", "value_bounds", "limit_error", NULL};
-    PyObject *tree, *limit_error;
+                               "narrow_on_hit", "value_bounds", "limit_error", "counters", NULL};
+    PyObject *tree, *limit_error, *counters;
     const char *loop_name;
     Py_ssize_t table_size;
     int hash_move, store_leaves, narrow_on_hit, value_bounds;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OsnppppO:Engine", keywords, &tree,
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OsnppppOO:Engine", keywords, &tree,
                                      &loop_name, &table_size, &hash_move, &store_leaves,
-                                     &narrow_on_hit, &value_bounds, &limit_error))
+                                     &narrow_on_hit, &value_bounds, &limit_error, &counters))
         return NULL;
     int loop_kind = -1;
     for (int k = 0; k < 3; k++)
@@ -580,6 +608,16 @@ static PyObject *Engine_new(PyTypeObject *type, PyObject *args, PyObject *kwargs
     e->capsule = capsule;
     e->api = api;
     e->limit_error = Py_NewRef(limit_error);
+    e->counters_object = Py_NewRef(counters);
+    for (int i = 0; i < N_COUNTERS; i++) {  /* the counts it starts from */
+        PyObject *count = PyObject_GetAttr(counters, COUNTER_KEYS[i]);
+        e->synced[i] = e->counters[i] = count == NULL ? -1 : PyLong_AsLongLong(count);
+        Py_XDECREF(count);
+        if (PyErr_Occurred()) {
+            Py_DECREF(e);
+            return NULL;
+        }
+    }
     e->loop = loop_kind;
     e->hash_move = hash_move;
     e->store_leaves = store_leaves && table_size > 0;
@@ -606,6 +644,7 @@ static void Engine_dealloc(Engine *e) {
     Py_XDECREF(e->tree);
     Py_XDECREF(e->capsule);
     Py_XDECREF(e->limit_error);
+    Py_XDECREF(e->counters_object);
     Py_TYPE(e)->tp_free((PyObject *)e);
 }
 
@@ -635,7 +674,7 @@ static PyTypeObject EngineType = {
     PyVarObject_HEAD_INIT(NULL, 0)
     .tp_name = "harness.search._engine.Engine",
     .tp_doc = PyDoc_STR("Engine(tree, loop, table_size, hash_move, store_leaves, narrow_on_hit, "
-                        "value_bounds, limit_error)\n\nThe compiled twin of the search frame "
+                        "value_bounds, limit_error, counters)\n\nThe compiled twin of the search frame "
                         "for a native tree (see harness/search/engine.py)."),
     .tp_basicsize = sizeof(Engine),
     .tp_flags = Py_TPFLAGS_DEFAULT,
@@ -654,6 +693,9 @@ static struct PyModuleDef module = {
 PyMODINIT_FUNC PyInit__engine(void) {
     if (PyType_Ready(&EngineType) < 0)
         return NULL;
+    for (int i = 0; i < N_COUNTERS; i++)
+        if ((COUNTER_KEYS[i] = PyUnicode_InternFromString(COUNTER_NAMES[i])) == NULL)
+            return NULL;
     PyObject *m = PyModule_Create(&module);
     if (m == NULL)
         return NULL;

@@ -6,8 +6,8 @@ window. ``_engine.c`` is the same frame in C for trees that offer their methods 
 functions (``native_tree()``, see ``native_tree.h``: today the compiled Connect Four tree)
 and for the alpha-beta family's loops; :func:`native_loop` says which variants those are.
 :class:`NativeSearch` is a :class:`Search` whose passes the engine runs: the drivers, the
-iterative deepening and the result are the same code either way, and the counters are
-copied into :attr:`Search.counters` after every pass.
+iterative deepening and the result are the same code either way, and the engine writes
+the counts of every pass into :attr:`Search.counters`.
 
 Everything else runs the Python frame: a tree without ``native_tree``, a quiescence
 search, a null move or check extensions, a tracing observer, a variant with another loop,
@@ -69,23 +69,20 @@ class NativeSearch(Search):
         assert BUILT is not None
         self._engine = BUILT.Engine(tree, loop, 0 if table is None else table.size,
                                     self.hash_move, self.store_leaves, self.narrow_on_hit,
-                                    self.value_bound is not None, NodeLimitReached)
+                                    self.value_bound is not None, NodeLimitReached,
+                                    self.counters)
 
     def root(self, loop: Loop, depth: int, alpha: int, beta: int) -> tuple[int, Move | None]:
         """One pass in the compiled frame, with the loop it was made for (every pass of
-        the variants it runs searches that loop)."""
+        the variants it runs searches that loop); the engine writes the pass's counts into
+        :attr:`counters`."""
         engine = self._engine
         engine.node_limit = self.node_limit
         self.root_lower_bound = False
-        try:
-            value, move = engine.root(depth, alpha, beta)
-        finally:
-            counters = self.counters
-            for name, count in zip(COUNTER_NAMES, engine.counters, strict=True):
-                setattr(counters, name, count)
+        value, move = engine.root(depth, alpha, beta)
         self.root_line = engine.root_line
         self.best_move = move
-        return int(value), move
+        return value, move
 
     def principal_variation(self, first: Move | None, depth: int) -> list[Move]:
         return list(self._engine.principal_variation(first, depth))
