@@ -90,6 +90,7 @@ typedef struct {
     Table table;                         /* size 0: no table */
     long long stored;                    /* table.py's TranspositionTable.stored */
     int ply, failed;
+    int plies_used;                      /* lines[0..plies_used) may hold memory */
     int best_move;
     PyObject *line, *root_line;          /* core.py's _line and root_line (or NULL) */
     Lines lines[MAX_PLY + 1];
@@ -317,6 +318,8 @@ static long expand(Engine *e, int *moves, int n, int depth, long alpha, long bet
     }
     int ply = e->ply;
     lines_clear(&e->lines[ply]);
+    if (ply >= e->plies_used)
+        e->plies_used = ply + 1;
     long value = 0;
     int last = 0, best = NO_MOVE;
     loop(e, moves, n, depth, alpha, beta, &value, &last, &best);
@@ -608,16 +611,7 @@ static PyObject *Engine_new(PyTypeObject *type, PyObject *args, PyObject *kwargs
     e->capsule = capsule;
     e->api = api;
     e->limit_error = Py_NewRef(limit_error);
-    e->counters_object = Py_NewRef(counters);
-    for (int i = 0; i < N_COUNTERS; i++) {  /* the counts it starts from */
-        PyObject *count = PyObject_GetAttr(counters, COUNTER_KEYS[i]);
-        e->synced[i] = e->counters[i] = count == NULL ? -1 : PyLong_AsLongLong(count);
-        Py_XDECREF(count);
-        if (PyErr_Occurred()) {
-            Py_DECREF(e);
-            return NULL;
-        }
-    }
+    e->counters_object = Py_NewRef(counters);  /* a new search's: every count 0, as synced */
     e->loop = loop_kind;
     e->hash_move = hash_move;
     e->store_leaves = store_leaves && table_size > 0;
@@ -634,7 +628,7 @@ static PyObject *Engine_new(PyTypeObject *type, PyObject *args, PyObject *kwargs
 
 static void Engine_dealloc(Engine *e) {
     give_back_table(e);
-    for (int p = 0; p <= MAX_PLY; p++) {
+    for (int p = 0; p < e->plies_used; p++) {
         lines_clear(&e->lines[p]);
         free(e->lines[p].moves);
         free(e->lines[p].lines);
