@@ -98,8 +98,14 @@ typedef struct {
 
 /* ---- the table (table.py) -------------------------------------------------------------- */
 
+/* hash(key) % size, as table.py: Python hashes an int below 2^64 to itself modulo the
+ * Mersenne prime 2^61 - 1, which folds without a division. */
 static inline Slot *slot_of(Engine *e, uint64_t key) {
-    return &e->table.slots[(key % MERSENNE_61) % e->table.size];
+    uint64_t hash = (key & MERSENNE_61) + (key >> 61);
+    if (hash >= MERSENNE_61)
+        hash -= MERSENNE_61;
+    size_t size = e->table.size;
+    return &e->table.slots[(size & (size - 1)) == 0 ? hash & (size - 1) : hash % size];
 }
 
 static inline Slot *probe(Engine *e, uint64_t key) {
@@ -307,7 +313,7 @@ static int bounded(Engine *e, long *alpha, long *beta, long *answer) {
 
 /* Search.expand: the loop over the children (hash move first), the node classified, stored. */
 static long expand(Engine *e, int *moves, int n, int depth, long alpha, long beta,
-                   int hash_move) {
+                   int hash_move, uint64_t key) {
     if (hash_move != NO_MOVE && moves[0] != hash_move) {
         for (int k = 1; k < n; k++)
             if (moves[k] == hash_move) {
@@ -348,7 +354,7 @@ static long expand(Engine *e, int *moves, int n, int depth, long alpha, long bet
         }
     }
     if (e->table.size)
-        store(e, e->api->key(e->tree), depth, alpha, beta, value, best);
+        store(e, key, depth, alpha, beta, value, best);
     e->best_move = best;
     return value;
 }
@@ -367,9 +373,11 @@ static long node(Engine *e, int depth, long alpha, long beta) {
         return horizon(e);
     }
     int hash_move = NO_MOVE;
+    uint64_t key = 0;                        /* read once: the probe's and the store's */
     if (e->table.size) {
         c[TT_PROBES]++;
-        Slot *entry = probe(e, e->api->key(e->tree));
+        key = e->api->key(e->tree);
+        Slot *entry = probe(e, key);
         if (entry != NULL) {
             c[TT_HITS]++;
             if (entry->depth >= depth) {
@@ -401,7 +409,7 @@ static long node(Engine *e, int depth, long alpha, long beta) {
         c[LEAVES]++;
         long value = horizon(e);
         if (e->table.size)
-            store(e, e->api->key(e->tree), 0, alpha, beta, value, NO_MOVE);
+            store(e, key, 0, alpha, beta, value, NO_MOVE);
         return value;
     }
     int moves[NATIVE_MAX_MOVES];
@@ -415,7 +423,7 @@ static long node(Engine *e, int depth, long alpha, long beta) {
         if (bounded(e, &alpha, &beta, &answer))
             return answer;
     }
-    return expand(e, moves, n, depth, alpha, beta, hash_move);
+    return expand(e, moves, n, depth, alpha, beta, hash_move, key);
 }
 
 /* ---- the Python type ------------------------------------------------------------------ */
@@ -481,15 +489,16 @@ static PyObject *Engine_root(Engine *e, PyObject *args) {
             return pass_result(e, answer, NO_MOVE);
     }
     int hash_move = NO_MOVE;
+    uint64_t key = e->table.size ? e->api->key(e->tree) : 0;
     if (e->table.size && e->hash_move) {
         c[TT_PROBES]++;
-        Slot *entry = probe(e, e->api->key(e->tree));
+        Slot *entry = probe(e, key);
         if (entry != NULL) {
             c[TT_HITS]++;
             hash_move = entry->move;
         }
     }
-    long value = expand(e, moves, n, depth, alpha, beta, hash_move);
+    long value = expand(e, moves, n, depth, alpha, beta, hash_move, key);
     if (!e->failed) {
         e->root_line = e->line;
         e->line = NULL;

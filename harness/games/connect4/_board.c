@@ -50,6 +50,15 @@ typedef struct {
     State stack[MAX_STACK];
 } Tree;
 
+/* Bits set in x, inline: without -mpopcnt (not every x86-64 has the instruction)
+ * __builtin_popcountll is a call into libgcc, once per candidate move of every node. */
+static inline int popcount64(u64 x) {
+    x -= (x >> 1) & 0x5555555555555555ULL;
+    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+    return (int)((x * 0x0101010101010101ULL) >> 56);
+}
+
 /* ---- Board's helpers, on one State --------------------------------------------------- */
 
 static inline int can_play(const Tree *t, const State *s, int column) {
@@ -173,7 +182,7 @@ static int moves(const Tree *t, const State *s, int *out) {
     u64 possible = playable(t, s);
     int count[MAX_WIDTH];
     for (int i = 0; i < n; i++) {
-        int c = out[i], k = __builtin_popcountll(
+        int c = out[i], k = popcount64(
             winning_squares(t, s->mask, s->position | (possible & t->column[c])));
         int j = i;
         for (; j > 0 && count[j - 1] < k; j--) {
@@ -447,7 +456,7 @@ static PyObject *Tree_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) 
     /* A position the Python tree could reach: stones on the board, stacked from the
      * bottom of each column, counted, the mover's among them. */
     if ((mask & ~self->full) || ((mask + self->bottom) & mask) || (position & ~mask)
-            || (u64)__builtin_popcountll(mask) != stones) {
+            || (u64)popcount64(mask) != stones) {
         PyErr_SetString(PyExc_ValueError, "not a Connect Four position: stones off the board or "
                         "floating, the mover's not among them, or miscounted");
         Py_DECREF(self);
