@@ -251,6 +251,11 @@ static PyObject *Tree_move_name(Tree *self, PyObject *move) {
     return PyUnicode_FromFormat("%c%c", (int)("abcdefgh"[square % 8]), (int)('1' + square / 8));
 }
 
+/* "X" or "O": the player to move (a pass changes it too). */
+static PyObject *Tree_player(Tree *self, PyObject *unused) {
+    return PyUnicode_FromString(self->now.x_to_move ? "X" : "O");
+}
+
 static PyObject *Tree_reset(Tree *self, PyObject *unused) {
     self->now = self->root;
     self->depth = 0;
@@ -364,7 +369,7 @@ static PyObject *Tree_get_root(Tree *self, void *unused) {
 }
 
 /* (mover, opponent, x_to_move) at the cursor. */
-static PyObject *Tree_get_state(Tree *self, void *unused) {
+static PyObject *Tree_get_now(Tree *self, void *unused) {
     return Py_BuildValue("(KKO)", (unsigned long long)self->now.mover,
                          (unsigned long long)self->now.opponent,
                          self->now.x_to_move ? Py_True : Py_False);
@@ -372,7 +377,7 @@ static PyObject *Tree_get_state(Tree *self, void *unused) {
 
 static PyGetSetDef Tree_getset[] = {
     {"root", (getter)Tree_get_root, NULL, "(mover, opponent, x_to_move) of the root", NULL},
-    {"state", (getter)Tree_get_state, NULL, "(mover, opponent, x_to_move) at the cursor", NULL},
+    {"now", (getter)Tree_get_now, NULL, "(mover, opponent, x_to_move) at the cursor", NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };
 
@@ -389,6 +394,7 @@ static PyMethodDef Tree_methods[] = {
     ONEARG(child_value, "value() of the child reached by a move, the cursor left where it is."),
     NOARGS(key, "tree.position_key: a 64-bit key of the position."),
     ONEARG(move_name, "a1 .. h8, or pass."),
+    NOARGS(player, "X or O: the player to move."),
     NOARGS(reset, "Put the cursor on the root."),
     {"cutoff", (PyCFunction)(void (*)(void))Tree_cutoff, METH_FASTCALL,
      "cutoff(move, depth): the move order is static, nothing to learn."},

@@ -282,6 +282,10 @@ class OthelloTree:
     def move_name(self, move: object) -> str:
         return square_name(operator.index(move))  # type: ignore[arg-type]
 
+    def player(self) -> str:
+        """``X`` or ``O``: the player to move (a pass changes it too)."""
+        return "X" if self.board.x_to_move else "O"
+
     def reset(self) -> None:
         if self._stack:
             self.board.mover, self.board.opponent, self.board.x_to_move = self.root
