@@ -46,43 +46,63 @@ typedef struct {
     State stack[MAX_STACK];
 } Tree;
 
-/* tree.DIRECTIONS: shift (positive: towards H8) and the squares a disc may leave from. */
-static const int SHIFTS[8] = {1, -1, 8, -8, 9, 7, -7, -9};
-static const u64 KEEP[8] = {NOT_H, NOT_A, FULL, FULL, NOT_H, NOT_A, NOT_H, NOT_A};
-
-static inline u64 shifted(u64 discs, int shift) {
-    return shift > 0 ? discs << shift : discs >> -shift;
+/* tree.legal_moves: empty squares closing a line of the opponent's discs. Edax's
+ * get_moves (Richard Delorme) without SIMD: for each axis, the lines of the opponent's
+ * discs grown from the mover's both ways at once, in doubling steps; `inner` (the
+ * opponent's discs off columns A and H) stops a line at the board's side edges. Its
+ * results are tree.py's flood fill's (the diff tests compare them). */
+static inline u64 axis_moves(u64 mover, u64 inner, int dir) {
+    const int dir2 = dir + dir;
+    u64 flip_l = inner & (mover << dir), flip_r = inner & (mover >> dir);
+    flip_l |= inner & (flip_l << dir);
+    flip_r |= inner & (flip_r >> dir);
+    u64 pair_l = inner & (inner << dir), pair_r = pair_l >> dir;
+    flip_l |= pair_l & (flip_l << dir2);
+    flip_r |= pair_r & (flip_r >> dir2);
+    flip_l |= pair_l & (flip_l << dir2);
+    flip_r |= pair_r & (flip_r >> dir2);
+    return (flip_l << dir) | (flip_r >> dir);
 }
 
-/* tree.legal_moves: empty squares closing a line of the opponent's discs. */
 static inline u64 legal_moves(u64 mover, u64 opponent) {
-    u64 empty = ~(mover | opponent), found = 0;
-    for (int d = 0; d < 8; d++) {
-        int s = SHIFTS[d];
-        u64 keep = KEEP[d];
-        u64 line = shifted(mover & keep, s) & opponent;
-        line |= shifted(line & keep, s) & opponent;
-        line |= shifted(line & keep, s) & opponent;
-        line |= shifted(line & keep, s) & opponent;
-        line |= shifted(line & keep, s) & opponent;
-        line |= shifted(line & keep, s) & opponent;
-        found |= shifted(line & keep, s) & empty;
-    }
-    return found;
+    const u64 inner = opponent & 0x7E7E7E7E7E7E7E7EULL;
+    return (axis_moves(mover, inner, 1) | axis_moves(mover, opponent, 8)
+            | axis_moves(mover, inner, 7) | axis_moves(mover, inner, 9)) & ~(mover | opponent);
 }
+
+/* The discs of one direction a disc on `bit` turns over: a run of the opponent's discs
+ * ended by one of the mover's (tree.flips walks the same way). SHIFT is constant in each
+ * use, so each direction compiles to its own loop. */
+#define RUN(SHIFTED, KEEP) do {                                  \
+        u64 line = 0, step = SHIFTED(bit & (KEEP));                \
+        while (step & opponent) {                                 \
+            line |= step;                                         \
+            step = SHIFTED(step & (KEEP));                        \
+        }                                                         \
+        if (step & mover)                                         \
+            turned |= line;                                       \
+    } while (0)
+#define E(x) ((x) << 1)
+#define W(x) ((x) >> 1)
+#define N(x) ((x) << 8)
+#define S(x) ((x) >> 8)
+#define NE(x) ((x) << 9)
+#define NW(x) ((x) << 7)
+#define SE(x) ((x) >> 7)
+#define SW(x) ((x) >> 9)
 
 /* tree.flips: the opponent's discs a disc of `mover` on `square` turns over. */
 static inline u64 flips(u64 mover, u64 opponent, int square) {
+    const u64 bit = (u64)1 << square;
     u64 turned = 0;
-    for (int d = 0; d < 8; d++) {
-        u64 line = 0, step = shifted(((u64)1 << square) & KEEP[d], SHIFTS[d]);
-        while (step & opponent) {
-            line |= step;
-            step = shifted(step & KEEP[d], SHIFTS[d]);
-        }
-        if (step & mover)
-            turned |= line;
-    }
+    RUN(E, NOT_H);
+    RUN(W, NOT_A);
+    RUN(N, FULL);
+    RUN(S, FULL);
+    RUN(NE, NOT_H);
+    RUN(NW, NOT_A);
+    RUN(SE, NOT_H);
+    RUN(SW, NOT_A);
     return turned;
 }
 
