@@ -212,9 +212,6 @@ CASES = [
     pytest.param([*RUN, "--problems", "othello:nowhere.txt"],
                  "othello:nowhere.txt: no such file, and not start or a suite the project ships",
                  id="run-othello-no-such-suite"),
-    pytest.param([*RUN, "--problems", "othello:start"],
-                 "start: depth 120 is deeper than the harness searches (100 plies): give --depth N",
-                 id="run-othello-start-without-depth"),
     # run: problems named GAME:SPEC
     pytest.param([*RUN, "--problems", "bench.epd"], "--problems 'bench.epd': not GAME:SPEC",
                  id="run-problems-without-game"),

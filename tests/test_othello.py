@@ -16,7 +16,14 @@ from harness.cli import cli
 from harness.errors import HarnessError
 from harness.games.othello import generate
 from harness.games.othello.compiled import compiled_in_use, othello_tree
-from harness.games.othello.game import POSITIONS, START_TEXT, read_position
+from harness.games.othello.game import (
+    MIDGAME_DEPTH,
+    POSITIONS,
+    SOLVE_EMPTIES,
+    START_TEXT,
+    default_depth,
+    read_position,
+)
 from harness.games.othello.tree import (
     MAX_VALUE,
     PASS,
@@ -147,6 +154,7 @@ def test_a_search_twice_the_empties_deep_is_exact() -> None:
     for problem in sorted(problems, key=lambda p: p.default_depth)[:3]:
         board = board_of(problem.position)
         assert problem.default_depth == plies_to_end(board.mover, board.opponent) == 2 * (64 - board.discs())
+        assert 64 - board.discs() <= SOLVE_EMPTIES
         for name in ("alphabeta", "pvs", "mtdf"):
             result = run_search(game.tree(problem), make_spec(name), problem.default_depth,
                                 Switches(tt_size=1 << 16))
@@ -180,7 +188,7 @@ def test_a_file_of_positions(tmp_path: Path) -> None:
     assert found.name == "few.txt" and found.record["path"] == str(path)
     problems = list(found.problems)
     assert [p.problem_id for p in problems] == ["3", "4"] and [p.index for p in problems] == [0, 1]
-    assert problems[0].default_depth == 120 and problems[0].position == START_TEXT
+    assert problems[0].default_depth == MIDGAME_DEPTH and problems[0].position == START_TEXT
     game = find_game("othello")
     assert game.columns_for(problems[0], "d3") == {"known_value": ""}
     known = int(problems[1].position.split()[2])
@@ -266,10 +274,14 @@ def test_bad_lines_are_one_line_exit_2(tmp_path: Path) -> None:
     assert len(result.stderr.strip().splitlines()) == 1
 
 
-def test_the_start_needs_a_depth() -> None:
-    """Twice 60 empties is deeper than the harness searches: the run asks for --depth."""
-    result = CliRunner().invoke(cli, ["run", "--problems", "othello:start", "--no-progress"])
-    assert result.exit_code == 2 and "give --depth N" in result.stderr
+def test_the_default_depth_solves_the_endgame_only() -> None:
+    depths = {p.problem_id: (64 - board_of(p.position).discs(), p.default_depth)
+              for p in load_problems("othello:phases.txt").problems}
+    assert all(depth == (2 * empty if empty <= SOLVE_EMPTIES else MIDGAME_DEPTH)
+               for empty, depth in depths.values())
+    assert {depth for _, depth in depths.values()} >= {MIDGAME_DEPTH, 26, 28}
+    board = board_of(START_TEXT)
+    assert default_depth(board) == MIDGAME_DEPTH
 
 
 def test_legal_moves_never_wrap_round_the_board() -> None:

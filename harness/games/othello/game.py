@@ -20,6 +20,18 @@ CENTRE = (27, 28, 35, 36)
 """D4, E4, D5, E5: occupied from the start, so in every position of a game."""
 START_TEXT = "-" * 27 + "OX" + "-" * 6 + "XO" + "-" * 27 + " X"
 """The starting position as a line: O on D4 and E5, X on E4 and D5, X to move."""
+SOLVE_EMPTIES = 16
+"""Positions with at most this many empty squares are solved by default: searched twice
+as many plies deep, to the end of every game (seconds with the compiled tree)."""
+MIDGAME_DEPTH = 8
+"""The depth searched by default before that (Plaat's Othello experiments went 8-9 deep)."""
+
+
+def default_depth(board: Board) -> int:
+    """To the end of the game (an exact solve) with at most :data:`SOLVE_EMPTIES` empty
+    squares, else :data:`MIDGAME_DEPTH`."""
+    empty = 64 - board.discs()
+    return plies_to_end(board.mover, board.opponent) if empty <= SOLVE_EMPTIES else MIDGAME_DEPTH
 
 
 class Othello(Game):
@@ -31,8 +43,9 @@ class Othello(Game):
             "phases.txt) | start")
     description = ("Othello on bitboards, a pass a move; the end of the game exact (the disc "
                    "difference for the player to move, empty squares to the winner), else "
-                   "square weights and mobility; a depth of twice the empty squares (the "
-                   "default) reaches only ends: an exact solve")
+                   "square weights and mobility; a depth of twice the empty squares reaches "
+                   f"only ends: an exact solve, the default up to {SOLVE_EMPTIES} empties "
+                   f"(else depth {MIDGAME_DEPTH})")
     source = ("standard rules (World Othello Federation); moves and results checked against "
               "OpenSpiel's othello")
     columns: ClassVar[Mapping[str, str]] = {"known_value": "the value the file gives (empty: none)"}
@@ -58,8 +71,8 @@ class Othello(Game):
         return othello_tree(board)
 
     def work(self, problem: Problem) -> float:
-        """Two to the empty squares: a rough rank (earlier positions need far more work)."""
-        return float(2 ** min(problem.default_depth // 2, 60))
+        """Two to the default depth: a rough rank (a solve before a middle-game search)."""
+        return float(2 ** problem.default_depth)
 
     def columns_for(self, problem: Problem, best_move: str) -> dict[str, object]:
         known = read_position(problem.position)[1]
@@ -67,8 +80,8 @@ class Othello(Game):
 
     def judge(self, problem: Problem, best_move: str, score: int | None, bound: str) -> bool | None:
         """Whether the search's answer agrees with the file's value: the value itself, or
-        a bound on the right side of it (meaningful for a search to the end: see the
-        default depth)."""
+        a bound on the right side of it (meaningful for a search to the end of the game:
+        :func:`default_depth`)."""
         known = read_position(problem.position)[1]
         if known is None or score is None:
             return None
@@ -117,7 +130,7 @@ def problem_of(text: str, suite: str, problem_id: str, source: str, index: int,
     """The problem of a position line (checked: a bad one is ``where`` and the reason)."""
     board, _ = read_position(text, where)
     return Problem(Othello.name, suite, problem_id, source, index, options,
-                   plies_to_end(board.mover, board.opponent), position=" ".join(text.split()))
+                   default_depth(board), position=" ".join(text.split()))
 
 
 def _file_problems(path: Path, name: str,
