@@ -290,3 +290,29 @@ def test_legal_moves_never_wrap_round_the_board() -> None:
     assert legal_moves(1 << 7, 1 << 8) == 0
     assert legal_moves(1 << 8, 1 << 7) == 0
     assert legal_moves(1 << 0, 1 << 1) == 1 << 2
+
+
+def test_solved_endgames_agree_with_openspiels_alpha_beta(pyspiel_othello: object) -> None:
+    """Six random games stopped with 8 or 9 empty squares: our solve's sign is OpenSpiel's
+    alpha-beta's value (win, loss or draw for the player to move)."""
+    from open_spiel.python.algorithms.minimax import alpha_beta_search
+
+    rng = random.Random(7)
+    signs = set()
+    for game in range(6):
+        state = pyspiel_othello.new_initial_state()  # type: ignore[attr-defined]
+        tree = OthelloTree(Board.start())
+        while tree.board.discs() < 55 + game % 2 or tree.moves() == [PASS]:
+            move = rng.choice(list(tree.moves()))
+            state.apply_action(move)
+            tree.push(move)
+        assert not state.is_terminal()
+        board = tree.board
+        score = run_search(othello_tree(Board(board.mover, board.opponent, board.x_to_move)),
+                           make_spec("alphabeta"), plies_to_end(board.mover, board.opponent),
+                           Switches()).score
+        assert score is not None
+        expected, _ = alpha_beta_search(pyspiel_othello, state=state)
+        assert (score > 0) - (score < 0) == expected, (game, score, expected)
+        signs.add(expected)
+    assert signs >= {-1.0, 1.0}
