@@ -105,6 +105,15 @@ static inline u64 flips(u64 mover, u64 opponent, int square) {
     RUN(SW, NOT_A);
     return turned;
 }
+#undef RUN
+#undef E
+#undef W
+#undef N
+#undef S
+#undef NE
+#undef NW
+#undef SE
+#undef SW
 
 /* tree.final_value: the disc difference, the empty squares to the winner. */
 static inline long final_value(u64 mover, u64 opponent) {

@@ -24,9 +24,9 @@ from collections.abc import Sequence
 
 FULL = (1 << 64) - 1
 NOT_A = FULL ^ sum(1 << (8 * row) for row in range(8))
-"""Every square but column A: a disc there may move one column right."""
+"""Every square but column A: a disc there may step one column left (towards A)."""
 NOT_H = FULL ^ sum(1 << (8 * row + 7) for row in range(8))
-"""Every square but column H: a disc there may move one column left."""
+"""Every square but column H: a disc there may step one column right (towards H)."""
 PASS = 64
 """The move of a player who has no square to play (OpenSpiel's pass action)."""
 MAX_VALUE = 64
