@@ -17,7 +17,7 @@ export HARNESS_SUITES ?= $(if $(wildcard $(SHARED_SUITES)),$(SHARED_SUITES))
 SEARCH_PYTHON := $(shell sed -n 's/^SEARCH_PYTHON = (\(.*\))/\1/p' setup.py | tr -d '",')
 COMPILED_SOURCES := harness/games/chess/_movegen.c harness/games/chess/_board.c \
     $(wildcard harness/games/chess/board_*.h) \
-    harness/games/connect4/_board.c harness/games/_openspiel_cursor.c \
+    harness/games/connect4/_board.c harness/games/othello/_board.c harness/games/_openspiel_cursor.c \
     harness/search/_engine.c harness/search/native_tree.h \
     $(filter-out $(SEARCH_PYTHON:%=harness/search/%.py),$(wildcard harness/search/*.py))
 $(STAMP): pyproject.toml setup.py $(COMPILED_SOURCES)
@@ -97,5 +97,5 @@ connect4-check: $(STAMP)
 	  done; done; done; done
 
 clean:
-	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache .hypothesis harness/games/chess/*.so harness/games/connect4/*.so harness/search/*.so \
+	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache .hypothesis harness/games/chess/*.so harness/games/connect4/*.so harness/games/othello/*.so harness/search/*.so \
 	       harness/search/compiled_from.json

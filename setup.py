@@ -3,6 +3,8 @@
 - The move generator (``harness/games/chess/_movegen.c``).
 - The Connect Four tree (``harness/games/connect4/_board.c``, see
   ``harness/games/connect4/compiled.py``).
+- The Othello tree (``harness/games/othello/_board.c``, see
+  ``harness/games/othello/compiled.py``).
 - The per-node methods of OpenSpiel trees (``harness/games/_openspiel_cursor.c``, see
   ``harness/games/openspiel_cursor.py``).
 - The chess tree (``harness/games/chess/_board.c``, see ``harness/games/chess/compiled.py``).
@@ -57,7 +59,7 @@ class BuildWithRecord(build_ext):
 
 
 def compiled_extensions() -> list[Extension]:
-    """The move generator, the Connect Four and chess trees and, where mypyc can compile it, the
+    """The move generator, the Connect Four, Othello and chess trees and, where mypyc can compile it, the
     search core; none with ``HARNESS_BUILD_PURE=1``."""
     if os.environ.get("HARNESS_BUILD_PURE") == "1":
         print("harness: HARNESS_BUILD_PURE=1: nothing compiled; it runs as Python", file=sys.stderr)
@@ -67,6 +69,8 @@ def compiled_extensions() -> list[Extension]:
                             extra_compile_args=["-O2"], optional=True),
                   Extension("harness.games.connect4._board", ["harness/games/connect4/_board.c"],
                             depends=["harness/search/native_tree.h"],
+                            extra_compile_args=["-O2"], optional=True),
+                  Extension("harness.games.othello._board", ["harness/games/othello/_board.c"],
                             extra_compile_args=["-O2"], optional=True),
                   Extension("harness.games._openspiel_cursor", ["harness/games/_openspiel_cursor.c"],
                             extra_compile_args=["-O2"], optional=True),

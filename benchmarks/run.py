@@ -32,6 +32,9 @@ Benchmarks (each figure is the median of its repeats; targets from the performan
 - ``pons``: the harness's time per Connect Four position against Pons's final solver built
   from ``../shared/connect4/pons-solver``, alternating in one run, per shared set (target
   <= 2.5 on each).
+- ``othello``: ``mtdf`` (iterative deepening, a table) on the project's Othello suite,
+  nodes/s with the compiled tree (target >= 1,000,000) and with the Python tree in the
+  same run, every counter equal.
 
 ``--quick`` uses fewer trees, positions and depths (see each module). Nothing here fails
 on a missed target: the table and the file say which were met. Timings are wall clock;
@@ -62,7 +65,7 @@ from benchmarks.common import (
 )
 
 BENCHMARKS = ("startup", "memory", "overhead", "trees", "observer", "openspiel", "chess_tree", "sharing",
-              "parallel", "connect4", "pons")
+              "parallel", "connect4", "pons", "othello")
 """In the order they run (cheap first); each is ``benchmarks.<name>.measure``."""
 
 

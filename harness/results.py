@@ -27,6 +27,7 @@ from harness.files import write_whole, writing
 from harness.games import openspiel_cursor
 from harness.games.chess import movegen
 from harness.games.connect4 import compiled as connect4_compiled
+from harness.games.othello import compiled as othello_compiled
 from harness.search import compiled, engine
 from harness.search.counters import COUNTER_NAMES
 
@@ -310,6 +311,7 @@ def environment() -> dict[str, Any]:
         "compiled_search": compiled.compiled_in_use(),
         "compiled_frame": engine.engine_in_use(),
         "compiled_connect4": connect4_compiled.compiled_in_use(),
+        "compiled_othello": othello_compiled.compiled_in_use(),
         "compiled_openspiel": openspiel_cursor.compiled_in_use(),
         "git_revision": _git_revision(),
         "machine": {

@@ -39,6 +39,7 @@ TALL = 150
 """Height of ``tall.json``: loads, but deeper than any search goes (MAX_DEPTH is 100)."""
 
 START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -"
+OTHELLO = "-" * 27 + "OX" + "-" * 6 + "XO" + "-" * 27 + " X"
 
 
 @pytest.fixture(scope="module")
@@ -66,6 +67,8 @@ def inputs(tmp_path_factory: pytest.TempPathFactory) -> Path:
         "nocounts.perft": f"{START}\n",
         "twice.perft": f"{START} ;D1 20 ;D1 20\n",
         "wac.epd": f'{START} id "WAC.001";\n',      # far too short for a confirmation
+        "othello.txt": f"{OTHELLO}\n{OTHELLO[:-1]}Z\n",
+        "othello2.txt": f"{OTHELLO}\n{OTHELLO}\n",
     }
     for name, text in files.items():
         (d / name).write_text(text)
@@ -199,6 +202,16 @@ CASES = [
     pytest.param([*RUN, "--problems", "connect4:4", "--variants", "mtd-pons:max_passes=0"],
                  "variant 'mtd-pons': option max_passes='0' must be at least 1",
                  id="run-mtd-pons-no-passes"),
+    pytest.param([*RUN, "--problems", "othello:{d}/othello.txt", "--depth", "2"],
+                 "{d}/othello.txt:2: side to move 'Z' is not X or O", id="run-othello-bad-side"),
+    pytest.param([*RUN, "--problems", "othello:{d}/othello2.txt", "--depth", "2"],
+                 "{d}/othello2.txt:2: the position of line 1 again", id="run-othello-same-position"),
+    pytest.param([*RUN, "--problems", "othello:{d}/good.json"],
+                 "{d}/good.json:1: expected 64 squares, the side to move and optionally a value, "
+                 "found 9 fields", id="run-othello-not-a-position"),
+    pytest.param([*RUN, "--problems", "othello:nowhere.txt"],
+                 "othello:nowhere.txt: no such file, and not start or a suite the project ships",
+                 id="run-othello-no-such-suite"),
     # run: problems named GAME:SPEC
     pytest.param([*RUN, "--problems", "bench.epd"], "--problems 'bench.epd': not GAME:SPEC",
                  id="run-problems-without-game"),

@@ -24,6 +24,7 @@ from click.testing import CliRunner
 
 from harness.cli import cli
 from harness.games.chess.suites import PROJECT_POSITIONS, project_positions
+from harness.games.othello.game import POSITIONS as OTHELLO_POSITIONS
 from harness.results import environment
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -113,6 +114,13 @@ def test_the_wheel_ships_every_file_of_the_projects_suites(built: Built) -> None
                 for path in project_positions().iterdir() if path.is_file()}
     assert {f"{PROJECT_POSITIONS}/bench.epd", f"{PROJECT_POSITIONS}/perft.epd"} <= expected
     assert shipped == expected
+
+
+def test_the_wheel_ships_othellos_suite(built: Built) -> None:
+    expected = {f"harness/games/othello/positions/{path.name}"
+                for path in OTHELLO_POSITIONS.iterdir() if path.is_file()}
+    assert "harness/games/othello/positions/phases.txt" in expected
+    assert expected <= built.names
 
 
 def test_the_wheel_ships_every_registered_claim_rule(built: Built) -> None:

@@ -141,10 +141,10 @@ def sets(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, ...]:
     (folder / "tree.json").write_text(json.dumps(nodes), encoding="utf-8")
     return ("random:b=3,d=3,n=5,seed=2,ordering=0.5", "chess:bench.epd",
             f"connect4:{folder / 'positions.c4'},width=5,height=4", f"tree:{folder / 'tree.json'}",
-            "openspiel:tic_tac_toe,plies=2")
+            "openspiel:tic_tac_toe,plies=2", "othello:phases.txt")
 
 
-@pytest.mark.parametrize("game", ["random", "chess", "connect4", "tree", "openspiel"])
+@pytest.mark.parametrize("game", ["random", "chess", "connect4", "tree", "openspiel", "othello"])
 @pytest.mark.parametrize("jobs", [1, 2])
 def test_every_game_gives_the_rows_of_its_sets_held_whole(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, sets: tuple[str, ...], game: str,

@@ -18,11 +18,12 @@ from harness.games.chess.game import Chess
 from harness.games.connect4.game import Connect4
 from harness.games.evaluations import PLUGIN_PROBLEMS as EVALUATION_PLUGIN_PROBLEMS
 from harness.games.openspiel import OpenSpiel
+from harness.games.othello.game import Othello
 from harness.games.trees.game import RandomTrees, TreeFile
 from harness.options import OptionValue, resolve
 from harness.plugins import load_entry_points
 
-GAMES: list[Game] = [Chess(), RandomTrees(), TreeFile(), OpenSpiel(), Connect4()]
+GAMES: list[Game] = [Chess(), RandomTrees(), TreeFile(), OpenSpiel(), Connect4(), Othello()]
 """The games, built in first, then those installed packages add."""
 
 PLUGIN_GROUP = "harness.games"
