@@ -29,6 +29,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef __linux__
+#include <sys/mman.h>
+#endif
 
 #include "native_tree.h"
 
@@ -149,12 +152,38 @@ static void store(Engine *e, uint64_t key, int depth, long alpha, long beta, lon
     old->search = e->table.search;
 }
 
+/* A zeroed array of `size` slots. Each probe of a big table lands on another page: on
+ * Linux the array is mapped on its own and asks for huge pages (a 2^20-entry table is 16
+ * of them rather than 8,192 small ones, and a probe stops paying a page walk). */
+static Slot *new_slots(size_t size) {
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    size_t bytes = size * sizeof(Slot);
+    void *slots = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (slots == MAP_FAILED)
+        return NULL;
+    madvise(slots, bytes, MADV_HUGEPAGE);   /* a hint: without it the table works the same */
+    return slots;
+#else
+    return calloc(size, sizeof(Slot));
+#endif
+}
+
+static void free_slots(Slot *slots, size_t size) {
+    if (slots == NULL)
+        return;
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    munmap(slots, size * sizeof(Slot));
+#else
+    free(slots);
+#endif
+}
+
 static int take_table(Engine *e, size_t size) {
     if (spare.slots != NULL && spare.size == size) {
         e->table = spare;
         spare.slots = NULL;
     } else {
-        e->table.slots = calloc(size, sizeof(Slot));   /* pages zeroed as they are touched */
+        e->table.slots = new_slots(size);
         if (e->table.slots == NULL) {
             PyErr_NoMemory();
             return -1;
@@ -173,10 +202,10 @@ static void give_back_table(Engine *e) {
     if (e->table.slots == NULL)
         return;
     if (spare.slots == NULL || spare.size < e->table.size) {
-        free(spare.slots);
+        free_slots(spare.slots, spare.size);
         spare = e->table;
     } else {
-        free(e->table.slots);
+        free_slots(e->table.slots, e->table.size);
     }
     e->table.slots = NULL;
     e->table.size = 0;
