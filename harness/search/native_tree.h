@@ -33,6 +33,9 @@ typedef struct {
     long (*value_bound)(PyObject *tree);           /* NULL: the tree offers none */
     long (*value_floor)(PyObject *tree);           /* NULL: -INF */
     void (*cutoff)(PyObject *tree, int move, int depth);   /* NULL: nothing to learn */
+    uint64_t (*child_key)(PyObject *tree, int move);       /* key() of a child, the cursor
+                                                               unmoved; NULL: none (the frame
+                                                               then does not prefetch) */
 } NativeTree;
 
 #endif

@@ -317,12 +317,14 @@ static PyObject *Tree_value_floor(Tree *self, PyObject *unused) {
 /* Board.key: Pons's key position + mask, mixed by a bijection of 64-bit integers so that
  * the table's slot (key modulo its size) depends on every column. The board has at most
  * 64 bits, so Python's "n = max(64, bits)" is 64 and its "& key_bits" unsigned overflow. */
-static u64 key(const Tree *t) {
-    u64 x = t->now.position + t->now.mask;
+static u64 state_key(const State *s) {
+    u64 x = s->position + s->mask;
     x ^= x >> 32;
     x *= KEY_MIX;
     return x ^ (x >> 32);
 }
+
+static u64 key(const Tree *t) { return state_key(&t->now); }
 
 static PyObject *Tree_key(Tree *self, PyObject *unused) {
     return PyLong_FromUnsignedLongLong(key(self));
@@ -380,6 +382,12 @@ static long native_child_value(PyObject *t, int column) { return child_value(TRE
 static long native_value_bound(PyObject *t) { return value_bound(TREE(t)); }
 static long native_value_floor(PyObject *t) { return value_floor(TREE(t)); }
 
+static uint64_t native_child_key(PyObject *t, int column) {
+    State child = TREE(t)->now;
+    play(TREE(t), &child, column);
+    return state_key(&child);
+}
+
 static const NativeTree NATIVE = {
     .version = NATIVE_TREE_VERSION,
     .moves = native_moves,
@@ -392,6 +400,7 @@ static const NativeTree NATIVE = {
     .value_bound = native_value_bound,
     .value_floor = native_value_floor,
     .cutoff = NULL,                      /* the column order is fixed */
+    .child_key = native_child_key,
 };
 
 static PyObject *Tree_native_tree(Tree *self, PyObject *unused) {
