@@ -179,7 +179,7 @@ def elo_of(score: float) -> float:
         return -math.inf
     if score >= 1:
         return math.inf
-    return -400 * math.log10(1 / score - 1)
+    return -400 * math.log10(1 / score - 1) + 0.0       # + 0.0: no -0.0 at an even score
 
 
 def estimate(counts: Pentanomial) -> EloEstimate | None:
@@ -217,7 +217,11 @@ def t_value_mle(scores: Sequence[float], observed: Sequence[float], reference: f
         sigma = math.sqrt(variance)
         phi = [a - reference - t * sigma * (1 + ((a - mu) / sigma) ** 2) / 2 for a in scores]
         x = _secular(phi, observed)
-        following = [p / (1 + x * f) for p, f in zip(observed, phi, strict=True)]
+        # max(): a root rounded onto a pole (hypotheses far out, tens of normalized Elo
+        # per game at least) keeps a finite, tiny denominator.
+        following = [p / max(1 + x * f, 1e-300) for p, f in zip(observed, phi, strict=True)]
+        total = sum(following)
+        following = [p / total for p in following]
         change = max(abs(a - b) for a, b in zip(following, estimate_, strict=True))
         estimate_ = following
         if change < 1e-12:
@@ -256,7 +260,11 @@ def _bisect(f: Callable[[float], float], low: float, high: float) -> float:
         middle = (low + high) / 2
         if middle in (low, high):
             break
-        if f(middle) > 0:
+        try:
+            above = f(middle) > 0
+        except ZeroDivisionError:           # rounded onto a pole: the nearer end's side
+            above = middle - low < high - middle
+        if above:
             low = middle
         else:
             high = middle

@@ -1,0 +1,279 @@
+"""A match between two search configurations: game pairs from a suite's openings, a
+progress line per pair, a stop at an SPRT bound or a game limit, and the files.
+
+Pair ``k`` plays opening ``k mod n`` (each opening in turn, then again from the first),
+side A first in its first game and side B first in its second. Pairs may finish in any
+order on several workers, but they are counted, tested and written in their order, and
+the match stops at the first pair whose LLR crosses a bound: ``--jobs 2`` and Dask give
+the games of ``--jobs 1``, and a match resumed after a kill replays none it has and gives
+the same games after them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import asdict, dataclass, field
+from itertools import count
+from pathlib import Path
+from typing import Any
+
+from harness.errors import HarnessError
+from harness.games.base import ProblemSet
+from harness.games.registry import load_problems, parse_problem_name
+from harness.match.link import Link, link
+from harness.match.play import Budget, Game, Rules, Side, play_pair
+from harness.match.record import GAMES_FILE, PGN_FILE, GamesWriter, read_pairs, write_pgn
+from harness.match.rules import check_playable
+from harness.match.stats import EloEstimate, Pentanomial, Sprt, estimate
+from harness.results import RUN_FILE, environment, load_run_info, now, write_run_info
+from harness.run.executors import Execution, start_workers
+from harness.search.run import Switches
+
+SCHEMA_VERSION = 1
+"""Of a match's ``run.json``."""
+
+
+@dataclass(frozen=True)
+class MatchConfig:
+    """Everything that decides a match's games and when it stops."""
+
+    sides: tuple[Side, Side]
+    """Side A and side B."""
+    problems: str
+    """The openings, ``GAME:SPEC`` (``chess:bench.epd``, ``connect4:FILE``)."""
+    budget: Budget = field(default_factory=Budget)
+    """What a side may spend on a move."""
+    rules: Rules = field(default_factory=Rules)
+    """Move limit and adjudication."""
+    sprt: Sprt = field(default_factory=Sprt)
+    """The test that may stop the match early."""
+    games: int | None = None
+    """The most games (rounded down to whole pairs); ``None``: each opening once as a pair."""
+    link_depth: int = 3
+    """The fixed depth of the agreement check and the node ratio (0: neither)."""
+
+    def as_json(self) -> dict[str, Any]:
+        """The configuration as ``run.json`` keeps it (:func:`config_from_json` reads it)."""
+        return {"sides": [{"label": s.label, "switches": _switches_json(s.switches)}
+                          for s in self.sides],
+                "problems": self.problems, "budget": asdict(self.budget),
+                "rules": asdict(self.rules), "sprt": asdict(self.sprt), "games": self.games,
+                "link_depth": self.link_depth}
+
+
+def _switches_json(switches: Switches) -> dict[str, Any]:
+    values = asdict(switches)
+    values["window"] = None if switches.window is None else list(switches.window)
+    return values
+
+
+def config_from_json(data: dict[str, Any]) -> MatchConfig:
+    """The configuration ``run.json`` recorded."""
+    def side(item: dict[str, Any]) -> Side:
+        switches = dict(item["switches"])
+        if switches.get("window") is not None:
+            switches["window"] = tuple(switches["window"])
+        return Side(item["label"], Switches(**switches))
+
+    try:
+        return MatchConfig((side(data["sides"][0]), side(data["sides"][1])), data["problems"],
+                           Budget(**data["budget"]), Rules(**data["rules"]), Sprt(**data["sprt"]),
+                           data["games"], data["link_depth"])
+    except (KeyError, TypeError, IndexError) as exc:
+        raise HarnessError(f"{RUN_FILE}: not a match's configuration ({exc})") from None
+
+
+@dataclass(frozen=True)
+class Progress:
+    """The state of a match after a pair."""
+
+    pair: int
+    """Pairs played so far."""
+    pairs: int
+    """The most pairs the match will play."""
+    points: tuple[int, int, int]
+    """Side A's wins, draws and losses."""
+    counts: Pentanomial
+    """The pentanomial counts."""
+    llr: float
+    """The log-likelihood ratio."""
+    estimate: EloEstimate | None
+    """Elo, normalized Elo and their intervals."""
+    decision: str | None
+    """``H1``, ``H0`` or ``None``."""
+
+    def line(self, sprt: Sprt, labels: tuple[str, str]) -> str:
+        """A progress line as fastchess prints it."""
+        wins, draws, losses = self.points
+        games = wins + draws + losses
+        elo = self.estimate
+        lower, upper = sprt.bounds
+        text = (f"Games {games}/{2 * self.pairs} {labels[0]} vs {labels[1]}: "
+                f"W {wins} D {draws} L {losses}")
+        if elo is not None:
+            text += (f" | Elo {elo.elo:.2f} +/- {elo.elo_error:.2f}, nElo {elo.nelo:.2f} "
+                     f"+/- {elo.nelo_error:.2f}")
+        text += (f" | LLR {self.llr:.2f} ({lower:.2f}, {upper:.2f}) [{sprt.elo0:.2f}, "
+                 f"{sprt.elo1:.2f}] | Ptnml(0-2): [{', '.join(map(str, self.counts.counts))}]")
+        return text + (f" | {self.decision} accepted" if self.decision else "")
+
+
+@dataclass
+class MatchResult:
+    """A finished (or stopped) match."""
+
+    config: MatchConfig
+    """What was played."""
+    progress: Progress
+    """The state after the last pair."""
+    link: Link | None
+    """The sides at a fixed depth (``None``: not searched)."""
+    stopped: str
+    """``H1``, ``H0`` (an SPRT bound), or ``games`` (the limit)."""
+    cost: tuple[float | None, float | None] = (None, None)
+    """Seconds per node (nodes and quiescence nodes) of each side over all its searches."""
+    reasons: dict[str, int] = field(default_factory=dict)
+    """Games by how they ended."""
+
+
+def load_openings(config: MatchConfig) -> ProblemSet:
+    """The openings, refused with one line when their game cannot be played."""
+    check_playable(parse_problem_name(config.problems).game.name)
+    loaded = load_problems(config.problems)
+    if not loaded.problems:
+        raise HarnessError(f"{config.problems}: no openings")
+    return loaded
+
+
+def run_match(config: MatchConfig, out: Path, execution: Execution = Execution(),
+              on_pair: Callable[[Progress], None] | None = None, resume: bool = False) -> MatchResult:
+    """Play the match into ``out`` (``resume``: continue the one there)."""
+    openings = load_openings(config)
+    problems = list(openings.problems)
+    pairs = (config.games // 2 if config.games is not None else len(problems))
+    if pairs < 1:
+        raise HarnessError(f"--games {config.games}: a match plays at least one pair (2 games)")
+    labels = (config.sides[0].label, config.sides[1].label)
+    used = problems[:pairs]
+    checked = link(used, config.sides, config.link_depth) if config.link_depth else None
+    if checked is not None and checked.disagreements:
+        raise Disagreement(f"the exact sides disagree at depth {checked.depth} on "
+                           f"{len(checked.disagreements)} opening(s), a bug to report, not a "
+                           f"match: {checked.disagreements[0]}")
+    out.mkdir(parents=True, exist_ok=True)
+    done = read_pairs(out / GAMES_FILE) if resume else []
+    if not resume and (out / GAMES_FILE).exists():
+        (out / GAMES_FILE).unlink()
+    info = {"schema_version": SCHEMA_VERSION, "command": "match", "started": now(),
+            "config": config.as_json(), "openings": openings.record | {"name": openings.name,
+                                                                         "count": len(problems)},
+            "environment": environment()}
+    if resume:
+        info["started"] = load_run_info(out).get("started", info["started"])
+    write_run_info(out, info | {"status": "running"})
+    writer = GamesWriter(out / GAMES_FILE, labels)
+    tally = _Tally(config.sprt)
+    for first, second, _ in done:
+        tally.add(first, second)
+    progress = tally.progress(pairs)
+    if progress.decision is None and tally.pairs < pairs:
+        jobs = ((problems[k % len(problems)], config.sides, config.budget, config.rules)
+                for k in range(tally.pairs, pairs))
+        with start_workers(execution, pairs - tally.pairs) as workers:
+            for games in _in_order(workers.map(play_pair, jobs)):
+                writer.add(tally.pairs, games)
+                tally.add(games[0].points_a, games[1].points_a, games)
+                progress = tally.progress(pairs)
+                if on_pair is not None:
+                    on_pair(progress)
+                if progress.decision is not None:
+                    break
+    rows = [row for _, _, kept in read_pairs(out / GAMES_FILE) for row in kept]
+    if parse_problem_name(config.problems).game.name == "chess":
+        write_pgn(out / PGN_FILE, rows, {p.problem_id: p for p in problems},
+                  f"harness match {labels[0]} vs {labels[1]}")
+    cost = _cost(rows)
+    reasons: dict[str, int] = {}
+    for row in rows:
+        reasons[row["reason"]] = reasons.get(row["reason"], 0) + 1
+    result = MatchResult(config, progress, checked, progress.decision or "games", cost, reasons)
+    write_run_info(out, info | {"status": result.stopped, "finished": now(),
+                                "result": result_json(result)})
+    return result
+
+
+class Disagreement(HarnessError):
+    """The exact sides disagree on an opening's value: a bug to report, not a match (the
+    command exits with :data:`harness.errors.DISAGREEMENT_EXIT`)."""
+
+
+def resume_match(out: Path, execution: Execution = Execution(),
+                 on_pair: Callable[[Progress], None] | None = None) -> MatchResult:
+    """Finish the match in ``out`` with the configuration it recorded."""
+    info = load_run_info(out)
+    if info.get("command") != "match" or info.get("schema_version") != SCHEMA_VERSION:
+        raise HarnessError(f"{out / RUN_FILE}: not a match folder of schema {SCHEMA_VERSION}")
+    return run_match(config_from_json(info["config"]), out, execution, on_pair, resume=True)
+
+
+def _in_order(finished: Iterator[tuple[int, tuple[Game, Game]]]) -> Iterator[tuple[Game, Game]]:
+    """The pairs in their order, whatever order they finish in."""
+    waiting: dict[int, tuple[Game, Game]] = {}
+    expected = count()
+    following = next(expected)
+    for index, games in finished:
+        waiting[index] = games
+        while following in waiting:
+            yield waiting.pop(following)
+            following = next(expected)
+
+
+class _Tally:
+    def __init__(self, sprt: Sprt) -> None:
+        self.sprt = sprt
+        self.counts = Pentanomial()
+        self.points = [0, 0, 0]
+        self.pairs = 0
+
+    def add(self, first: float, second: float, games: tuple[Game, Game] | None = None) -> None:
+        for points in (first, second):
+            self.points[0 if points == 1 else 1 if points == 0.5 else 2] += 1
+        self.counts = self.counts.add(first + second)
+        self.pairs += 1
+
+    def progress(self, pairs: int) -> Progress:
+        llr = self.sprt.llr(self.counts)
+        wins, draws, losses = self.points
+        return Progress(self.pairs, pairs, (wins, draws, losses), self.counts, llr,
+                        estimate(self.counts), self.sprt.decision(llr))
+
+
+def _cost(rows: list[dict[str, str]]) -> tuple[float | None, float | None]:
+    costs: list[float | None] = []
+    for side in ("a", "b"):
+        work = sum(int(r[f"work_{side}"]) for r in rows)
+        seconds = sum(float(r[f"seconds_{side}"]) for r in rows)
+        costs.append(seconds / work if work else None)
+    return (costs[0], costs[1])
+
+
+def result_json(result: MatchResult) -> dict[str, Any]:
+    """What ``run.json`` records of the result."""
+    progress = result.progress
+    elo = progress.estimate
+    wins, draws, losses = progress.points
+    checked = result.link
+    return {
+        "stopped": result.stopped, "pairs": progress.pair,
+        "wins": wins, "draws": draws, "losses": losses,
+        "pentanomial": list(progress.counts.counts), "llr": progress.llr,
+        "llr_bounds": list(result.config.sprt.bounds),
+        "elo": None if elo is None else {"elo": elo.elo, "error": elo.elo_error,
+                                         "nelo": elo.nelo, "nelo_error": elo.nelo_error,
+                                         "los": elo.los, "score": elo.score},
+        "seconds_per_node": {"a": result.cost[0], "b": result.cost[1]},
+        "endings": result.reasons,
+        "link": None if checked is None else {
+            "depth": checked.depth, "openings": checked.openings,
+            "nodes_a": checked.nodes[0], "nodes_b": checked.nodes[1], "ratio": checked.ratio},
+    }
