@@ -74,7 +74,14 @@ def match(ctx: click.Context, /, side_a: str | None, side_b: str | None, **optio
 
     Writes games.csv (a row per game), run.json and, for chess, games.pgn into --out.
     --resume DIR takes A from the folder: `harness match --resume DIR`."""
-    from harness.match.match import Disagreement, MatchConfig, Progress, resume_match, run_match
+    from harness.match.match import (
+        Disagreement,
+        MatchConfig,
+        Progress,
+        load_openings,
+        resume_match,
+        run_match,
+    )
     from harness.match.play import Rules, make_side
     from harness.match.stats import Sprt
 
@@ -102,6 +109,7 @@ def match(ctx: click.Context, /, side_a: str | None, side_b: str | None, **optio
                              Sprt.parse(o["sprt_text"]), _games(o["games"]),
                              _at_least(o["link_depth"], 0, "--link-depth"))
         folder = Path(chosen_out(o["out_dir"]) or default_out("match"))
+        load_openings(config)           # bad openings refused before a word is printed
     sprt, labels = config.sprt, ("A " + config.sides[0].label, "B " + config.sides[1].label)
 
     def echo(progress: Progress) -> None:

@@ -144,6 +144,7 @@ def test_the_sprt_stops_the_match_at_the_first_pair_past_a_bound(tmp_path: Path)
     two = run_match(config, tmp_path / "two", Execution(jobs=2))
     assert one.stopped == "H1"
     assert 2 * one.progress.pair == len(games_of(tmp_path / "one")) < 20
+    assert two.progress == one.progress
     assert games_of(tmp_path / "one") == games_of(tmp_path / "two")
 
 
