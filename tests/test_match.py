@@ -18,7 +18,7 @@ from harness.games.registry import load_problems
 from harness.match.match import MatchConfig, resume_match, run_match
 from harness.match.play import Budget, Rules, Side, choose, make_side, play_game, play_pair
 from harness.match.record import GAMES_FILE
-from harness.match.rules import ChessPlaying, playing
+from harness.match.rules import ChessPlaying, Ending, playing
 from harness.run.executors import Execution
 from harness.search.run import Switches
 
@@ -186,3 +186,22 @@ def test_chess_writes_pgn(tmp_path: Path) -> None:
         assert game is not None
         assert [m.uci() for m in game.mainline_moves()] == row["moves"].split()
         assert game.headers["Termination"] == row["reason"]
+
+
+def test_a_clock_budget_plays_and_spends_its_clock(tmp_path: Path) -> None:
+    problem = chess_problem(tmp_path, chess.STARTING_FEN)
+    game = play_game(problem, SIDES, True, Budget("time", seconds=0.5, increment=0.01),
+                     Rules(max_plies=4))
+    assert (game.plies, game.reason, game.searches) == (4, "move_limit", (2, 2))
+    assert all(s > 0 for s in game.seconds)
+
+
+def test_adjudication_needs_every_recent_search_to_agree() -> None:
+    from harness.match.play import _adjudicated
+
+    ahead = [(0, 500), (1, -450), (0, 600), (1, -700)]        # player 0 winning, both agree
+    assert _adjudicated(ahead, 400) == Ending(0, "adjudication")
+    assert _adjudicated(ahead, 0) is None                      # off
+    assert _adjudicated(ahead[:3], 400) is None                # too few moves
+    assert _adjudicated([*ahead[:3], (1, -300)], 400) is None  # one search not sure
+    assert _adjudicated([(0, 500), (1, 450), (0, 600), (1, 700)], 400) is None   # they disagree
