@@ -74,14 +74,8 @@ def match(ctx: click.Context, /, side_a: str | None, side_b: str | None, **optio
 
     Writes games.csv (a row per game), run.json and, for chess, games.pgn into --out.
     --resume DIR takes A from the folder: `harness match --resume DIR`."""
-    from harness.match.match import (
-        Disagreement,
-        MatchConfig,
-        Progress,
-        load_openings,
-        resume_match,
-        run_match,
-    )
+    from harness.match.match import Disagreement, MatchConfig, load_openings, resume_match, run_match
+    from harness.match.pairs import Progress
     from harness.match.play import Rules, make_side
     from harness.match.stats import Sprt
 

@@ -11,9 +11,8 @@ the same games after them.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
-from itertools import count
 from pathlib import Path
 from typing import Any
 
@@ -21,12 +20,13 @@ from harness.errors import HarnessError
 from harness.games.base import ProblemSet
 from harness.games.registry import load_problems, parse_problem_name
 from harness.match.link import Link, link
-from harness.match.play import Budget, Game, Rules, Side, play_pair
+from harness.match.pairs import Progress, Tally, play_pairs
+from harness.match.play import Budget, Rules, Side
 from harness.match.record import GAMES_FILE, PGN_FILE, GamesWriter, read_pairs, write_pgn
 from harness.match.rules import check_playable
-from harness.match.stats import EloEstimate, Pentanomial, Sprt, estimate
+from harness.match.stats import Sprt
 from harness.results import RUN_FILE, environment, load_run_info, now, write_run_info
-from harness.run.executors import Execution, start_workers
+from harness.run.executors import Execution
 from harness.search.run import Switches
 
 SCHEMA_VERSION = 1
@@ -83,41 +83,6 @@ def config_from_json(data: dict[str, Any]) -> MatchConfig:
         raise HarnessError(f"{RUN_FILE}: not a match's configuration ({exc})") from None
 
 
-@dataclass(frozen=True)
-class Progress:
-    """The state of a match after a pair."""
-
-    pair: int
-    """Pairs played so far."""
-    pairs: int
-    """The most pairs the match will play."""
-    points: tuple[int, int, int]
-    """Side A's wins, draws and losses."""
-    counts: Pentanomial
-    """The pentanomial counts."""
-    llr: float
-    """The log-likelihood ratio."""
-    estimate: EloEstimate | None
-    """Elo, normalized Elo and their intervals."""
-    decision: str | None
-    """``H1``, ``H0`` or ``None``."""
-
-    def line(self, sprt: Sprt, labels: tuple[str, str]) -> str:
-        """A progress line as fastchess prints it."""
-        wins, draws, losses = self.points
-        games = wins + draws + losses
-        elo = self.estimate
-        lower, upper = sprt.bounds
-        text = (f"Games {games}/{2 * self.pairs} {labels[0]} vs {labels[1]}: "
-                f"W {wins} D {draws} L {losses}")
-        if elo is not None:
-            text += (f" | Elo {elo.elo:.2f} +/- {elo.elo_error:.2f}, nElo {elo.nelo:.2f} "
-                     f"+/- {elo.nelo_error:.2f}")
-        text += (f" | LLR {self.llr:.2f} ({lower:.2f}, {upper:.2f}) [{sprt.elo0:.2f}, "
-                 f"{sprt.elo1:.2f}] | Ptnml(0-2): [{', '.join(map(str, self.counts.counts))}]")
-        return text + (f" | {self.decision} accepted" if self.decision else "")
-
-
 @dataclass
 class MatchResult:
     """A finished (or stopped) match."""
@@ -172,22 +137,11 @@ def run_match(config: MatchConfig, out: Path, execution: Execution = Execution()
         info["started"] = load_run_info(out).get("started", info["started"])
     write_run_info(out, info | {"status": "running"})
     writer = GamesWriter(out / GAMES_FILE, labels)
-    tally = _Tally(config.sprt)
+    tally = Tally(config.sprt)
     for first, second, _ in done:
         tally.add(first, second)
-    progress = tally.progress(pairs)
-    if progress.decision is None and tally.pairs < pairs:
-        jobs = ((problems[k % len(problems)], config.sides, config.budget, config.rules)
-                for k in range(tally.pairs, pairs))
-        with start_workers(execution, pairs - tally.pairs) as workers:
-            for games in _in_order(workers.map(play_pair, jobs)):
-                writer.add(tally.pairs, games)
-                tally.add(games[0].points_a, games[1].points_a, games)
-                progress = tally.progress(pairs)
-                if on_pair is not None:
-                    on_pair(progress)
-                if progress.decision is not None:
-                    break
+    progress = play_pairs(problems, config.sides, (config.budget, config.budget), config.rules,
+                          tally, pairs, writer, execution, on_pair)
     rows = [row for _, _, kept in read_pairs(out / GAMES_FILE) for row in kept]
     if parse_problem_name(config.problems).game.name == "chess":
         write_pgn(out / PGN_FILE, rows, {p.problem_id: p for p in problems},
@@ -214,38 +168,6 @@ def resume_match(out: Path, execution: Execution = Execution(),
     if info.get("command") != "match" or info.get("schema_version") != SCHEMA_VERSION:
         raise HarnessError(f"{out / RUN_FILE}: not a match folder of schema {SCHEMA_VERSION}")
     return run_match(config_from_json(info["config"]), out, execution, on_pair, resume=True)
-
-
-def _in_order(finished: Iterator[tuple[int, tuple[Game, Game]]]) -> Iterator[tuple[Game, Game]]:
-    """The pairs in their order, whatever order they finish in."""
-    waiting: dict[int, tuple[Game, Game]] = {}
-    expected = count()
-    following = next(expected)
-    for index, games in finished:
-        waiting[index] = games
-        while following in waiting:
-            yield waiting.pop(following)
-            following = next(expected)
-
-
-class _Tally:
-    def __init__(self, sprt: Sprt) -> None:
-        self.sprt = sprt
-        self.counts = Pentanomial()
-        self.points = [0, 0, 0]
-        self.pairs = 0
-
-    def add(self, first: float, second: float, games: tuple[Game, Game] | None = None) -> None:
-        for points in (first, second):
-            self.points[0 if points == 1 else 1 if points == 0.5 else 2] += 1
-        self.counts = self.counts.add(first + second)
-        self.pairs += 1
-
-    def progress(self, pairs: int) -> Progress:
-        llr = self.sprt.llr(self.counts)
-        wins, draws, losses = self.points
-        return Progress(self.pairs, pairs, (wins, draws, losses), self.counts, llr,
-                        estimate(self.counts), self.sprt.decision(llr))
 
 
 def _cost(rows: list[dict[str, str]]) -> tuple[float | None, float | None]:

@@ -201,13 +201,14 @@ class _Tally:
         self.searches[side] += 1
 
 
-def play_game(problem: Problem, sides: Sequence[Side], a_first: bool, budget: Budget,
-              rules: Rules = Rules()) -> Game:
+def play_game(problem: Problem, sides: Sequence[Side], a_first: bool,
+              budget: Budget | tuple[Budget, Budget], rules: Rules = Rules()) -> Game:
     """Play the opening ``problem`` to its end, side A (``sides[0]``) moving first when
-    ``a_first``."""
+    ``a_first``; ``budget``: both sides', or side A's and side B's."""
+    budgets = budget if isinstance(budget, tuple) else (budget, budget)
     position = playing(problem)
     order = (0, 1) if a_first else (1, 0)          # side index by player
-    clocks = [budget.seconds, budget.seconds]
+    clocks = [budgets[0].seconds, budgets[1].seconds]
     tally = _Tally()
     moves: list[str] = []
     scores: list[tuple[int, int | None]] = []       # (mover, score) of each move
@@ -217,10 +218,10 @@ def play_game(problem: Problem, sides: Sequence[Side], a_first: bool, budget: Bu
             ending = Ending(None, "move_limit")
             break
         side = order[position.mover]
-        choice = choose(position, sides[side], budget, clocks[side])
+        choice = choose(position, sides[side], budgets[side], clocks[side])
         tally.add(side, choice)
-        if budget.kind == "time":
-            clocks[side] += budget.increment - choice.seconds
+        if budgets[side].kind == "time":
+            clocks[side] += budgets[side].increment - choice.seconds
         scores.append((position.mover, choice.score))
         position.play(choice.move)
         moves.append(choice.move)
@@ -249,13 +250,8 @@ def _adjudicated(scores: list[tuple[int, int | None]], margin: int) -> Ending | 
     return Ending(winners.pop(), "adjudication") if len(winners) == 1 else None
 
 
-def play_pair(problem: Problem, sides: tuple[Side, Side], budget: Budget,
+def play_pair(problem: Problem, sides: tuple[Side, Side], budget: Budget | tuple[Budget, Budget],
               rules: Rules = Rules()) -> tuple[Game, Game]:
     """The opening played twice: side A first, then side B first."""
     return (play_game(problem, sides, True, budget, rules),
             play_game(problem, sides, False, budget, rules))
-
-
-def pair_points(games: tuple[Game, Game]) -> float:
-    """Side A's points in a pair (0 to 2)."""
-    return games[0].points_a + games[1].points_a
