@@ -28,6 +28,7 @@ from harness.command_line import (
 from harness.errors import DISAGREEMENT_EXIT, HarnessError
 
 if TYPE_CHECKING:
+    from harness.match.match import MatchResult
     from harness.match.play import Budget
 
 SWITCHES = ("tt_size", "no_hash_move", "tt_leaves", "tt_narrow", "no_value_bounds",
@@ -59,6 +60,9 @@ move is searched with iterative deepening, so ``--id`` is not one)."""
                    "(chess: centipawns) [default: off].")
 @click.option("--link-depth", type=int, default=3, show_default=True, metavar="D",
               help="Depth of the agreement check and node ratio on the openings (0: none).")
+@click.option("--calibrate", is_flag=True,
+              help="Measure the Elo of one ply (A one ply deeper against itself, as many pairs) "
+                   "and say what A's node saving predicts.")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), metavar="DIR",
               help="Output folder [default: results/match-<time>].")
 @click.option("--resume", "resume_dir", type=click.Path(file_okay=False, exists=True),
@@ -101,7 +105,7 @@ def match(ctx: click.Context, /, side_a: str | None, side_b: str | None, **optio
                              Rules(_at_least(o["max_plies"], 0, "--max-plies"),
                                    _at_least(o["adjudicate"], 0, "--adjudicate")),
                              Sprt.parse(o["sprt_text"]), _games(o["games"]),
-                             _at_least(o["link_depth"], 0, "--link-depth"))
+                             _at_least(o["link_depth"], 0, "--link-depth"), o["calibrate"])
         folder = Path(chosen_out(o["out_dir"]) or default_out("match"))
         load_openings(config)           # bad openings refused before a word is printed
     sprt, labels = config.sprt, ("A " + config.sides[0].label, "B " + config.sides[1].label)
@@ -133,10 +137,30 @@ def match(ctx: click.Context, /, side_a: str | None, side_b: str | None, **optio
         click.echo(f"nodes at depth {result.link.depth} on {result.link.openings} openings: "
                    f"A/B = {result.link.ratio:.3f} ({result.link.nodes[0]:,} / "
                    f"{result.link.nodes[1]:,}); the exact sides agree")
+    if result.calibration is not None:
+        click.echo(_calibration_text(result))
     costs = " ".join(f"{name} {cost * 1e6:.2f} us/node" for name, cost
                      in zip("AB", result.cost, strict=True) if cost is not None)
     click.echo(f"cost per node: {costs}; endings: "
                + ", ".join(f"{k} {v}" for k, v in sorted(result.reasons.items())))
+
+
+def _calibration_text(result: MatchResult) -> str:
+    """What a ply is worth and what the node saving predicts, in a sentence."""
+    assert result.calibration is not None
+    calibration, prediction = result.calibration, result.prediction
+    per_ply = calibration.progress.estimate
+    depth = calibration.depth
+    text = f"Elo of one ply (A at depth {depth + 1} against A at {depth}, "
+    text += f"{calibration.progress.pair} pairs): "
+    text += "none" if per_ply is None else f"{per_ply.elo:.1f} +/- {per_ply.elo_error:.1f}"
+    if prediction is None:
+        return text + "; no prediction (a ply worth all or nothing, or no branching factor)"
+    verdict = {True: "agrees with the match (inside its 95% interval)",
+               False: "does not agree with the match (outside its 95% interval)",
+               None: "nothing to compare"}[prediction.agrees]
+    return (text + f"; A's node saving is worth {prediction.plies:+.3f} plies -> "
+            f"{prediction.elo:+.1f} Elo predicted, which {verdict}")
 
 
 def _budget(o: dict[str, Any]) -> Budget:

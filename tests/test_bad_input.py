@@ -478,6 +478,9 @@ CASES = [
     pytest.param([*MATCH, "pvs", "alphabeta", "--problems", "chess:{d}/garbage.epd"],
                  "{d}/garbage.epd:1:", id="match-bad-openings"),
     pytest.param([*MATCH, "pvs"], "two variants and the openings are needed", id="match-one-side"),
+    pytest.param([*MATCH, "pvs", "alphabeta", "--problems", "chess:{d}/good.epd", "--calibrate",
+                  "--link-depth", "1"], "--calibrate needs --link-depth 2 or more",
+                 id="match-calibrate-at-depth-1"),
     pytest.param([*MATCH, "pvs", "alphabeta", "--problems", "chess:{d}/good.epd", "--resume", "{d}/run"],
                  "--resume takes the sides from the folder", id="match-resume-with-sides"),
 ]

@@ -19,6 +19,7 @@ from typing import Any
 from harness.errors import HarnessError
 from harness.games.base import ProblemSet
 from harness.games.registry import load_problems, parse_problem_name
+from harness.match.calibrate import Calibration, Prediction, calibrate, calibration_depth, predict
 from harness.match.link import Link, link
 from harness.match.pairs import Progress, Tally, play_pairs
 from harness.match.play import Budget, Rules, Side
@@ -51,6 +52,9 @@ class MatchConfig:
     """The most games (rounded down to whole pairs); ``None``: each opening once as a pair."""
     link_depth: int = 3
     """The fixed depth of the agreement check and the node ratio (0: neither)."""
+    calibrate: bool = False
+    """Measure the Elo of a ply and predict the match's Elo from the node ratio
+    (:mod:`harness.match.calibrate`; needs ``link_depth`` 2 or more)."""
 
     def as_json(self) -> dict[str, Any]:
         """The configuration as ``run.json`` keeps it (:func:`config_from_json` reads it)."""
@@ -58,7 +62,7 @@ class MatchConfig:
                           for s in self.sides],
                 "problems": self.problems, "budget": asdict(self.budget),
                 "rules": asdict(self.rules), "sprt": asdict(self.sprt), "games": self.games,
-                "link_depth": self.link_depth}
+                "link_depth": self.link_depth, "calibrate": self.calibrate}
 
 
 def _switches_json(switches: Switches) -> dict[str, Any]:
@@ -78,7 +82,7 @@ def config_from_json(data: dict[str, Any]) -> MatchConfig:
     try:
         return MatchConfig((side(data["sides"][0]), side(data["sides"][1])), data["problems"],
                            Budget(**data["budget"]), Rules(**data["rules"]), Sprt(**data["sprt"]),
-                           data["games"], data["link_depth"])
+                           data["games"], data["link_depth"], data["calibrate"])
     except (KeyError, TypeError, IndexError) as exc:
         raise HarnessError(f"{RUN_FILE}: not a match's configuration ({exc})") from None
 
@@ -99,6 +103,10 @@ class MatchResult:
     """Seconds per node (nodes and quiescence nodes) of each side over all its searches."""
     reasons: dict[str, int] = field(default_factory=dict)
     """Games by how they ended."""
+    calibration: Calibration | None = None
+    """Side A one ply deeper against itself (``None``: not asked for)."""
+    prediction: Prediction | None = None
+    """The Elo the node ratio predicts (``None``: not asked for, or a number missing)."""
 
 
 def load_openings(config: MatchConfig) -> ProblemSet:
@@ -118,6 +126,11 @@ def run_match(config: MatchConfig, out: Path, execution: Execution = Execution()
     pairs = (config.games // 2 if config.games is not None else len(problems))
     if pairs < 1:
         raise HarnessError(f"--games {config.games}: a match plays at least one pair (2 games)")
+    if config.calibrate and config.link_depth < 2:
+        raise HarnessError(f"--calibrate needs --link-depth 2 or more (the branching factor), "
+                           f"not {config.link_depth}")
+    if resume:
+        _check_same_openings(out, openings)
     labels = (config.sides[0].label, config.sides[1].label)
     used = problems[:pairs]
     checked = link(used, config.sides, config.link_depth) if config.link_depth else None
@@ -150,7 +163,15 @@ def run_match(config: MatchConfig, out: Path, execution: Execution = Execution()
     reasons: dict[str, int] = {}
     for row in rows:
         reasons[row["reason"]] = reasons.get(row["reason"], 0) + 1
-    result = MatchResult(config, progress, checked, progress.decision or "games", cost, reasons)
+    calibration = prediction = None
+    if config.calibrate and checked is not None and progress.pair:
+        depth = calibration_depth([float(r["mean_depth_a"]) for r in rows if r["mean_depth_a"]],
+                                  config.budget)
+        calibration = calibrate(problems, config.sides[0], depth, progress.pair, config.rules,
+                                execution, out)
+        prediction = predict(checked, calibration, progress.estimate)
+    result = MatchResult(config, progress, checked, progress.decision or "games", cost, reasons,
+                         calibration, prediction)
     write_run_info(out, info | {"status": result.stopped, "finished": now(),
                                 "result": result_json(result)})
     return result
@@ -159,6 +180,16 @@ def run_match(config: MatchConfig, out: Path, execution: Execution = Execution()
 class Disagreement(HarnessError):
     """The exact sides disagree on an opening's value: a bug to report, not a match (the
     command exits with :data:`harness.errors.DISAGREEMENT_EXIT`)."""
+
+
+def _check_same_openings(out: Path, openings: ProblemSet) -> None:
+    """Refuse to resume on openings that changed since the match began (other games)."""
+    recorded = load_run_info(out).get("openings", {})
+    for key in ("sha256", "count"):
+        now_ = openings.record.get(key) if key == "sha256" else len(openings.problems)
+        if key in recorded and recorded[key] != now_:
+            raise HarnessError(f"{out / RUN_FILE}: the openings changed since the match began "
+                               f"({key} differs): resuming would not give the same games")
 
 
 def resume_match(out: Path, execution: Execution = Execution(),
@@ -197,5 +228,17 @@ def result_json(result: MatchResult) -> dict[str, Any]:
         "endings": result.reasons,
         "link": None if checked is None else {
             "depth": checked.depth, "openings": checked.openings,
-            "nodes_a": checked.nodes[0], "nodes_b": checked.nodes[1], "ratio": checked.ratio},
+            "nodes_a": checked.nodes[0], "nodes_b": checked.nodes[1], "ratio": checked.ratio,
+            "branching": checked.branching},
+        "calibration": None if result.calibration is None else _calibration_json(result.calibration),
+        "prediction": None if result.prediction is None else asdict(result.prediction),
     }
+
+
+def _calibration_json(calibration: Calibration) -> dict[str, Any]:
+    progress = calibration.progress
+    elo = progress.estimate
+    return {"depth": calibration.depth, "pairs": progress.pair,
+            "pentanomial": list(progress.counts.counts),
+            "elo_per_ply": None if elo is None else elo.elo,
+            "elo_per_ply_error": None if elo is None else elo.elo_error}

@@ -54,11 +54,12 @@ class Progress:
 def play_pairs(problems: Sequence[Problem], sides: tuple[Side, Side],
                budgets: tuple[Budget, Budget], rules: Rules, tally: Tally, pairs: int,
                writer: GamesWriter, execution: Execution,
-               on_pair: Callable[[Progress], None] | None = None) -> Progress:
+               on_pair: Callable[[Progress], None] | None = None, stop: bool = True) -> Progress:
     """Play pairs from the ``tally``'s count up to ``pairs`` (opening ``k mod n`` for pair
-    ``k``), in order, each written and counted as it comes; stop at an SPRT decision."""
+    ``k``), in order, each written and counted as it comes; ``stop``: stop at an SPRT
+    decision."""
     progress = tally.progress(pairs)
-    if progress.decision is not None or tally.pairs >= pairs:
+    if (stop and progress.decision is not None) or tally.pairs >= pairs:
         return progress
     jobs = ((problems[k % len(problems)], sides, budgets, rules) for k in range(tally.pairs, pairs))
     with start_workers(execution, pairs - tally.pairs) as workers:
@@ -68,7 +69,7 @@ def play_pairs(problems: Sequence[Problem], sides: tuple[Side, Side],
             progress = tally.progress(pairs)
             if on_pair is not None:
                 on_pair(progress)
-            if progress.decision is not None:
+            if stop and progress.decision is not None:
                 break
     return progress
 
