@@ -56,6 +56,11 @@ class MatchConfig:
     """Measure the Elo of a ply and predict the match's Elo from the node ratio
     (:mod:`harness.match.calibrate`; needs ``link_depth`` 2 or more)."""
 
+    def __post_init__(self) -> None:
+        if self.calibrate and self.link_depth < 2:
+            raise HarnessError(f"--calibrate needs --link-depth 2 or more (the branching "
+                               f"factor), not {self.link_depth}")
+
     def as_json(self) -> dict[str, Any]:
         """The configuration as ``run.json`` keeps it (:func:`config_from_json` reads it)."""
         return {"sides": [{"label": s.label, "switches": _switches_json(s.switches)}
@@ -126,9 +131,6 @@ def run_match(config: MatchConfig, out: Path, execution: Execution = Execution()
     pairs = (config.games // 2 if config.games is not None else len(problems))
     if pairs < 1:
         raise HarnessError(f"--games {config.games}: a match plays at least one pair (2 games)")
-    if config.calibrate and config.link_depth < 2:
-        raise HarnessError(f"--calibrate needs --link-depth 2 or more (the branching factor), "
-                           f"not {config.link_depth}")
     if resume:
         _check_same_openings(out, openings)
     labels = (config.sides[0].label, config.sides[1].label)
