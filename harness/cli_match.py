@@ -28,7 +28,6 @@ from harness.command_line import (
 from harness.errors import DISAGREEMENT_EXIT, HarnessError
 
 if TYPE_CHECKING:
-    from harness.match.match import MatchResult
     from harness.match.play import Budget
 
 SWITCHES = ("tt_size", "no_hash_move", "tt_leaves", "tt_narrow", "no_value_bounds",
@@ -82,6 +81,7 @@ def match(ctx: click.Context, /, side_a: str | None, side_b: str | None, **optio
     from harness.match.pairs import Progress
     from harness.match.play import Rules, make_side
     from harness.match.stats import Sprt
+    from harness.match.summary import result_lines
 
     o = options
     execution = make_execution(o)
@@ -126,41 +126,10 @@ def match(ctx: click.Context, /, side_a: str | None, side_b: str | None, **optio
     except KeyboardInterrupt:
         interrupted(f"every finished pair is saved in {folder}/games.csv",
                     shlex.join(["harness", "match", "--resume", str(folder)]))
-    progress = result.progress
-    if o["no_progress"]:
-        click.echo(progress.line(sprt, labels))
-    verdict = {"H1": f"H1 accepted: A is stronger by at least {sprt.elo1:g} normalized Elo",
-               "H0": f"H0 accepted: A is not stronger by {sprt.elo1:g} normalized Elo",
-               "games": "no SPRT decision within the game limit"}[result.stopped]
-    click.echo(verdict)
-    if result.link is not None:
-        click.echo(f"nodes at depth {result.link.depth} on {result.link.openings} openings: "
-                   f"A/B = {result.link.ratio:.3f} ({result.link.nodes[0]:,} / "
-                   f"{result.link.nodes[1]:,}); the exact sides agree")
-    if result.calibration is not None:
-        click.echo(_calibration_text(result))
-    costs = " ".join(f"{name} {cost * 1e6:.2f} us/node" for name, cost
-                     in zip("AB", result.cost, strict=True) if cost is not None)
-    click.echo(f"cost per node: {costs}; endings: "
-               + ", ".join(f"{k} {v}" for k, v in sorted(result.reasons.items())))
-
-
-def _calibration_text(result: MatchResult) -> str:
-    """What a ply is worth and what the node saving predicts, in a sentence."""
-    assert result.calibration is not None
-    calibration, prediction = result.calibration, result.prediction
-    per_ply = calibration.progress.estimate
-    depth = calibration.depth
-    text = f"Elo of one ply (A at depth {depth + 1} against A at {depth}, "
-    text += f"{calibration.progress.pair} pairs): "
-    text += "none" if per_ply is None else f"{per_ply.elo:.1f} +/- {per_ply.elo_error:.1f}"
-    if prediction is None:
-        return text + "; no prediction (a ply worth all or nothing, or no branching factor)"
-    verdict = {True: "agrees with the match (inside its 95% interval)",
-               False: "does not agree with the match (outside its 95% interval)",
-               None: "nothing to compare"}[prediction.agrees]
-    return (text + f"; A's node saving is worth {prediction.plies:+.3f} plies -> "
-            f"{prediction.elo:+.1f} Elo predicted, which {verdict}")
+    lines = result_lines(result)
+    for line in lines[0 if o["no_progress"] else 1:]:     # the progress line is out already
+        click.echo(line)
+    click.echo(f"report: {folder / 'report.html'}")
 
 
 def _budget(o: dict[str, Any]) -> Budget:

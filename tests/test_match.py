@@ -166,6 +166,10 @@ def test_the_command(openings: str, tmp_path: Path) -> None:
     assert info["config"]["budget"]["nodes"] == 300
     assert set(info["result"]["seconds_per_node"]) == {"a", "b"}
     assert sum(info["result"]["pentanomial"]) == 4
+    assert lines[-1] == f"report: {out / 'report.html'}"
+    page = (out / "report.html").read_text()
+    assert page.count('src="data:image/png;base64,') == 2 and "LLR after each pair" in page
+    assert all((out / f"{name}.{suffix}").exists() for name in ("llr", "elo") for suffix in ("png", "svg"))
     again = CliRunner().invoke(cli, ["match", "--resume", str(out), "--no-progress"])
     assert again.exit_code == 0, again.output
     assert lines[-4:] == again.output.splitlines()[-4:]

@@ -176,6 +176,9 @@ def run_match(config: MatchConfig, out: Path, execution: Execution = Execution()
                          calibration, prediction)
     write_run_info(out, info | {"status": result.stopped, "finished": now(),
                                 "result": result_json(result)})
+    from harness.match.summary import write_report  # it reads MatchResult, defined here
+
+    write_report(out, result, rows)
     return result
 
 
