@@ -4,6 +4,7 @@ workers, a resumed match giving the same games, and the command's output."""
 from __future__ import annotations
 
 import csv
+import importlib.util
 import json
 from pathlib import Path
 
@@ -209,3 +210,34 @@ def test_adjudication_needs_every_recent_search_to_agree() -> None:
     assert _adjudicated(ahead[:3], 400) is None                # too few moves
     assert _adjudicated([*ahead[:3], (1, -300)], 400) is None  # one search not sure
     assert _adjudicated([(0, 500), (1, 450), (0, 600), (1, 700)], 400) is None   # they disagree
+
+
+def test_openspiel_games_are_played_to_their_end(tmp_path: Path) -> None:
+    """Tic-tac-toe from each first move: every game ends by OpenSpiel's rules, its moves are
+    the trees' names, and the board the moves make is the one the game ended on."""
+    pyspiel = pytest.importorskip("pyspiel")
+    config = MatchConfig(SIDES, "openspiel:tic_tac_toe,plies=1", Budget("nodes", nodes=500),
+                         games=4, link_depth=2)
+    result = run_match(config, tmp_path / "out")
+    rows = games_of(tmp_path / "out")
+    assert result.progress.pair == 2 and {r["reason"] for r in rows} == {"game_over"}
+    for row in rows:
+        state = pyspiel.load_game("tic_tac_toe").new_initial_state()
+        state.apply_action(int(row["opening"]))
+        for name in row["moves"].split(" "):
+            action = next(a for a in state.legal_actions()
+                          if state.action_to_string(state.current_player(), a) == name)
+            state.apply_action(action)
+        assert state.is_terminal() and len(row["moves"].split(" ")) == int(row["plies"])
+        first_return = state.returns()[1]          # player 1 moves first after one action
+        points_first = {1.0: 1.0, 0.0: 0.5, -1.0: 0.0}[first_return]
+        a_first = row["first"] == "pvs"
+        assert float(row["points_a"]) == (points_first if a_first else 1 - points_first)
+
+
+@pytest.mark.skipif(importlib.util.find_spec("distributed") is None, reason="needs the Dask extra")
+def test_dask_plays_the_games_of_one_process(openings: str, tmp_path: Path) -> None:
+    config = MatchConfig(SIDES, openings, Budget("nodes", nodes=300), games=4, link_depth=0)
+    run_match(config, tmp_path / "here")
+    run_match(config, tmp_path / "dask", Execution(jobs=2, executor="dask"))
+    assert games_of(tmp_path / "here") == games_of(tmp_path / "dask")

@@ -3,9 +3,10 @@ search, and when and how the game ends, by the game's own rules.
 
 A :class:`Game` hands out trees of fixed starting positions; playing needs more: the
 position after a move, and the ending. :func:`playing` gives a :class:`Playing` for a
-problem of a game that has rules here (chess, Connect Four), and refuses any other with
-one line. Moves are named as the trees name them (chess: UCI; Connect Four: the column,
-1 = leftmost), so a search's best move is played as it is named.
+problem of a game that has rules here (chess, Connect Four, OpenSpiel's games), and
+refuses any other with one line. Moves are named as the trees name them (chess: UCI; Connect Four: the column,
+1 = leftmost; OpenSpiel: its action names), so a search's best move is played as it is
+named.
 
 Players are numbered from the opening: player 0 moves first from it. Every game here
 alternates moves, so player ``plies % 2`` is to move.
@@ -14,7 +15,7 @@ alternates moves, so player ``plies % 2`` is to move.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from harness.errors import HarnessError
@@ -23,8 +24,8 @@ from harness.games.base import Problem, Tree
 if TYPE_CHECKING:
     import chess
 
-PLAYABLE = ("chess", "connect4")
-"""The games with rules here."""
+PLAYABLE = ("chess", "connect4", "openspiel")
+"""The games with rules here (OpenSpiel's: every game the harness loads from it)."""
 
 
 @dataclass(frozen=True)
@@ -35,7 +36,8 @@ class Ending:
     """Player 0 (the first to move from the opening) or 1; ``None``: a draw."""
     reason: str
     """``checkmate``, ``stalemate``, ``threefold_repetition``, ``fifty_moves``,
-    ``insufficient_material`` (python-chess's names), ``four_in_a_row``, ``board_full``;
+    ``insufficient_material`` (python-chess's names), ``four_in_a_row``, ``board_full``,
+    ``game_over`` (OpenSpiel's end, its returns deciding);
     the match adds ``adjudication`` and ``move_limit``."""
 
 
@@ -160,12 +162,64 @@ class Connect4Playing(Playing):
         return str((winning or playable)[0] + 1)
 
 
+class OpenSpielPlaying(Playing):
+    """An OpenSpiel game: its state after the actions played, its end and returns. A move
+    is a player's complete turn (the trees' moves: several actions in a row where the game
+    gives one player several), named as the tree names it."""
+
+    def __init__(self, problem: Problem) -> None:
+        from harness.games.openspiel import load_game
+
+        self.problem = problem
+        self.actions = [int(a) for a in problem.position.replace(";", " ").split()]
+        self.state = load_game(problem.source).new_initial_state()
+        for action in self.actions:
+            self.state.apply_action(action)
+        self.first_player: int = self.state.current_player()
+        """OpenSpiel's number of player 0 (the player to move at the opening)."""
+
+    def tree(self) -> Tree:
+        from harness.games.registry import find_game
+
+        position = replace(self.problem, position=" ".join(map(str, self.actions)))
+        return find_game(self.problem.game).tree(position)
+
+    def play(self, move: str) -> None:
+        from harness.games.openspiel import move_actions
+
+        tree = self.tree()
+        chosen = next((m for m in tree.moves() if tree.move_name(m) == move), None)
+        if chosen is None:
+            raise HarnessError(f"{self.problem.source}: no move {move!r} here")
+        for action in move_actions(chosen):
+            self.state.apply_action(action)
+            self.actions.append(action)
+        self.plies += 1
+
+    def ending(self) -> Ending | None:
+        if not self.state.is_terminal():
+            return None
+        returns = self.state.returns()
+        mine, theirs = returns[self.first_player], returns[1 - self.first_player]
+        return Ending(None if mine == theirs else 0 if mine > theirs else 1, "game_over")
+
+    @property
+    def horizon(self) -> int:
+        return max(1, int(self.state.get_game().max_game_length()) - len(self.actions))
+
+    def fallback_move(self) -> str:
+        tree = self.tree()
+        return tree.move_name(tree.moves()[0])
+
+
 def playing(problem: Problem) -> Playing:
     """The game of ``problem`` in progress from its position."""
     if problem.game == "chess":
         return ChessPlaying(problem)
     if problem.game == "connect4":
         return Connect4Playing(problem)
+    if problem.game == "openspiel":
+        return OpenSpielPlaying(problem)
     raise HarnessError(f"{problem.game}: cannot be played move by move (a match needs a game "
                        f"with rules for the position after a move: {', '.join(PLAYABLE)})")
 
