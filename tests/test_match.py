@@ -241,3 +241,19 @@ def test_dask_plays_the_games_of_one_process(openings: str, tmp_path: Path) -> N
     run_match(config, tmp_path / "here")
     run_match(config, tmp_path / "dask", Execution(jobs=2, executor="dask"))
     assert games_of(tmp_path / "here") == games_of(tmp_path / "dask")
+
+
+def test_a_folder_that_holds_a_match_is_not_played_over(openings: str, tmp_path: Path) -> None:
+    config = MatchConfig(SIDES, openings, Budget("nodes", nodes=300), games=2, link_depth=0)
+    run_match(config, tmp_path / "out")
+    with pytest.raises(HarnessError, match="already holds a run; choose another --out, or "
+                                           "finish it with --resume"):
+        run_match(config, tmp_path / "out")
+
+
+def test_openings_changed_since_the_match_began_are_refused(openings: str, tmp_path: Path) -> None:
+    config = MatchConfig(SIDES, openings, Budget("nodes", nodes=300), games=2, link_depth=0)
+    run_match(config, tmp_path / "out")
+    Path(openings.removeprefix("connect4:")).write_text(OPENINGS + "5\n")
+    with pytest.raises(HarnessError, match="the openings changed since the match began"):
+        resume_match(tmp_path / "out")

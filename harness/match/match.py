@@ -19,6 +19,7 @@ from typing import Any
 from harness.errors import HarnessError
 from harness.games.base import ProblemSet
 from harness.games.registry import load_problems, parse_problem_name
+from harness.lock import hold_folder
 from harness.match.calibrate import Calibration, Prediction, calibrate, calibration_depth, predict
 from harness.match.link import Link, link
 from harness.match.pairs import Progress, Tally, play_pairs
@@ -133,17 +134,25 @@ def run_match(config: MatchConfig, out: Path, execution: Execution = Execution()
         raise HarnessError(f"--games {config.games}: a match plays at least one pair (2 games)")
     if resume:
         _check_same_openings(out, openings)
-    labels = (config.sides[0].label, config.sides[1].label)
-    used = problems[:pairs]
-    checked = link(used, config.sides, config.link_depth) if config.link_depth else None
+    checked = link(problems[:pairs], config.sides, config.link_depth) if config.link_depth else None
     if checked is not None and checked.disagreements:
         raise Disagreement(f"the exact sides disagree at depth {checked.depth} on "
                            f"{len(checked.disagreements)} opening(s), a bug to report, not a "
                            f"match: {checked.disagreements[0]}")
-    out.mkdir(parents=True, exist_ok=True)
+    with hold_folder(out):
+        return _play_match(config, out, execution, on_pair, resume, openings, pairs, checked)
+
+
+def _play_match(config: MatchConfig, out: Path, execution: Execution,
+                on_pair: Callable[[Progress], None] | None, resume: bool, openings: ProblemSet,
+                pairs: int, checked: Link | None) -> MatchResult:
+    """:func:`run_match` once the openings are checked and the folder is held."""
+    problems = list(openings.problems)
+    labels = (config.sides[0].label, config.sides[1].label)
+    if not resume and ((out / GAMES_FILE).exists() or (out / RUN_FILE).exists()):
+        raise HarnessError(f"{out}: already holds a run; choose another --out, or finish it "
+                           f"with --resume {out}")
     done = read_pairs(out / GAMES_FILE) if resume else []
-    if not resume and (out / GAMES_FILE).exists():
-        (out / GAMES_FILE).unlink()
     info = {"schema_version": SCHEMA_VERSION, "command": "match", "started": now(),
             "config": config.as_json(), "openings": openings.record | {"name": openings.name,
                                                                          "count": len(problems)},
