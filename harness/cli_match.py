@@ -41,7 +41,8 @@ move is searched with iterative deepening, so ``--id`` is not one)."""
 @click.argument("side_a", metavar="A", required=False)
 @click.argument("side_b", metavar="B", required=False)
 @click.option("--problems", metavar="GAME:OPENINGS",
-              help="The openings: chess:bench.epd, connect4:FILE (a position a line).")
+              help="The openings: chess:bench.epd, connect4:FILE (a position a line), "
+                   "openspiel:NAME,plies=N.")
 @click.option("--nodes", type=int, metavar="N",
               help="Node budget per move: the last iterative-deepening depth finished within "
                    "N nodes [default: 20000].")
