@@ -112,7 +112,11 @@ def match(ctx: click.Context, /, side_a: str | None, side_b: str | None, **optio
     sprt, labels = config.sprt, ("A " + config.sides[0].label, "B " + config.sides[1].label)
 
     def echo(progress: Progress) -> None:
-        click.echo(progress.line(sprt, labels))
+        if progress.stage == "calibration":
+            click.echo(f"calibration: pair {progress.pair}/{progress.pairs}, the deeper side "
+                       f"W {progress.points[0]} D {progress.points[1]} L {progress.points[2]}")
+        else:
+            click.echo(progress.line(sprt, labels))
 
     click.echo(f"match {labels[0]} vs {labels[1]} on {config.problems}, {config.budget.text} "
                f"per move -> {folder}")

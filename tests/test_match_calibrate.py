@@ -76,3 +76,21 @@ def test_a_calibrated_match(tmp_path: Path) -> None:
     info = json.loads((tmp_path / "out" / "run.json").read_text())
     assert info["config"]["calibrate"] is True
     assert info["result"]["calibration"]["pairs"] == 2
+
+
+def test_the_command_says_what_a_ply_is_worth(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from harness.cli import cli
+
+    openings = tmp_path / "openings.txt"
+    openings.write_text("44\n4453\n")
+    result = CliRunner().invoke(cli, ["match", "pvs", "alphabeta", "--problems",
+                                      f"connect4:{openings}", "--nodes", "300", "--link-depth",
+                                      "4", "--calibrate", "--out", str(tmp_path / "out")])
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert [line.split(",")[0] for line in lines if line.startswith("calibration:")] == [
+        "calibration: pair 1/2", "calibration: pair 2/2"]
+    told = [line for line in lines if line.startswith("Elo of one ply (A at depth ")]
+    assert len(told) == 1 and "2 pairs): " in told[0]

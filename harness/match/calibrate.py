@@ -16,7 +16,7 @@ played anew, the same games, when a resumed match finishes.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -63,15 +63,16 @@ def calibration_depth(mean_depths: Sequence[float], budget: Budget) -> int:
 
 
 def calibrate(problems: Sequence[Problem], side: Side, depth: int, pairs: int, rules: Rules,
-              execution: Execution, out: Path) -> Calibration:
+              execution: Execution, out: Path,
+              on_pair: Callable[[Progress], None] | None = None) -> Calibration:
     """Play ``pairs`` pairs of ``side`` at ``depth + 1`` against itself at ``depth`` into
-    ``out/calibration.csv``."""
+    ``out/calibration.csv``; ``on_pair`` hears of each (its stage ``calibration``)."""
     path = out / CALIBRATION_FILE
     path.unlink(missing_ok=True)
     writer = GamesWriter(path, (f"{side.label}@{depth + 1}", f"{side.label}@{depth}"))
     budgets = (Budget("depth", depth=depth + 1), Budget("depth", depth=depth))
-    progress = play_pairs(problems, (side, side), budgets, rules, Tally(Sprt()), pairs, writer,
-                          execution, stop=False)
+    progress = play_pairs(problems, (side, side), budgets, rules, Tally(Sprt(), "calibration"),
+                          pairs, writer, execution, on_pair, stop=False)
     return Calibration(depth, progress)
 
 

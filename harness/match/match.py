@@ -126,7 +126,8 @@ def load_openings(config: MatchConfig) -> ProblemSet:
 
 def run_match(config: MatchConfig, out: Path, execution: Execution = Execution(),
               on_pair: Callable[[Progress], None] | None = None, resume: bool = False) -> MatchResult:
-    """Play the match into ``out`` (``resume``: continue the one there)."""
+    """Play the match into ``out`` (``resume``: continue the one there); ``on_pair`` hears
+    of each pair, the calibration's too."""
     openings = load_openings(config)
     problems = list(openings.problems)
     pairs = (config.games // 2 if config.games is not None else len(problems))
@@ -179,7 +180,7 @@ def _play_match(config: MatchConfig, out: Path, execution: Execution,
         depth = calibration_depth([float(r["mean_depth_a"]) for r in rows if r["mean_depth_a"]],
                                   config.budget)
         calibration = calibrate(problems, config.sides[0], depth, progress.pair, config.rules,
-                                execution, out)
+                                execution, out, on_pair)
         prediction = predict(checked, calibration, progress.estimate)
     result = MatchResult(config, progress, checked, progress.decision or "games", cost, reasons,
                          calibration, prediction)

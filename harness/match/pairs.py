@@ -34,6 +34,8 @@ class Progress:
     """Elo, normalized Elo and their intervals."""
     decision: str | None
     """``H1``, ``H0`` or ``None``."""
+    stage: str = "match"
+    """``match``, or ``calibration`` (:mod:`harness.match.calibrate`)."""
 
     def line(self, sprt: Sprt, labels: tuple[str, str]) -> str:
         """A progress line as fastchess prints it."""
@@ -89,8 +91,9 @@ def _in_order(finished: Iterator[tuple[int, tuple[Game, Game]]]) -> Iterator[tup
 class Tally:
     """Side A's results pair by pair, and the test on them."""
 
-    def __init__(self, sprt: Sprt) -> None:
+    def __init__(self, sprt: Sprt, stage: str = "match") -> None:
         self.sprt = sprt
+        self.stage = stage
         self.counts = Pentanomial()
         self.points = [0, 0, 0]
         self.pairs = 0
@@ -107,4 +110,4 @@ class Tally:
         llr = self.sprt.llr(self.counts)
         wins, draws, losses = self.points
         return Progress(self.pairs, pairs, (wins, draws, losses), self.counts, llr,
-                        estimate(self.counts), self.sprt.decision(llr))
+                        estimate(self.counts), self.sprt.decision(llr), self.stage)
