@@ -78,7 +78,14 @@ def match(ctx: click.Context, /, side_a: str | None, side_b: str | None, **optio
 
     Writes games.csv (a row per game), run.json and, for chess, games.pgn into --out.
     --resume DIR takes A from the folder: `harness match --resume DIR`."""
-    from harness.match.match import Disagreement, MatchConfig, load_openings, resume_match, run_match
+    from harness.match.match import (
+        Disagreement,
+        MatchConfig,
+        load_openings,
+        recorded_config,
+        resume_match,
+        run_match,
+    )
     from harness.match.pairs import Progress
     from harness.match.play import Rules, make_side
     from harness.match.stats import Sprt
@@ -92,10 +99,7 @@ def match(ctx: click.Context, /, side_a: str | None, side_b: str | None, **optio
         refuse_besides_resume(ctx, {"jobs", "executor", "scheduler", "no_progress"},
                               f"the match's settings from {o['resume_dir']}")
         folder = Path(o["resume_dir"])
-        from harness.match.match import config_from_json
-        from harness.results import load_run_info
-
-        config = config_from_json(load_run_info(folder).get("config", {}))
+        config = recorded_config(folder)
     else:
         if side_a is None or side_b is None or not o["problems"]:
             raise HarnessError("harness match A B --problems GAME:OPENINGS: two variants and "

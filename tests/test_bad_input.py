@@ -481,6 +481,8 @@ CASES = [
     pytest.param([*MATCH, "pvs", "alphabeta", "--problems", "chess:{d}/good.epd", "--calibrate",
                   "--link-depth", "1"], "--calibrate needs --link-depth 2 or more",
                  id="match-calibrate-at-depth-1"),
+    pytest.param(["match", "--resume", "{d}/run"], "{d}/run/run.json: not a match's configuration",
+                 id="match-resume-a-run-folder"),
     pytest.param([*MATCH, "pvs", "alphabeta", "--problems", "chess:{d}/good.epd", "--resume", "{d}/run"],
                  "--resume takes the sides from the folder", id="match-resume-with-sides"),
 ]

@@ -207,13 +207,20 @@ def _check_same_openings(out: Path, openings: ProblemSet) -> None:
                                f"({key} differs): resuming would not give the same games")
 
 
+def recorded_config(out: Path) -> MatchConfig:
+    """The configuration of the match in ``out``; one line naming its ``run.json`` when
+    the folder holds no match."""
+    info = load_run_info(out)
+    if info.get("command") != "match" or info.get("schema_version") != SCHEMA_VERSION:
+        raise HarnessError(f"{out / RUN_FILE}: not a match's configuration (schema "
+                           f"{SCHEMA_VERSION} of harness match)")
+    return config_from_json(info["config"])
+
+
 def resume_match(out: Path, execution: Execution = Execution(),
                  on_pair: Callable[[Progress], None] | None = None) -> MatchResult:
     """Finish the match in ``out`` with the configuration it recorded."""
-    info = load_run_info(out)
-    if info.get("command") != "match" or info.get("schema_version") != SCHEMA_VERSION:
-        raise HarnessError(f"{out / RUN_FILE}: not a match folder of schema {SCHEMA_VERSION}")
-    return run_match(config_from_json(info["config"]), out, execution, on_pair, resume=True)
+    return run_match(recorded_config(out), out, execution, on_pair, resume=True)
 
 
 def _cost(rows: list[dict[str, str]]) -> tuple[float | None, float | None]:

@@ -9,7 +9,8 @@ iterative, whatever its switches say) under one of three budgets:
   and the search to depth ``d + 1`` is stopped as soon as it passes ``N`` nodes; the move
   is that of the last search that finished, so it ends at the end of the last iteration
   finished within ``N``: a pure function of the position, the same on every machine.
-  Depth 1 is always finished, whatever it costs. ``nodes_used`` is the finished search's.
+  Depth 1 is always finished, whatever it costs. A move's ``nodes`` are the finished
+  search's; its ``work`` counts the stopped one too.
 - ``depth D``: one iterative-deepening search to depth ``D``.
 - ``time S+INC``: a clock of ``S`` seconds per side and ``INC`` more after each move;
   each move deepens while less than half of its share (the clock's 1/20 plus the
@@ -73,6 +74,10 @@ class Budget:
     increment: float = 0.0
     """Seconds added to the clock after each move (``time``)."""
 
+    def __post_init__(self) -> None:
+        if self.kind not in ("nodes", "depth", "time"):
+            raise HarnessError(f"a budget is nodes, depth or time, not {self.kind!r}")
+
     @property
     def text(self) -> str:
         """``nodes 20000``, ``depth 3``, ``time 10+0.1``."""
@@ -107,7 +112,7 @@ class Rules:
     agree who wins); 0: no adjudication."""
 
 
-@dataclass
+@dataclass(frozen=True)
 class Choice:
     """A move chosen, and what choosing it cost."""
 
@@ -186,7 +191,9 @@ class Game:
 
 
 @dataclass
-class _Tally:
+class _Spent:
+    """What each side has spent so far in a game."""
+
     nodes: list[int] = field(default_factory=lambda: [0, 0])
     work: list[int] = field(default_factory=lambda: [0, 0])
     seconds: list[float] = field(default_factory=lambda: [0.0, 0.0])
@@ -209,7 +216,7 @@ def play_game(problem: Problem, sides: Sequence[Side], a_first: bool,
     position = playing(problem)
     order = (0, 1) if a_first else (1, 0)          # side index by player
     clocks = [budgets[0].seconds, budgets[1].seconds]
-    tally = _Tally()
+    spent = _Spent()
     moves: list[str] = []
     scores: list[tuple[int, int | None]] = []       # (mover, score) of each move
     ending = position.ending()
@@ -219,7 +226,7 @@ def play_game(problem: Problem, sides: Sequence[Side], a_first: bool,
             break
         side = order[position.mover]
         choice = choose(position, sides[side], budgets[side], clocks[side])
-        tally.add(side, choice)
+        spent.add(side, choice)
         if budgets[side].kind == "time":
             clocks[side] += budgets[side].increment - choice.seconds
         scores.append((position.mover, choice.score))
@@ -228,9 +235,9 @@ def play_game(problem: Problem, sides: Sequence[Side], a_first: bool,
         ending = position.ending() or _adjudicated(scores, rules.adjudicate)
     points_first = 0.5 if ending.winner is None else 1.0 if ending.winner == 0 else 0.0
     return Game(problem.problem_id, a_first, points_first if a_first else 1 - points_first,
-                ending.reason, position.plies, tuple(moves), _pair(tally.nodes),
-                _pair(tally.work), (tally.seconds[0], tally.seconds[1]), _pair(tally.depths),
-                _pair(tally.searches))
+                ending.reason, position.plies, tuple(moves), _pair(spent.nodes),
+                _pair(spent.work), (spent.seconds[0], spent.seconds[1]), _pair(spent.depths),
+                _pair(spent.searches))
 
 
 def _pair(values: list[int]) -> tuple[int, int]:
