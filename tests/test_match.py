@@ -257,3 +257,25 @@ def test_openings_changed_since_the_match_began_are_refused(openings: str, tmp_p
     Path(openings.removeprefix("connect4:")).write_text(OPENINGS + "5\n")
     with pytest.raises(HarnessError, match="the openings changed since the match began"):
         resume_match(tmp_path / "out")
+
+
+def test_an_interrupted_match_resumes_with_the_same_games(openings: str, tmp_path: Path) -> None:
+    """Ctrl-C after two pairs, with two workers playing ahead: the pairs counted are kept,
+    none after them, and the resumed match plays the games of an uninterrupted one."""
+    config = MatchConfig(SIDES, openings, Budget("nodes", nodes=300), link_depth=0)
+    run_match(config, tmp_path / "whole")
+
+    def interrupt(progress: object) -> None:
+        if getattr(progress, "pair", 0) == 2:
+            raise KeyboardInterrupt
+
+    folder = tmp_path / "cut"
+    with pytest.raises(KeyboardInterrupt):
+        run_match(config, folder, Execution(jobs=2), interrupt)
+    assert len(games_of(folder)) == 4
+    assert json.loads((folder / "run.json").read_text())["status"] == "running"
+    result = CliRunner().invoke(cli, ["match", "--resume", str(folder), "--jobs", "2"])
+    assert result.exit_code == 0, result.output
+    assert [line.split()[1] for line in result.output.splitlines()
+            if line.startswith("Games ")] == ["6/8", "8/8"]
+    assert games_of(folder) == games_of(tmp_path / "whole")
