@@ -1,8 +1,9 @@
 """A match between two search configurations: game pairs from a suite's openings, a
 progress line per pair, a stop at an SPRT bound or a game limit, and the files.
 
-Pair ``k`` plays opening ``k mod n`` (each opening in turn, then again from the first),
-side A first in its first game and side B first in its second. Pairs may finish in any
+Pair ``k`` plays opening ``k`` (under a clock, where the games differ from one run to the
+next, ``k mod n``: the openings again from the first), side A first in its first game and
+side B first in its second. Pairs may finish in any
 order on several workers, but they are counted, tested and written in their order, and
 the match stops at the first pair whose LLR crosses a bound: ``--jobs 2`` and Dask give
 the games of ``--jobs 1``, and a match resumed after a kill replays none it has and gives
@@ -116,12 +117,28 @@ class MatchResult:
 
 
 def load_openings(config: MatchConfig) -> ProblemSet:
-    """The openings, refused with one line when their game cannot be played."""
+    """The openings, refused with one line when their game cannot be played or they are
+    fewer than the games asked for."""
     check_playable(parse_problem_name(config.problems).game.name)
     loaded = load_problems(config.problems)
     if not loaded.problems:
         raise HarnessError(f"{config.problems}: no openings")
+    pairs_of(config, len(loaded.problems))
     return loaded
+
+
+def pairs_of(config: MatchConfig, openings: int) -> int:
+    """The most pairs the match plays from ``openings`` openings: ``--games`` halved, else
+    one per opening. More pairs than openings only under a clock: under a node or depth
+    budget an opening played again gives the same games, copies and not evidence."""
+    pairs = config.games // 2 if config.games is not None else openings
+    if pairs < 1:
+        raise HarnessError(f"--games {config.games}: a match plays at least one pair (2 games)")
+    if pairs > openings and config.budget.kind != "time":
+        raise HarnessError(f"--games {config.games}: {config.problems} has {openings} openings, "
+                           f"at most {2 * openings} games: under a {config.budget.kind} budget an "
+                           f"opening played again gives the same games (copies, not evidence)")
+    return pairs
 
 
 def run_match(config: MatchConfig, out: Path, execution: Execution = Execution(),
@@ -130,9 +147,7 @@ def run_match(config: MatchConfig, out: Path, execution: Execution = Execution()
     of each pair, the calibration's too."""
     openings = load_openings(config)
     problems = list(openings.problems)
-    pairs = (config.games // 2 if config.games is not None else len(problems))
-    if pairs < 1:
-        raise HarnessError(f"--games {config.games}: a match plays at least one pair (2 games)")
+    pairs = pairs_of(config, len(problems))
     if resume:
         _check_same_openings(out, openings)
     checked = link(problems[:pairs], config.sides, config.link_depth) if config.link_depth else None
