@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 import click
 
+from harness.cli_match import match
 from harness.command_line import (
     ALLOW_DISAGREEMENT,
     OneLineGroup,
@@ -589,6 +590,9 @@ def suites_generate(count: int, seed: int, out: str, jobs: int | None) -> None:
     check_writable(out, "--out")                # before the games, not after them
     path = write_generated_suite(out, count, seed, workers=jobs)
     click.echo(f"wrote {path} ({count} positions, seed {seed})")
+
+
+cli.add_command(match)
 
 
 def main() -> None:

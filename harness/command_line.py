@@ -215,29 +215,45 @@ def make_config(variants: str, options: dict[str, Any]) -> ExperimentConfig:
     """An :class:`ExperimentConfig` from the values of :func:`problem_options`: the
     shortcuts (``--tree``, ``--trees``, ``--suite``) as ``GAME:SPEC`` names, then
     ``--problems``; the chess flags as every chess set's options, unless its name sets them."""
-    from harness.run.plan import ExperimentConfig, parse_depths, parse_window
+    from harness.run.plan import ExperimentConfig, parse_depths
 
     o = options
-    switches = Switches(tt_size=o["tt_size"], iterative_deepening=o["iterative"],
-                        hash_move=not o["no_hash_move"], tt_leaves=o["tt_leaves"],
-                        window=parse_window(o["window_text"]) if o["window_text"] else None,
-                        value_bounds=not o["no_value_bounds"],
-                        tt_narrow=o["tt_narrow"], quiescence=not o["no_qsearch"],
-                        null_move=o["null_move"], null_rule=o["null_rule"],
-                        check_extension=o["check_extension"])
+    switches = make_switches(o)
     for spec in o["tree_specs"]:
         if not spec.startswith("random:"):
             raise HarnessError(f"--trees {spec!r}: not random:k=v,... (other games: --problems GAME:SPEC)")
-    chess = {key: value for key, value, on in (("mvv_lva", "0", o["no_mvv_lva"]),
-                                               ("killers", "1", o["killers"]),
-                                               ("history", "1", o["history"])) if on}
     named = [*(f"tree:{path}" for path in o["tree_files"]), *o["tree_specs"],
              *(f"chess:{suite}" for suite in o["suites"]), *o["problems"]]
     return ExperimentConfig(
-        problems=tuple(with_defaults(text, {"chess": chess}) for text in named),
+        problems=tuple(with_chess_flags(text, o) for text in named),
         variants=variants, depths=parse_depths(o["depth_text"]) if o["depth_text"] else None,
         switches=switches, measure_minimal=o["minimal"], skip_invalid=o["skip_invalid"],
         max_nodes=o["max_nodes"], limit=o["limit"], own_tables=o["own_tables"])
+
+
+def make_switches(options: dict[str, Any]) -> Switches:
+    """The frame's :class:`Switches` from the values of :data:`PROBLEM_OPTIONS` (an option
+    a command does not take is left at its default)."""
+    from harness.run.plan import parse_window
+
+    o = options
+    window = o.get("window_text")
+    return Switches(tt_size=o.get("tt_size", 0), iterative_deepening=o.get("iterative", False),
+                    hash_move=not o.get("no_hash_move"), tt_leaves=bool(o.get("tt_leaves")),
+                    window=parse_window(window) if window else None,
+                    value_bounds=not o.get("no_value_bounds"),
+                    tt_narrow=bool(o.get("tt_narrow")), quiescence=not o.get("no_qsearch"),
+                    null_move=o.get("null_move", 0), null_rule=o.get("null_rule", "either"),
+                    check_extension=bool(o.get("check_extension")))
+
+
+def with_chess_flags(text: str, options: dict[str, Any]) -> str:
+    """A problem set's name with the chess flags (``--no-mvv-lva``, ``--killers``,
+    ``--history``) as its options, unless it names them."""
+    chess = {key: value for key, value, on in (("mvv_lva", "0", options["no_mvv_lva"]),
+                                               ("killers", "1", options["killers"]),
+                                               ("history", "1", options["history"])) if on}
+    return with_defaults(text, {"chess": chess})
 
 
 def default_out(kind: str) -> str:

@@ -152,6 +152,7 @@ TREES = ["--trees", "random:b=2,d=2,n=1"]
 RUN = ["run", "--variants", "alphabeta", "--no-progress", "--out", "{out}"]
 CMP = ["compare", "alphabeta", "pvs", "--no-progress", "--out", "{out}"]
 TREE = ["tree", "--variant", "pvs"]
+MATCH = ["match", "--no-progress", "--out", "{out}"]
 
 CASES = [
     # run: tree files
@@ -470,6 +471,36 @@ CASES = [
                  id="run-epd-out-without-chess"),
     pytest.param([*RUN, "--suite", "{d}/good.epd", "--epd-out", "{d}/afile/x.epd"],
                  "--epd-out {d}/afile/x.epd: {d}/afile is a file", id="run-epd-out-inside-a-file"),
+    # match
+    pytest.param([*MATCH, "nosuch", "pvs", "--problems", "chess:{d}/good.epd"],
+                 "unknown variant 'nosuch'", id="match-unknown-variant"),
+    pytest.param([*MATCH, "pvs", "alphabeta", "--problems", "chess:{d}/good.epd", "--sprt", "2,0"],
+                 "--sprt: elo0 (2.0) must be below elo1 (0.0)", id="match-bad-sprt"),
+    pytest.param([*MATCH, "pvs", "alphabeta", "--problems", "chess:{d}/good.epd", "--sprt", "0,2,x,y"],
+                 "--sprt '0,2,x,y': not numbers", id="match-sprt-not-numbers"),
+    pytest.param([*MATCH, "pvs", "alphabeta", "--problems", "chess:{d}/good.epd", "--nodes", "0"],
+                 "--nodes 0: must be at least 1", id="match-bad-nodes"),
+    pytest.param([*MATCH, "pvs", "alphabeta", "--problems", "chess:{d}/good.epd", "--nodes", "5",
+                  "--depth", "2"], "give one budget", id="match-two-budgets"),
+    pytest.param([*MATCH, "pvs", "alphabeta", "--problems", "chess:{d}/good.epd", "--time", "x"],
+                 "--time 'x': not S+INC", id="match-bad-time"),
+    pytest.param([*MATCH, "pvs", "alphabeta", "--problems", "chess:{d}/good.epd", "--games", "1"],
+                 "--games 1: a match plays at least one pair", id="match-one-game"),
+    pytest.param([*MATCH, "pvs", "alphabeta", "--problems", "random:b=2,d=2,n=1"],
+                 "random: cannot be played move by move", id="match-unplayable-game"),
+    pytest.param([*MATCH, "pvs", "alphabeta", "--problems", "chess:{d}/garbage.epd"],
+                 "{d}/garbage.epd:1:", id="match-bad-openings"),
+    pytest.param([*MATCH, "pvs"], "two variants and the openings are needed", id="match-one-side"),
+    pytest.param([*MATCH, "pvs", "alphabeta", "--problems", "chess:{d}/good.epd", "--calibrate",
+                  "--link-depth", "1"], "--calibrate needs --link-depth 2 or more",
+                 id="match-calibrate-at-depth-1"),
+    pytest.param([*MATCH, "pvs", "alphabeta", "--problems", "chess:{d}/good.epd", "--games", "4"],
+                 "--games 4: chess:{d}/good.epd has 1 openings, at most 2 games",
+                 id="match-more-games-than-openings"),
+    pytest.param(["match", "--resume", "{d}/run"], "{d}/run/run.json: not a match's configuration",
+                 id="match-resume-a-run-folder"),
+    pytest.param([*MATCH, "pvs", "alphabeta", "--problems", "chess:{d}/good.epd", "--resume", "{d}/run"],
+                 "--resume takes the sides from the folder", id="match-resume-with-sides"),
 ]
 
 

@@ -74,6 +74,7 @@ LAYERS = (
     ("harness.report", ("harness.report", *FOUNDATION)),
     ("harness.run", ("harness.run", "harness.report", *FOUNDATION)),
     ("harness.reproduce", ("harness.reproduce", "harness.run", "harness.report", *FOUNDATION)),
+    ("harness.match", ("harness.match", "harness.run", "harness.report", *FOUNDATION)),
 )
 """Each package (the first that matches a module) and what it may import of the harness:
 the game interface nothing but errors; the synthetic and explicit trees only it; a game the

@@ -1,0 +1,170 @@
+"""``harness match``: two search configurations play game pairs under a budget until an
+SPRT bound or a game limit (the library: :mod:`harness.match`)."""
+
+from __future__ import annotations
+
+import shlex
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from harness.command_line import (
+    EXECUTION_OPTIONS,
+    PROBLEM_OPTIONS,
+    OneLineUsage,
+    chosen_out,
+    default_out,
+    interrupted,
+    make_execution,
+    make_switches,
+    refuse_besides_resume,
+    reports_errors,
+    stops_on_sigterm,
+    with_chess_flags,
+    with_options,
+)
+from harness.errors import DISAGREEMENT_EXIT, HarnessError
+
+if TYPE_CHECKING:
+    from harness.match.play import Budget
+
+SWITCHES = ("tt_size", "no_hash_move", "tt_leaves", "tt_narrow", "no_value_bounds",
+            "no_qsearch", "no_mvv_lva", "killers", "history", "null_move", "null_rule",
+            "check_extension")
+"""The frame's switches and chess's ordering flags, as ``harness run`` takes them (every
+move is searched with iterative deepening, so ``--id`` is not one)."""
+
+
+@click.command(cls=OneLineUsage)
+@click.argument("side_a", metavar="A", required=False)
+@click.argument("side_b", metavar="B", required=False)
+@click.option("--problems", metavar="GAME:OPENINGS",
+              help="The openings: chess:bench.epd, connect4:FILE (a position a line), "
+                   "openspiel:NAME,plies=N.")
+@click.option("--nodes", type=int, metavar="N",
+              help="Node budget per move: the last iterative-deepening depth finished within "
+                   "N nodes [default: 20000].")
+@click.option("--depth", type=int, metavar="D", help="Fixed depth per move instead.")
+@click.option("--time", "time_text", metavar="S+INC",
+              help="Wall-time clock per side instead (seconds + increment; not reproducible).")
+@click.option("--sprt", "sprt_text", default="0,2,0.05,0.05", show_default=True,
+              metavar="ELO0,ELO1,ALPHA,BETA", help="GSPRT on normalized Elo (fishtest's defaults).")
+@click.option("--games", type=int, metavar="N",
+              help="Stop after N games (whole pairs) [default: each opening once as a pair].")
+@click.option("--max-plies", type=int, default=400, show_default=True, metavar="P",
+              help="Draw a game still going after P plies (0: no limit).")
+@click.option("--adjudicate", type=int, default=0, metavar="SCORE",
+              help="Win a game for a side when 4 searches in a row score it SCORE ahead "
+                   "(chess: centipawns) [default: off].")
+@click.option("--link-depth", type=int, default=3, show_default=True, metavar="D",
+              help="Depth of the agreement check and node ratio on the openings (0: none).")
+@click.option("--calibrate", is_flag=True,
+              help="Measure the Elo of one ply (A one ply deeper against itself, as many pairs) "
+                   "and say what A's node saving predicts.")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False), metavar="DIR",
+              help="Output folder [default: results/match-<time>].")
+@click.option("--resume", "resume_dir", type=click.Path(file_okay=False, exists=True),
+              metavar="DIR", help="Finish an interrupted match (its settings are in DIR).")
+@with_options([PROBLEM_OPTIONS[name] for name in SWITCHES])
+@with_options(EXECUTION_OPTIONS)
+@click.pass_context
+@reports_errors
+@stops_on_sigterm
+def match(ctx: click.Context, /, side_a: str | None, side_b: str | None, **options: Any) -> None:
+    """Play variant A against variant B from the openings of a suite, each opening twice
+    with the sides swapped, and stop at an SPRT decision or the game limit.
+
+    Writes games.csv (a row per game), run.json and, for chess, games.pgn into --out.
+    --resume DIR takes A from the folder: `harness match --resume DIR`."""
+    from harness.match.match import (
+        Disagreement,
+        MatchConfig,
+        load_openings,
+        recorded_config,
+        resume_match,
+        run_match,
+    )
+    from harness.match.pairs import Progress
+    from harness.match.play import Rules, make_side
+    from harness.match.stats import Sprt
+    from harness.match.summary import result_lines
+
+    o = options
+    execution = make_execution(o)
+    if o["resume_dir"] is not None:
+        if side_a is not None:
+            raise HarnessError("--resume takes the sides from the folder; drop A and B")
+        refuse_besides_resume(ctx, {"jobs", "executor", "scheduler", "no_progress"},
+                              f"the match's settings from {o['resume_dir']}")
+        folder = Path(o["resume_dir"])
+        config = recorded_config(folder)
+    else:
+        if side_a is None or side_b is None or not o["problems"]:
+            raise HarnessError("harness match A B --problems GAME:OPENINGS: two variants and "
+                               "the openings are needed (or --resume DIR)")
+        switches = make_switches(o)
+        config = MatchConfig((make_side(side_a, switches), make_side(side_b, switches)),
+                             with_chess_flags(o["problems"], o), _budget(o),
+                             Rules(_at_least(o["max_plies"], 0, "--max-plies"),
+                                   _at_least(o["adjudicate"], 0, "--adjudicate")),
+                             Sprt.parse(o["sprt_text"]), _games(o["games"]),
+                             _at_least(o["link_depth"], 0, "--link-depth"), o["calibrate"])
+        folder = Path(chosen_out(o["out_dir"]) or default_out("match"))
+        load_openings(config)           # bad openings refused before a word is printed
+    sprt, labels = config.sprt, ("A " + config.sides[0].label, "B " + config.sides[1].label)
+
+    def echo(progress: Progress) -> None:
+        if progress.stage == "calibration":
+            click.echo(f"calibration: pair {progress.pair}/{progress.pairs}, the deeper side "
+                       f"W {progress.points[0]} D {progress.points[1]} L {progress.points[2]}")
+        else:
+            click.echo(progress.line(sprt, labels))
+
+    click.echo(f"match {labels[0]} vs {labels[1]} on {config.problems}, {config.budget.text} "
+               f"per move -> {folder}")
+    try:
+        if o["resume_dir"] is not None:
+            result = resume_match(folder, execution, None if o["no_progress"] else echo)
+        else:
+            result = run_match(config, folder, execution, None if o["no_progress"] else echo)
+    except Disagreement as exc:
+        click.echo(f"Error: {exc}", err=True)
+        sys.exit(DISAGREEMENT_EXIT)
+    except KeyboardInterrupt:
+        interrupted(f"every finished pair is saved in {folder}/games.csv",
+                    shlex.join(["harness", "match", "--resume", str(folder)]))
+    lines = result_lines(result)
+    for line in lines[0 if o["no_progress"] else 1:]:     # the progress line is out already
+        click.echo(line)
+    click.echo(f"report: {folder / 'report.html'}")
+
+
+def _budget(o: dict[str, Any]) -> Budget:
+    from harness.match.play import Budget, parse_time
+
+    given = [name for name in ("nodes", "depth", "time_text") if o[name] is not None]
+    if len(given) > 1:
+        raise HarnessError("--nodes, --depth and --time: give one budget")
+    if o["time_text"] is not None:
+        seconds, increment = parse_time(o["time_text"])
+        return Budget("time", seconds=seconds, increment=increment)
+    if o["depth"] is not None:
+        from harness.search.run import check_depth
+
+        check_depth(o["depth"])
+        return Budget("depth", depth=o["depth"])
+    return Budget("nodes", nodes=_at_least(20_000 if o["nodes"] is None else o["nodes"], 1, "--nodes"))
+
+
+def _games(games: int | None) -> int | None:
+    if games is not None and games < 2:
+        raise HarnessError(f"--games {games}: a match plays at least one pair (2 games)")
+    return games
+
+
+def _at_least(value: int, least: int, option: str) -> int:
+    if value < least:
+        raise HarnessError(f"{option} {value}: must be at least {least}")
+    return value

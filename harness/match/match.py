@@ -1,0 +1,281 @@
+"""A match between two search configurations: game pairs from a suite's openings, a
+progress line per pair, a stop at an SPRT bound or a game limit, and the files.
+
+Pair ``k`` plays opening ``k`` (under a clock, where the games differ from one run to the
+next, ``k mod n``: the openings again from the first), side A first in its first game and
+side B first in its second. Pairs may finish in any
+order on several workers, but they are counted, tested and written in their order, and
+the match stops at the first pair whose LLR crosses a bound: ``--jobs 2`` and Dask give
+the games of ``--jobs 1``, and a match resumed after a kill replays none it has and gives
+the same games after them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from harness.errors import HarnessError
+from harness.games.base import ProblemSet
+from harness.games.registry import load_problems, parse_problem_name
+from harness.lock import hold_folder
+from harness.match.calibrate import Calibration, Prediction, calibrate, calibration_depth, predict
+from harness.match.link import Link, link
+from harness.match.pairs import Progress, Tally, play_pairs
+from harness.match.play import Budget, Rules, Side
+from harness.match.record import GAMES_FILE, PGN_FILE, GamesWriter, read_pairs, write_pgn
+from harness.match.rules import check_playable
+from harness.match.stats import Sprt
+from harness.results import RUN_FILE, environment, load_run_info, now, write_run_info
+from harness.run.executors import Execution
+from harness.search.run import Switches
+
+SCHEMA_VERSION = 1
+"""Of a match's ``run.json``."""
+
+
+@dataclass(frozen=True)
+class MatchConfig:
+    """Everything that decides a match's games and when it stops."""
+
+    sides: tuple[Side, Side]
+    """Side A and side B."""
+    problems: str
+    """The openings, ``GAME:SPEC`` (``chess:bench.epd``, ``connect4:FILE``)."""
+    budget: Budget = field(default_factory=Budget)
+    """What a side may spend on a move."""
+    rules: Rules = field(default_factory=Rules)
+    """Move limit and adjudication."""
+    sprt: Sprt = field(default_factory=Sprt)
+    """The test that may stop the match early."""
+    games: int | None = None
+    """The most games (rounded down to whole pairs); ``None``: each opening once as a pair."""
+    link_depth: int = 3
+    """The fixed depth of the agreement check and the node ratio (0: neither)."""
+    calibrate: bool = False
+    """Measure the Elo of a ply and predict the match's Elo from the node ratio
+    (:mod:`harness.match.calibrate`; needs ``link_depth`` 2 or more)."""
+
+    def __post_init__(self) -> None:
+        if self.calibrate and self.link_depth < 2:
+            raise HarnessError(f"--calibrate needs --link-depth 2 or more (the branching "
+                               f"factor), not {self.link_depth}")
+
+    def as_json(self) -> dict[str, Any]:
+        """The configuration as ``run.json`` keeps it (:func:`config_from_json` reads it)."""
+        return {"sides": [{"label": s.label, "switches": _switches_json(s.switches)}
+                          for s in self.sides],
+                "problems": self.problems, "budget": asdict(self.budget),
+                "rules": asdict(self.rules), "sprt": asdict(self.sprt), "games": self.games,
+                "link_depth": self.link_depth, "calibrate": self.calibrate}
+
+
+def _switches_json(switches: Switches) -> dict[str, Any]:
+    values = asdict(switches)
+    values["window"] = None if switches.window is None else list(switches.window)
+    return values
+
+
+def config_from_json(data: dict[str, Any]) -> MatchConfig:
+    """The configuration ``run.json`` recorded."""
+    def side(item: dict[str, Any]) -> Side:
+        switches = dict(item["switches"])
+        if switches.get("window") is not None:
+            switches["window"] = tuple(switches["window"])
+        return Side(item["label"], Switches(**switches))
+
+    try:
+        return MatchConfig((side(data["sides"][0]), side(data["sides"][1])), data["problems"],
+                           Budget(**data["budget"]), Rules(**data["rules"]), Sprt(**data["sprt"]),
+                           data["games"], data["link_depth"], data["calibrate"])
+    except (KeyError, TypeError, IndexError) as exc:
+        raise HarnessError(f"{RUN_FILE}: not a match's configuration ({exc})") from None
+
+
+@dataclass
+class MatchResult:
+    """A finished (or stopped) match."""
+
+    config: MatchConfig
+    """What was played."""
+    progress: Progress
+    """The state after the last pair."""
+    link: Link | None
+    """The sides at a fixed depth (``None``: not searched)."""
+    stopped: str
+    """``H1``, ``H0`` (an SPRT bound), or ``games`` (the limit)."""
+    cost: tuple[float | None, float | None] = (None, None)
+    """Seconds per node (nodes and quiescence nodes) of each side over all its searches."""
+    reasons: dict[str, int] = field(default_factory=dict)
+    """Games by how they ended."""
+    calibration: Calibration | None = None
+    """Side A one ply deeper against itself (``None``: not asked for)."""
+    prediction: Prediction | None = None
+    """The Elo the node ratio predicts (``None``: not asked for, or a number missing)."""
+
+
+def load_openings(config: MatchConfig) -> ProblemSet:
+    """The openings, refused with one line when their game cannot be played or they are
+    fewer than the games asked for."""
+    check_playable(parse_problem_name(config.problems).game.name)
+    loaded = load_problems(config.problems)
+    if not loaded.problems:
+        raise HarnessError(f"{config.problems}: no openings")
+    pairs_of(config, len(loaded.problems))
+    return loaded
+
+
+def pairs_of(config: MatchConfig, openings: int) -> int:
+    """The most pairs the match plays from ``openings`` openings: ``--games`` halved, else
+    one per opening. More pairs than openings only under a clock: under a node or depth
+    budget an opening played again gives the same games, copies and not evidence."""
+    pairs = config.games // 2 if config.games is not None else openings
+    if pairs < 1:
+        raise HarnessError(f"--games {config.games}: a match plays at least one pair (2 games)")
+    if pairs > openings and config.budget.kind != "time":
+        raise HarnessError(f"--games {config.games}: {config.problems} has {openings} openings, "
+                           f"at most {2 * openings} games: under a {config.budget.kind} budget an "
+                           f"opening played again gives the same games (copies, not evidence)")
+    return pairs
+
+
+def run_match(config: MatchConfig, out: Path, execution: Execution = Execution(),
+              on_pair: Callable[[Progress], None] | None = None, resume: bool = False) -> MatchResult:
+    """Play the match into ``out`` (``resume``: continue the one there); ``on_pair`` hears
+    of each pair, the calibration's too."""
+    openings = load_openings(config)
+    problems = list(openings.problems)
+    pairs = pairs_of(config, len(problems))
+    if resume:
+        _check_same_openings(out, openings)
+    checked = link(problems[:pairs], config.sides, config.link_depth) if config.link_depth else None
+    if checked is not None and checked.disagreements:
+        raise Disagreement(f"the exact sides disagree at depth {checked.depth} on "
+                           f"{len(checked.disagreements)} opening(s), a bug to report, not a "
+                           f"match: {checked.disagreements[0]}")
+    with hold_folder(out):
+        return _play_match(config, out, execution, on_pair, resume, openings, pairs, checked)
+
+
+def _play_match(config: MatchConfig, out: Path, execution: Execution,
+                on_pair: Callable[[Progress], None] | None, resume: bool, openings: ProblemSet,
+                pairs: int, checked: Link | None) -> MatchResult:
+    """:func:`run_match` once the openings are checked and the folder is held."""
+    problems = list(openings.problems)
+    labels = (config.sides[0].label, config.sides[1].label)
+    if not resume and ((out / GAMES_FILE).exists() or (out / RUN_FILE).exists()):
+        raise HarnessError(f"{out}: already holds a run; choose another --out, or finish it "
+                           f"with --resume {out}")
+    done = read_pairs(out / GAMES_FILE) if resume else []
+    info = {"schema_version": SCHEMA_VERSION, "command": "match", "started": now(),
+            "config": config.as_json(), "openings": openings.record | {"name": openings.name,
+                                                                         "count": len(problems)},
+            "environment": environment()}
+    if resume:
+        info["started"] = load_run_info(out).get("started", info["started"])
+    write_run_info(out, info | {"status": "running"})
+    writer = GamesWriter(out / GAMES_FILE, labels)
+    tally = Tally(config.sprt)
+    for first, second, _ in done:
+        tally.add(first, second)
+    progress = play_pairs(problems, config.sides, (config.budget, config.budget), config.rules,
+                          tally, pairs, writer, execution, on_pair)
+    rows = [row for _, _, kept in read_pairs(out / GAMES_FILE) for row in kept]
+    if parse_problem_name(config.problems).game.name == "chess":
+        write_pgn(out / PGN_FILE, rows, {p.problem_id: p for p in problems},
+                  f"harness match {labels[0]} vs {labels[1]}")
+    cost = _cost(rows)
+    reasons: dict[str, int] = {}
+    for row in rows:
+        reasons[row["reason"]] = reasons.get(row["reason"], 0) + 1
+    calibration = prediction = None
+    if config.calibrate and checked is not None and progress.pair:
+        depth = calibration_depth([float(r["mean_depth_a"]) for r in rows if r["mean_depth_a"]],
+                                  config.budget)
+        calibration = calibrate(problems, config.sides[0], depth, progress.pair, config.rules,
+                                execution, out, on_pair)
+        prediction = predict(checked, calibration, progress.estimate)
+    result = MatchResult(config, progress, checked, progress.decision or "games", cost, reasons,
+                         calibration, prediction)
+    write_run_info(out, info | {"status": result.stopped, "finished": now(),
+                                "result": result_json(result)})
+    from harness.match.summary import write_report  # it reads MatchResult, defined here
+
+    write_report(out, result, rows)
+    return result
+
+
+class Disagreement(HarnessError):
+    """The exact sides disagree on an opening's value: a bug to report, not a match (the
+    command exits with :data:`harness.errors.DISAGREEMENT_EXIT`)."""
+
+
+def _check_same_openings(out: Path, openings: ProblemSet) -> None:
+    """Refuse to resume on openings that changed since the match began (other games)."""
+    recorded = load_run_info(out).get("openings", {})
+    for key in ("sha256", "count"):
+        now_ = openings.record.get(key) if key == "sha256" else len(openings.problems)
+        if key in recorded and recorded[key] != now_:
+            raise HarnessError(f"{out / RUN_FILE}: the openings changed since the match began "
+                               f"({key} differs): resuming would not give the same games")
+
+
+def recorded_config(out: Path) -> MatchConfig:
+    """The configuration of the match in ``out``; one line naming its ``run.json`` when
+    the folder holds no match."""
+    info = load_run_info(out)
+    if info.get("command") != "match" or info.get("schema_version") != SCHEMA_VERSION:
+        raise HarnessError(f"{out / RUN_FILE}: not a match's configuration (schema "
+                           f"{SCHEMA_VERSION} of harness match)")
+    return config_from_json(info["config"])
+
+
+def resume_match(out: Path, execution: Execution = Execution(),
+                 on_pair: Callable[[Progress], None] | None = None) -> MatchResult:
+    """Finish the match in ``out`` with the configuration it recorded."""
+    return run_match(recorded_config(out), out, execution, on_pair, resume=True)
+
+
+def _cost(rows: list[dict[str, str]]) -> tuple[float | None, float | None]:
+    costs: list[float | None] = []
+    for side in ("a", "b"):
+        work = sum(int(r[f"work_{side}"]) for r in rows)
+        seconds = sum(float(r[f"seconds_{side}"]) for r in rows)
+        costs.append(seconds / work if work else None)
+    return (costs[0], costs[1])
+
+
+def result_json(result: MatchResult) -> dict[str, Any]:
+    """What ``run.json`` records of the result."""
+    progress = result.progress
+    elo = progress.estimate
+    wins, draws, losses = progress.points
+    checked = result.link
+    return {
+        "stopped": result.stopped, "pairs": progress.pair,
+        "wins": wins, "draws": draws, "losses": losses,
+        "pentanomial": list(progress.counts.counts), "llr": progress.llr,
+        "llr_bounds": list(result.config.sprt.bounds),
+        "elo": None if elo is None else {"elo": elo.elo, "error": elo.elo_error,
+                                         "nelo": elo.nelo, "nelo_error": elo.nelo_error,
+                                         "los": elo.los, "score": elo.score},
+        "seconds_per_node": {"a": result.cost[0], "b": result.cost[1]},
+        "endings": result.reasons,
+        "link": None if checked is None else {
+            "depth": checked.depth, "openings": checked.openings,
+            "nodes_a": checked.nodes[0], "nodes_b": checked.nodes[1], "ratio": checked.ratio,
+            "branching": checked.branching},
+        "calibration": None if result.calibration is None else _calibration_json(result.calibration),
+        "prediction": None if result.prediction is None else asdict(result.prediction),
+    }
+
+
+def _calibration_json(calibration: Calibration) -> dict[str, Any]:
+    progress = calibration.progress
+    elo = progress.estimate
+    return {"depth": calibration.depth, "pairs": progress.pair,
+            "pentanomial": list(progress.counts.counts),
+            "elo_per_ply": None if elo is None else elo.elo,
+            "elo_per_ply_error": None if elo is None else elo.elo_error}

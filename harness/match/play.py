@@ -1,0 +1,264 @@
+"""Playing games between two search configurations: a move per search under a budget, a
+game to its end, and an opening twice with the sides swapped (a pair).
+
+A move is chosen by an iterative-deepening search of the side's variant (always
+iterative, whatever its switches say) under one of three budgets:
+
+- ``nodes N`` (the default): the deepest iterative-deepening search, to depth 1, 2, ...,
+  whose ``nodes`` counter stays within ``N``. Each depth is searched afresh (a new table),
+  and the search to depth ``d + 1`` is stopped as soon as it passes ``N`` nodes; the move
+  is that of the last search that finished, so it ends at the end of the last iteration
+  finished within ``N``: a pure function of the position, the same on every machine.
+  Depth 1 is always finished, whatever it costs. A move's ``nodes`` are the finished
+  search's; its ``work`` counts the stopped one too.
+- ``depth D``: one iterative-deepening search to depth ``D``.
+- ``time S+INC``: a clock of ``S`` seconds per side and ``INC`` more after each move;
+  each move deepens while less than half of its share (the clock's 1/20 plus the
+  increment) is spent. Wall time: not reproducible, and a flag that falls only shows in
+  the clock (no game is lost on time).
+
+Everything is deterministic for a node or depth budget: the same games on every machine
+and in every worker process.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+
+from harness.errors import HarnessError
+from harness.games.base import MAX_DEPTH, Problem
+from harness.match.rules import Ending, Playing, playing
+from harness.search.registry import VariantSpec, parse_variants
+from harness.search.run import SearchResult, Switches, run_search
+
+ADJUDICATION_MOVES = 4
+"""Consecutive moves whose searches must all agree on the winner for an adjudication."""
+
+
+@dataclass(frozen=True)
+class Side:
+    """One configuration of a match: a variant with its options, and the frame's switches."""
+
+    label: str
+    """The variant and its options, as named (``pvs:zw_min_depth=3``)."""
+    switches: Switches = Switches()
+    """The frame's switches (table size, ordering by the hash move, quiescence, ...)."""
+
+    @property
+    def spec(self) -> VariantSpec:
+        """The variant resolved (checked when the side is made: :func:`make_side`)."""
+        return parse_variants(self.label)[0]
+
+
+def make_side(name: str, switches: Switches) -> Side:
+    """A side from a variant's name; one variant, known, with valid options."""
+    specs = parse_variants(name)
+    if len(specs) != 1:
+        raise HarnessError(f"{name!r}: a side of a match is one variant")
+    return Side(specs[0].label, switches)
+
+
+@dataclass(frozen=True)
+class Budget:
+    """What a side may spend on a move."""
+
+    kind: str = "nodes"
+    """``nodes``, ``depth`` or ``time``."""
+    nodes: int = 20_000
+    """Nodes per move (``nodes``)."""
+    depth: int = 3
+    """Plies per move (``depth``)."""
+    seconds: float = 0.0
+    """Seconds on each side's clock at the start (``time``)."""
+    increment: float = 0.0
+    """Seconds added to the clock after each move (``time``)."""
+
+    def __post_init__(self) -> None:
+        if self.kind not in ("nodes", "depth", "time"):
+            raise HarnessError(f"a budget is nodes, depth or time, not {self.kind!r}")
+
+    @property
+    def text(self) -> str:
+        """``nodes 20000``, ``depth 3``, ``time 10+0.1``."""
+        if self.kind == "nodes":
+            return f"nodes {self.nodes}"
+        if self.kind == "depth":
+            return f"depth {self.depth}"
+        return f"time {self.seconds:g}+{self.increment:g}"
+
+
+def parse_time(text: str) -> tuple[float, float]:
+    """``S+INC`` or ``S`` as seconds and increment."""
+    base, _, increment = text.partition("+")
+    try:
+        seconds, extra = float(base), float(increment or 0)
+    except ValueError:
+        raise HarnessError(f"--time {text!r}: not S+INC in seconds (e.g. 10+0.1)") from None
+    if not (seconds > 0 and extra >= 0):
+        raise HarnessError(f"--time {text!r}: S must be above 0 and INC at least 0")
+    return seconds, extra
+
+
+@dataclass(frozen=True)
+class Rules:
+    """How games end besides their own rules."""
+
+    max_plies: int = 400
+    """A game still going after this many plies is drawn (``move_limit``); 0: no limit."""
+    adjudicate: int = 0
+    """A game is won by a player when the last :data:`ADJUDICATION_MOVES` searches all gave
+    the player to move a score at least this far on the same player's side (both sides
+    agree who wins); 0: no adjudication."""
+
+
+@dataclass(frozen=True)
+class Choice:
+    """A move chosen, and what choosing it cost."""
+
+    move: str
+    """The move's name."""
+    score: int | None
+    """The score of the finished search, for the side to move (``None``: no search)."""
+    depth: int
+    """The depth of the finished search (0: the move came from the rules)."""
+    nodes: int
+    """Nodes of the finished search (its ``nodes`` counter)."""
+    work: int = 0
+    """Nodes and quiescence nodes of every search made for the move, stopped ones included."""
+    seconds: float = 0.0
+    """Wall time of every search made for the move."""
+
+
+def choose(position: Playing, side: Side, budget: Budget, clock: float = 0.0) -> Choice:
+    """The move ``side`` plays at ``position`` under ``budget`` (``clock``: the seconds left
+    on its clock, for a time budget)."""
+    spec = side.spec
+    switches = replace(side.switches, iterative_deepening=True)
+    tree = position.tree()
+    work, seconds = 0, 0.0
+    finished: SearchResult | None = None
+    finished_depth = 0
+    deepest = budget.depth if budget.kind == "depth" else min(MAX_DEPTH, position.horizon)
+    first = budget.depth if budget.kind == "depth" else 1
+    share = clock / 20 + budget.increment
+    for depth in range(first, deepest + 1):
+        limit = budget.nodes if budget.kind == "nodes" and depth > 1 else None
+        result = run_search(tree, spec, depth, switches, max_nodes=limit)
+        work += result.counters["nodes"] + result.counters["qnodes"]
+        seconds += result.time_s
+        if result.status == "max-nodes":
+            break
+        finished, finished_depth = result, depth
+        if not result.best_move:
+            break
+        if budget.kind == "time" and seconds > share / 2:
+            break
+        if budget.kind == "nodes" and result.counters["nodes"] >= budget.nodes:
+            break
+    if finished is None or not finished.best_move:
+        return Choice(position.fallback_move(), None, 0, 0, work, seconds)
+    return Choice(finished.best_move, finished.score, finished_depth, finished.counters["nodes"],
+                  work, seconds)
+
+
+@dataclass(frozen=True)
+class Game:
+    """One game played: who moved first, how it ended, and what each side spent."""
+
+    opening: str
+    """The opening's problem id."""
+    a_first: bool
+    """Whether side A moved first from the opening (player 0)."""
+    points_a: float
+    """Side A's result: 1, 1/2 or 0."""
+    reason: str
+    """How it ended (:class:`Ending`'s reasons, ``adjudication``, ``move_limit``)."""
+    plies: int
+    """Moves played."""
+    moves: tuple[str, ...]
+    """The moves, by their trees' names."""
+    nodes: tuple[int, int]
+    """Nodes of the finished searches, side A's and side B's (the budget's measure)."""
+    work: tuple[int, int]
+    """Nodes and quiescence nodes of every search each side made, stopped ones included."""
+    seconds: tuple[float, float]
+    """Wall time of each side's searches."""
+    depths: tuple[int, int] = (0, 0)
+    """Sum of the depths of each side's finished searches (divided by its moves: its mean)."""
+    searches: tuple[int, int] = (0, 0)
+    """Moves each side chose."""
+
+
+@dataclass
+class _Spent:
+    """What each side has spent so far in a game."""
+
+    nodes: list[int] = field(default_factory=lambda: [0, 0])
+    work: list[int] = field(default_factory=lambda: [0, 0])
+    seconds: list[float] = field(default_factory=lambda: [0.0, 0.0])
+    depths: list[int] = field(default_factory=lambda: [0, 0])
+    searches: list[int] = field(default_factory=lambda: [0, 0])
+
+    def add(self, side: int, choice: Choice) -> None:
+        self.nodes[side] += choice.nodes
+        self.work[side] += choice.work
+        self.seconds[side] += choice.seconds
+        self.depths[side] += choice.depth
+        self.searches[side] += 1
+
+
+def play_game(problem: Problem, sides: Sequence[Side], a_first: bool,
+              budget: Budget | tuple[Budget, Budget], rules: Rules = Rules()) -> Game:
+    """Play the opening ``problem`` to its end, side A (``sides[0]``) moving first when
+    ``a_first``; ``budget``: both sides', or side A's and side B's."""
+    budgets = budget if isinstance(budget, tuple) else (budget, budget)
+    position = playing(problem)
+    order = (0, 1) if a_first else (1, 0)          # side index by player
+    clocks = [budgets[0].seconds, budgets[1].seconds]
+    spent = _Spent()
+    moves: list[str] = []
+    scores: list[tuple[int, int | None]] = []       # (mover, score) of each move
+    ending = position.ending()
+    while ending is None:
+        if rules.max_plies and position.plies >= rules.max_plies:
+            ending = Ending(None, "move_limit")
+            break
+        side = order[position.mover]
+        choice = choose(position, sides[side], budgets[side], clocks[side])
+        spent.add(side, choice)
+        if budgets[side].kind == "time":
+            clocks[side] += budgets[side].increment - choice.seconds
+        scores.append((position.mover, choice.score))
+        position.play(choice.move)
+        moves.append(choice.move)
+        ending = position.ending() or _adjudicated(scores, rules.adjudicate)
+    points_first = 0.5 if ending.winner is None else 1.0 if ending.winner == 0 else 0.0
+    return Game(problem.problem_id, a_first, points_first if a_first else 1 - points_first,
+                ending.reason, position.plies, tuple(moves), _pair(spent.nodes),
+                _pair(spent.work), (spent.seconds[0], spent.seconds[1]), _pair(spent.depths),
+                _pair(spent.searches))
+
+
+def _pair(values: list[int]) -> tuple[int, int]:
+    return (values[0], values[1])
+
+
+def _adjudicated(scores: list[tuple[int, int | None]], margin: int) -> Ending | None:
+    """A win for the player every one of the last :data:`ADJUDICATION_MOVES` searches
+    scored at least ``margin`` ahead, or ``None``."""
+    if not margin or len(scores) < ADJUDICATION_MOVES:
+        return None
+    winners = set()
+    for mover, score in scores[-ADJUDICATION_MOVES:]:
+        if score is None or abs(score) < margin:
+            return None
+        winners.add(mover if score > 0 else 1 - mover)
+    return Ending(winners.pop(), "adjudication") if len(winners) == 1 else None
+
+
+def play_pair(problem: Problem, sides: tuple[Side, Side], budget: Budget | tuple[Budget, Budget],
+              rules: Rules = Rules()) -> tuple[Game, Game]:
+    """The opening played twice: side A first, then side B first."""
+    return (play_game(problem, sides, True, budget, rules),
+            play_game(problem, sides, False, budget, rules))

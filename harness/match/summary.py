@@ -1,0 +1,91 @@
+"""A finished match in words (the command's closing lines) and on its report page."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from harness.match.match import MatchResult
+from harness.match.pairs import Tally
+from harness.match.stats import Sprt
+
+if TYPE_CHECKING:
+    from harness.report.match_page import TracePoint
+
+
+def side_labels(result: MatchResult) -> tuple[str, str]:
+    """``A pvs``, ``B alphabeta``."""
+    return ("A " + result.config.sides[0].label, "B " + result.config.sides[1].label)
+
+
+def result_lines(result: MatchResult) -> list[str]:
+    """The last progress line, the verdict, the node ratio, the calibration, the cost."""
+    sprt = result.config.sprt
+    lines = [result.progress.line(sprt, side_labels(result)),
+             {"H1": f"H1 accepted: A is stronger by at least {sprt.elo1:g} normalized Elo",
+              "H0": f"H0 accepted: A is not stronger by {sprt.elo1:g} normalized Elo",
+              "games": "no SPRT decision within the game limit"}[result.stopped]]
+    checked = result.link
+    if checked is not None:
+        lines.append(f"nodes at depth {checked.depth} on {checked.openings} openings: A/B = "
+                     f"{checked.ratio:.3f} ({checked.nodes[0]:,} / {checked.nodes[1]:,}); "
+                     f"the exact sides agree")
+    if result.calibration is not None:
+        lines.append(calibration_text(result))
+    costs = " ".join(f"{name} {cost * 1e6:.2f} us/node" for name, cost
+                     in zip("AB", result.cost, strict=True) if cost is not None)
+    lines.append(f"cost per node: {costs}; endings: "
+                 + ", ".join(f"{k} {v}" for k, v in sorted(result.reasons.items())))
+    return lines
+
+
+def calibration_text(result: MatchResult) -> str:
+    """What a ply is worth and what the node saving predicts, in a sentence."""
+    assert result.calibration is not None
+    calibration, prediction = result.calibration, result.prediction
+    per_ply = calibration.progress.estimate
+    depth = calibration.depth
+    text = (f"Elo of one ply (A at depth {depth + 1} against A at {depth}, "
+            f"{calibration.progress.pair} pairs): ")
+    text += "none" if per_ply is None else f"{per_ply.elo:.1f} +/- {per_ply.elo_error:.1f}"
+    if prediction is None:
+        return text + "; no prediction (a ply worth all or nothing, or no branching factor)"
+    verdict = {True: "agrees with the match (inside its 95% interval)",
+               False: "does not agree with the match (outside its 95% interval)",
+               None: "has nothing to compare with"}[prediction.agrees]
+    return (text + f"; A's node saving is worth {prediction.plies:+.3f} plies -> "
+            f"{prediction.elo:+.1f} Elo predicted, which {verdict}")
+
+
+def write_report(out: Path, result: MatchResult, rows: Sequence[dict[str, str]]) -> Path:
+    """``report.html`` with the LLR trace and the Elo interval, from the match's rows."""
+    from harness.report.match_page import MatchPage, write_match_report
+
+    config = result.config
+    labels = side_labels(result)
+    facts = [("sides", f"{labels[0]} against {labels[1]}"), ("openings", config.problems),
+             ("budget per move", config.budget.text),
+             ("SPRT", f"normalized Elo [{config.sprt.elo0:g}, {config.sprt.elo1:g}], "
+                      f"alpha {config.sprt.alpha:g}, beta {config.sprt.beta:g}"),
+             ("games", str(2 * result.progress.pair)),
+             ("move limit", f"{config.rules.max_plies} plies" if config.rules.max_plies else "none"),
+             ("adjudication", str(config.rules.adjudicate or "off"))]
+    page = MatchPage(f"{labels[0]} against {labels[1]} on {config.problems}", facts,
+                     result_lines(result), trace(rows, config.sprt), config.sprt.bounds)
+    return write_match_report(out, page)
+
+
+def trace(rows: Sequence[dict[str, str]], sprt: Sprt) -> list[TracePoint]:
+    """The match pair by pair, from ``games.csv``'s rows (two a pair, in order)."""
+    from harness.report.match_page import TracePoint
+
+    tally = Tally(sprt)
+    points = []
+    for start in range(0, len(rows) - 1, 2):
+        tally.add(float(rows[start]["points_a"]), float(rows[start + 1]["points_a"]))
+        progress = tally.progress(tally.pairs)
+        elo = progress.estimate
+        points.append(TracePoint(progress.pair, progress.llr, None if elo is None else elo.elo,
+                                 None if elo is None else elo.elo_error))
+    return points

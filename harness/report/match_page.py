@@ -1,0 +1,105 @@
+"""A match's page: the LLR after each pair between the SPRT's bounds, the Elo estimate
+with its 95% interval as the pairs come in, and the result in words, as one
+self-contained ``report.html`` (charts embedded) beside ``llr.png/svg`` and
+``elo.png/svg``.
+
+Made from plain values (a report knows no match: :mod:`harness.match` computes the
+trace and hands it here)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from matplotlib.figure import Figure
+
+from harness.files import write_whole
+from harness.report.charts import chart_style, figure, png_bytes, save, variant_style
+from harness.report.render import png_source, render
+from harness.report.view import Figure as PageFigure
+
+REPORT_FILE = "report.html"
+
+
+@dataclass(frozen=True)
+class TracePoint:
+    """The state of a match after one more pair."""
+
+    pairs: int
+    """Pairs played."""
+    llr: float
+    """The log-likelihood ratio."""
+    elo: float | None
+    """Side A's Elo (``None`` before it is finite)."""
+    elo_error: float | None
+    """Half the width of its 95% interval."""
+
+
+@dataclass(frozen=True)
+class MatchPage:
+    """What the page shows."""
+
+    title: str
+    """``A pvs against B alphabeta on chess:bench.epd``."""
+    facts: Sequence[tuple[str, str]]
+    """Rows of the summary table: what, value."""
+    lines: Sequence[str]
+    """The command's closing lines (the result in words)."""
+    trace: Sequence[TracePoint]
+    """The match pair by pair."""
+    bounds: tuple[float, float]
+    """The SPRT's LLR bounds."""
+
+
+def llr_chart(trace: Sequence[TracePoint], bounds: tuple[float, float]) -> Figure:
+    """The LLR after each pair, with the bounds where the test stops."""
+    with chart_style():
+        fig = figure(6.4, 3.4)
+        ax = fig.add_subplot()
+        style = variant_style(0)
+        ax.plot([p.pairs for p in trace], [p.llr for p in trace], color=style["color"],
+                marker=style["marker"] if len(trace) <= 40 else None, label="LLR")
+        for bound, name in zip(bounds, ("H0 accepted below", "H1 accepted above"), strict=True):
+            ax.axhline(bound, color="#555555", linestyle="--", linewidth=1)
+            ax.text(0.01, bound, f" {name} ({bound:.2f})", transform=ax.get_yaxis_transform(),
+                    va="bottom" if bound > 0 else "top", fontsize=8)
+        ax.set_xlabel("pairs")
+        ax.set_ylabel("log-likelihood ratio")
+        ax.set_title("GSPRT on normalized Elo")
+        return fig
+
+
+def elo_chart(trace: Sequence[TracePoint]) -> Figure:
+    """Side A's Elo after each pair, with its 95% interval."""
+    with chart_style():
+        fig = figure(6.4, 3.4)
+        ax = fig.add_subplot()
+        points = [p for p in trace if p.elo is not None and p.elo_error is not None
+                  and math.isfinite(p.elo) and math.isfinite(p.elo_error)]
+        x = [p.pairs for p in points]
+        elo = [p.elo for p in points if p.elo is not None]
+        error = [p.elo_error for p in points if p.elo_error is not None]
+        style = variant_style(0)
+        ax.fill_between(x, [e - w for e, w in zip(elo, error, strict=True)],
+                        [e + w for e, w in zip(elo, error, strict=True)],
+                        color=style["color"], alpha=0.2, label="95% interval")
+        ax.plot(x, elo, color=style["color"], label="Elo of A")
+        ax.axhline(0, color="#555555", linewidth=1)
+        ax.set_xlabel("pairs")
+        ax.set_ylabel("Elo (A against B)")
+        ax.set_title("Elo estimate as the pairs come in")
+        ax.legend(loc="best")
+        return fig
+
+
+def write_match_report(out: Path, page: MatchPage) -> Path:
+    """Write the charts and ``report.html`` into ``out``; the page's path."""
+    figures = []
+    for name, title, fig in (("llr", "LLR after each pair", llr_chart(page.trace, page.bounds)),
+                             ("elo", "Elo with its 95% interval", elo_chart(page.trace))):
+        save(fig, out / name)
+        figures.append(PageFigure(name, title, png_source(png_bytes(fig))))
+    html = render("match.html.j2", {"title": page.title, "page": page, "figures": figures})
+    return write_whole(out / REPORT_FILE, html)
