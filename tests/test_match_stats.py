@@ -31,6 +31,17 @@ def test_llr_matches_fastchess_published_cases(counts: Pentanomial, sprt: Sprt, 
     assert sprt.llr(counts) == pytest.approx(llr, abs=0.005)
 
 
+def test_fastchess_degenerate_case_is_known_to_differ() -> None:
+    """fastchess's "normalized pentanomial 3" (104 pairs, every one won twice; bounds 0, 5)
+    expects 2.94. Its own procedure (``sprt.cpp`` at 05d6451: zero counts regularized to
+    1e-3, the fixed point of section 4.1 of Van den Bergh's note from a uniform start,
+    theta by ITP) followed step by step gives 2.0950 there, as this module does, while it
+    gives that test's 2.25 for "normalized pentanomial 1": the 2.94 is not what the
+    published procedure computes, so the case is pinned here rather than matched, and a
+    change to it is seen."""
+    assert Sprt(0, 5).llr(fastchess(0, 0, 0, 0, 0, 104)) == pytest.approx(2.0950, abs=5e-4)
+
+
 def test_fishtest_default_bounds() -> None:
     """fishtest's alpha = beta = 0.05 gives the bounds it prints, (-2.94, 2.94)."""
     lower, upper = Sprt().bounds
