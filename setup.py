@@ -29,7 +29,7 @@ from pathlib import Path
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
-SEARCH_PYTHON = ("__init__", "compiled", "registry", "run", "trace", "minimal", "agreement", "sss", "engine")
+SEARCH_PYTHON = ("__init__", "compiled", "registry", "run", "trace", "minimal", "agreement", "sss")
 """The modules of ``harness/search`` that stay Python; mypyc compiles every other one (the
 frame, counters, table, drivers and every variant's loop: each per-node path of a search),
 so a new variant's module is compiled without being listed anywhere. ``compiled`` chooses
@@ -37,8 +37,7 @@ between the compiled core and its source before any of it is imported, so it can
 part of it; ``trace``'s ``TracingSearch`` is an interpreted subclass of the compiled
 ``Search`` (an observer, off the measured path); ``registry`` (the variant records, read
 once per run), ``run`` (once per search) and ``minimal`` (a measurement) run no per-node
-code; ``sss`` is SSS*'s reference implementation for small trees, not a measured search;
-``engine`` hands searches to the frame's C twin (``_engine.c``), built as an extension.
+code; ``sss`` is SSS*'s reference implementation for small trees, not a measured search.
 The Makefile reads this line."""
 SEARCH_CORE = tuple(sorted(path.stem for path in Path("harness/search").glob("*.py")
                            if path.stem not in SEARCH_PYTHON))

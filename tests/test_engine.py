@@ -13,7 +13,10 @@ compiled tree was not built.
 from __future__ import annotations
 
 import dataclasses
+import os
 import random
+import subprocess
+import sys
 from typing import Any
 
 import pytest
@@ -157,7 +160,7 @@ def spy(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
 
 def test_what_can_run_natively_does(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv("HARNESS_PURE_PYTHON", raising=False)
+    monkeypatch.setattr(engine, "PURE_PYTHON", False)
     made = spy(monkeypatch)
     tree = connect4_tree(board_from("4453"), "threats", True, compiled=True)
     for name in NATIVE:
@@ -175,11 +178,20 @@ def test_what_cannot_runs_in_the_python_frame(monkeypatch: pytest.MonkeyPatch) -
     run_search(python_tree, make_spec("alphabeta"), 3)             # no native methods
     run_search(compiled_tree, make_spec("alphabeta"), 3, trace=True)   # an observer
     run_search(compiled_tree, make_spec("alphabeta"), 3, native=False)
-    monkeypatch.setenv("HARNESS_PURE_PYTHON", "1")
+    monkeypatch.setattr(engine, "PURE_PYTHON", True)     # HARNESS_PURE_PYTHON at start
     assert not engine.engine_in_use()
     assert environment()["compiled_frame"] is False
     run_search(compiled_tree, make_spec("alphabeta"), 3)
     assert made == []
+
+
+def test_harness_pure_python_keeps_every_search_in_python() -> None:
+    code = ("from harness.search import engine; from harness.results import environment; "
+            "print(engine.engine_in_use(), environment()['compiled_frame'])")
+    for value, expected in (("1", "False False"), ("", "True True")):
+        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                              env={**os.environ, "HARNESS_PURE_PYTHON": value}, check=True)
+        assert done.stdout.split() == expected.split()
 
 
 def test_bad_engines_are_exceptions() -> None:

@@ -23,7 +23,7 @@ import os
 from types import ModuleType
 from typing import Any
 
-from harness.games.base import Move, Tree
+from harness.games.base import INF, Move, Tree
 from harness.search.core import Loop, NodeLimitReached, Quiescence, Search
 from harness.search.counters import COUNTER_NAMES
 from harness.search.table import TranspositionTable
@@ -43,10 +43,15 @@ if BUILT is not None and tuple(BUILT.COUNTER_NAMES) != COUNTER_NAMES:
                       "`make install` builds it again")
 
 
+PURE_PYTHON = bool(os.environ.get("HARNESS_PURE_PYTHON"))
+"""``HARNESS_PURE_PYTHON`` as the process started: read once, as the search core reads
+it (:mod:`harness.search.compiled`), not at every search."""
+
+
 def engine_in_use() -> bool:
     """Whether searches that can run in the compiled frame do, in this process (built,
-    and ``HARNESS_PURE_PYTHON`` not set): what ``run.json`` records."""
-    return BUILT is not None and not os.environ.get("HARNESS_PURE_PYTHON")
+    and ``HARNESS_PURE_PYTHON`` not set when it started): what ``run.json`` records."""
+    return BUILT is not None and not PURE_PYTHON
 
 
 def runs_natively(tree: Tree, loop: str | None, quiescence: Quiescence | None,
@@ -61,16 +66,23 @@ def runs_natively(tree: Tree, loop: str | None, quiescence: Quiescence | None,
 
 
 class NativeSearch(Search):
-    """A :class:`Search` whose passes run in the compiled frame (see the module)."""
+    """A :class:`Search` whose passes run in the compiled frame (see the module). Compiled
+    with the rest of the search core (mypyc), so the drivers call its :meth:`root` as they
+    call the Python frame's."""
 
     def __init__(self, tree: Tree, table: TranspositionTable | None, loop: str,
-                 **switches: Any) -> None:
-        super().__init__(tree, table, **switches)
+                 quiescence: Quiescence | None = None, hash_move: bool = True,
+                 null_reduction: int = 0, null_rule: str = "either",
+                 extend_checks: bool = False, store_leaves: bool = False,
+                 narrow_on_hit: bool = False, value_bounds: bool = False,
+                 window: tuple[int, int] = (-INF, INF)) -> None:
+        super().__init__(tree, table, quiescence, hash_move, null_reduction, null_rule,
+                         extend_checks, store_leaves, narrow_on_hit, value_bounds, window)
         assert BUILT is not None
-        self._engine = BUILT.Engine(tree, loop, 0 if table is None else table.size,
-                                    self.hash_move, self.store_leaves, self.narrow_on_hit,
-                                    self.value_bound is not None, NodeLimitReached,
-                                    self.counters)
+        self._engine: Any = BUILT.Engine(tree, loop, 0 if table is None else table.size,
+                                         self.hash_move, self.store_leaves, self.narrow_on_hit,
+                                         self.value_bound is not None, NodeLimitReached,
+                                         self.counters)
 
     def root(self, loop: Loop, depth: int, alpha: int, beta: int) -> tuple[int, Move | None]:
         """One pass in the compiled frame, with the loop it was made for (every pass of
