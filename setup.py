@@ -3,6 +3,8 @@
 - The move generator (``harness/games/chess/_movegen.c``).
 - The Connect Four tree (``harness/games/connect4/_board.c``, see
   ``harness/games/connect4/compiled.py``).
+- The checkers tree (``harness/games/checkers/_board.c``, see
+  ``harness/games/checkers/compiled.py``).
 - The per-node methods of OpenSpiel trees (``harness/games/_openspiel_cursor.c``, see
   ``harness/games/openspiel_cursor.py``).
 - The chess tree (``harness/games/chess/_board.c``, see ``harness/games/chess/compiled.py``).
@@ -63,6 +65,8 @@ def compiled_extensions() -> list[Extension]:
                             depends=["harness/games/chess/board_geometry.h"],
                             extra_compile_args=["-O2"], optional=True),
                   Extension("harness.games.connect4._board", ["harness/games/connect4/_board.c"],
+                            extra_compile_args=["-O2"], optional=True),
+                  Extension("harness.games.checkers._board", ["harness/games/checkers/_board.c"],
                             extra_compile_args=["-O2"], optional=True),
                   Extension("harness.games._openspiel_cursor", ["harness/games/_openspiel_cursor.c"],
                             extra_compile_args=["-O2"], optional=True),
