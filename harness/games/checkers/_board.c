@@ -434,26 +434,35 @@ static PyTypeObject TreeType = {
 /* setup(zobrist, draw_plies, man, king, man_row, win): the tables of board.py and
  * evaluation.py (compiled.py calls it once at import). */
 static PyObject *setup(PyObject *module, PyObject *args) {
+    /* Read into locals first: a refused call leaves the tables as they were. */
     PyObject *zobrist, *man_row;
-    if (!PyArg_ParseTuple(args, "O!iiiO!i:setup", &PyTuple_Type, &zobrist, &DRAW_PLIES, &MAN,
-                          &KING, &PyTuple_Type, &man_row, &WIN))
+    int draw_plies, man, king, win, rows[8];
+    u64 keys[KEY_QUIET + MAX_DRAW_PLIES + 1];
+    if (!PyArg_ParseTuple(args, "O!iiiO!i:setup", &PyTuple_Type, &zobrist, &draw_plies, &man,
+                          &king, &PyTuple_Type, &man_row, &win))
         return NULL;
-    if (DRAW_PLIES < 1 || DRAW_PLIES > MAX_DRAW_PLIES
-            || PyTuple_GET_SIZE(zobrist) != KEY_QUIET + DRAW_PLIES + 1
+    if (draw_plies < 1 || draw_plies > MAX_DRAW_PLIES
+            || PyTuple_GET_SIZE(zobrist) != KEY_QUIET + draw_plies + 1
             || PyTuple_GET_SIZE(man_row) != 8) {
         PyErr_SetString(PyExc_ValueError, "setup: tables of the wrong size");
         return NULL;
     }
     for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(zobrist); i++) {
-        ZOBRIST[i] = PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(zobrist, i));
+        keys[i] = PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(zobrist, i));
         if (PyErr_Occurred())
             return NULL;
     }
     for (int i = 0; i < 8; i++) {
-        MAN_ROW[i] = (int)PyLong_AsLong(PyTuple_GET_ITEM(man_row, i));
+        rows[i] = (int)PyLong_AsLong(PyTuple_GET_ITEM(man_row, i));
         if (PyErr_Occurred())
             return NULL;
     }
+    memcpy(ZOBRIST, keys, sizeof(u64) * (size_t)PyTuple_GET_SIZE(zobrist));
+    memcpy(MAN_ROW, rows, sizeof rows);
+    DRAW_PLIES = draw_plies;
+    MAN = man;
+    KING = king;
+    WIN = win;
     READY = 1;
     Py_RETURN_NONE;
 }
