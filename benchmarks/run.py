@@ -29,6 +29,9 @@ Benchmarks (each figure is the median of its repeats; targets from the performan
 - ``connect4``: ``mtd-pons`` on Pons's later Connect Four tree, nodes/s with the compiled
   tree (target >= 1,000,000; counters equal to the Python tree's), and the time to solve
   the 3,000 positions of ``../shared/connect4`` with 2 workers (target < 120 s).
+- ``checkers``: alpha-beta, PVS, NegaScout and MTD(f) with iterative deepening and a table
+  on the start and the package's checkers suite, nodes/s with the compiled tree (target
+  >= 1,000,000; counters equal to the Python tree's).
 
 ``--quick`` uses fewer trees, positions and depths (see each module). Nothing here fails
 on a missed target: the table and the file say which were met. Timings are wall clock;
@@ -59,7 +62,7 @@ from benchmarks.common import (
 )
 
 BENCHMARKS = ("startup", "memory", "overhead", "trees", "observer", "openspiel", "chess_tree", "sharing",
-              "parallel", "connect4")
+              "parallel", "connect4", "checkers")
 """In the order they run (cheap first); each is ``benchmarks.<name>.measure``."""
 
 

@@ -41,6 +41,11 @@ static int READY = 0;
 static u64 ZOBRIST[KEY_QUIET + MAX_DRAW_PLIES + 1];
 static int DRAW_PLIES, MAN, KING, WIN, MAN_ROW[8];
 
+/* The ints moves() hands out for codes below 2^11 (every step and single jump): no
+ * allocation per move for most of them. */
+#define CACHED_MOVES 2048
+static PyObject *MOVE_INTS[CACHED_MOVES];
+
 typedef struct {
     u32 black, white, kings;
     int side, quiet;
@@ -254,7 +259,8 @@ static PyObject *Tree_moves(Tree *self, PyObject *unused) {
     if (list == NULL)
         return NULL;
     for (int i = 0; i < n; i++) {
-        PyObject *move = PyLong_FromUnsignedLongLong(found[i]);
+        PyObject *move = found[i] < CACHED_MOVES ? Py_NewRef(MOVE_INTS[found[i]])
+                                                 : PyLong_FromUnsignedLongLong(found[i]);
         if (move == NULL) {
             Py_DECREF(list);
             return NULL;
@@ -496,6 +502,9 @@ PyMODINIT_FUNC PyInit__board(void) {
     }
     if (PyType_Ready(&TreeType) < 0)
         return NULL;
+    for (int i = 0; i < CACHED_MOVES; i++)
+        if ((MOVE_INTS[i] = PyLong_FromLong(i)) == NULL)
+            return NULL;
     PyObject *m = PyModule_Create(&module);
     if (m == NULL)
         return NULL;
