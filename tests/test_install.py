@@ -115,6 +115,10 @@ def test_the_wheel_ships_every_file_of_the_projects_suites(built: Built) -> None
     assert shipped == expected
 
 
+def test_the_wheel_ships_the_checkers_suite(built: Built) -> None:
+    assert "harness/games/checkers/positions/suite.txt" in built.names
+
+
 def test_the_wheel_ships_every_registered_claim_rule(built: Built) -> None:
     rules = Path(__file__).resolve().parents[1] / "harness" / "reproduce" / "rules"
     expected = {f"harness/reproduce/rules/{path.name}" for path in rules.glob("*.json")}
