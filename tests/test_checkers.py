@@ -250,6 +250,11 @@ def test_the_suite_is_what_its_generator_makes(tmp_path: Path) -> None:
     assert phases == list(suite.PHASES) * 8
 
 
+def test_the_generator_refuses_other_arguments(capsys: pytest.CaptureFixture[str]) -> None:
+    assert suite.main(["--count", "3"]) == 2
+    assert "usage: python -m harness.games.checkers.suite" in capsys.readouterr().err
+
+
 def test_a_run_judges_known_values(tmp_path: Path) -> None:
     """A file with a known value: the search's value is judged against it; run.json says
     which tree ran."""
