@@ -5,6 +5,8 @@
   ``harness/games/connect4/compiled.py``).
 - The Othello tree (``harness/games/othello/_board.c``, see
   ``harness/games/othello/compiled.py``).
+- The checkers tree (``harness/games/checkers/_board.c``, see
+  ``harness/games/checkers/compiled.py``).
 - The per-node methods of OpenSpiel trees (``harness/games/_openspiel_cursor.c``, see
   ``harness/games/openspiel_cursor.py``).
 - The chess tree (``harness/games/chess/_board.c``, see ``harness/games/chess/compiled.py``).
@@ -70,6 +72,8 @@ def compiled_extensions() -> list[Extension]:
                             depends=["harness/search/native_tree.h"],
                             extra_compile_args=["-O2"], optional=True),
                   Extension("harness.games.othello._board", ["harness/games/othello/_board.c"],
+                            extra_compile_args=["-O2"], optional=True),
+                  Extension("harness.games.checkers._board", ["harness/games/checkers/_board.c"],
                             extra_compile_args=["-O2"], optional=True),
                   Extension("harness.games._openspiel_cursor", ["harness/games/_openspiel_cursor.c"],
                             extra_compile_args=["-O2"], optional=True),

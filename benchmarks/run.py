@@ -35,6 +35,9 @@ Benchmarks (each figure is the median of its repeats; targets from the performan
 - ``othello``: ``mtdf`` (iterative deepening, a table) on the project's Othello suite,
   nodes/s with the compiled tree (target >= 1,000,000) and with the Python tree in the
   same run, every counter equal.
+- ``checkers``: alpha-beta, PVS, NegaScout and MTD(f) with iterative deepening and a table
+  on the start and the package's checkers suite, nodes/s with the compiled tree (target
+  >= 1,000,000; counters equal to the Python tree's).
 
 ``--quick`` uses fewer trees, positions and depths (see each module). Nothing here fails
 on a missed target: the table and the file say which were met. Timings are wall clock;
@@ -65,7 +68,7 @@ from benchmarks.common import (
 )
 
 BENCHMARKS = ("startup", "memory", "overhead", "trees", "observer", "openspiel", "chess_tree", "sharing",
-              "parallel", "connect4", "pons", "othello")
+              "parallel", "connect4", "pons", "othello", "checkers")
 """In the order they run (cheap first); each is ``benchmarks.<name>.measure``."""
 
 

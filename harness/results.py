@@ -25,6 +25,7 @@ import pandas as pd
 from harness.errors import HarnessError
 from harness.files import write_whole, writing
 from harness.games import openspiel_cursor
+from harness.games.checkers import compiled as checkers_compiled
 from harness.games.chess import movegen
 from harness.games.connect4 import compiled as connect4_compiled
 from harness.games.othello import compiled as othello_compiled
@@ -312,6 +313,7 @@ def environment() -> dict[str, Any]:
         "compiled_frame": engine.engine_in_use(),
         "compiled_connect4": connect4_compiled.compiled_in_use(),
         "compiled_othello": othello_compiled.compiled_in_use(),
+        "compiled_checkers": checkers_compiled.compiled_in_use(),
         "compiled_openspiel": openspiel_cursor.compiled_in_use(),
         "git_revision": _git_revision(),
         "machine": {

@@ -204,6 +204,7 @@ def test_the_same_seed_checks_the_same_positions() -> None:
     pytest.param("chess:bench.epd", {"limit": 2, "depth": 2, "playouts": 2, "samples": 1},
                  id="chess"),
     pytest.param("othello:phases.txt", {"limit": 3, "playouts": 4}, id="othello"),
+    pytest.param("checkers:suite.txt", {"limit": 3, "depth": 4, "playouts": 3}, id="checkers"),
 ])
 def test_every_built_in_game_passes(spec: str, options: dict[str, int]) -> None:
     report = self_test(spec, CheckOptions(**options))

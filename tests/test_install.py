@@ -123,6 +123,10 @@ def test_the_wheel_ships_othellos_suite(built: Built) -> None:
     assert expected <= built.names
 
 
+def test_the_wheel_ships_the_checkers_suite(built: Built) -> None:
+    assert "harness/games/checkers/positions/suite.txt" in built.names
+
+
 def test_the_wheel_ships_every_registered_claim_rule(built: Built) -> None:
     rules = Path(__file__).resolve().parents[1] / "harness" / "reproduce" / "rules"
     expected = {f"harness/reproduce/rules/{path.name}" for path in rules.glob("*.json")}

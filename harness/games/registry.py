@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from harness.errors import HarnessError
 from harness.games.base import Game, ProblemSet
+from harness.games.checkers.game import Checkers
 from harness.games.chess.game import Chess
 from harness.games.connect4.game import Connect4
 from harness.games.evaluations import PLUGIN_PROBLEMS as EVALUATION_PLUGIN_PROBLEMS
@@ -23,7 +24,8 @@ from harness.games.trees.game import RandomTrees, TreeFile
 from harness.options import OptionValue, resolve
 from harness.plugins import load_entry_points
 
-GAMES: list[Game] = [Chess(), RandomTrees(), TreeFile(), OpenSpiel(), Connect4(), Othello()]
+GAMES: list[Game] = [Chess(), RandomTrees(), TreeFile(), OpenSpiel(), Connect4(), Othello(),
+                     Checkers()]
 """The games, built in first, then those installed packages add."""
 
 PLUGIN_GROUP = "harness.games"

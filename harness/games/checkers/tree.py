@@ -1,0 +1,79 @@
+"""Checkers positions as a tree (the reference the compiled ``_board.c`` is tested against).
+
+The cursor keeps a stack of :class:`~harness.games.checkers.board.Position` values. Moves
+come in :meth:`Position.legal_moves`'s order (captures, compulsory, when there are any);
+values are for the side to move: :func:`~harness.games.checkers.evaluation.evaluate` at the
+horizon, and at the end of a game a loss for the side without a move ``-(WIN - ply)``
+(``ply`` counted from the root: a faster win is worth more) or 0 for a draw by the 40-ply
+rule. The horizon's value sees the end of a game too (a side without a move has lost,
+whatever its material).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from harness.games.checkers.board import DRAW_PLIES, Position, move_name
+from harness.games.checkers.evaluation import WIN, evaluate
+
+
+class CheckersTree:
+    """A checkers position walked through a cursor (see :class:`harness.games.base.Tree`)."""
+
+    __slots__ = ("_stack", "position", "root")
+
+    def __init__(self, position: Position) -> None:
+        self.root = position
+        self.position = position
+        self._stack: list[Position] = []
+
+    @property
+    def ply(self) -> int:
+        """Plies from the root to the cursor."""
+        return len(self._stack)
+
+    def moves(self) -> Sequence[int]:
+        return self.position.legal_moves()
+
+    def push(self, move: object) -> None:
+        self._stack.append(self.position)
+        self.position = self.position.play(move)  # type: ignore[arg-type]
+
+    def pop(self) -> None:
+        self.position = self._stack.pop()
+
+    def _over(self, position: Position) -> bool:
+        return position.quiet >= DRAW_PLIES or not position.has_move()
+
+    def _end_value(self, position: Position, ply: int) -> int:
+        return 0 if position.quiet >= DRAW_PLIES else -(WIN - ply)
+
+    def terminal_value(self) -> int:
+        """A lost game (no move: nearer is worse) or a draw (the 40-ply rule)."""
+        assert self._over(self.position), "terminal_value of a node with moves"
+        return self._end_value(self.position, self.ply)
+
+    def value(self) -> int:
+        """The game's value where it is over, else the evaluation."""
+        if self._over(self.position):
+            return self._end_value(self.position, self.ply)
+        return evaluate(self.position)
+
+    def child_value(self, move: object) -> int:
+        child = self.position.play(move)  # type: ignore[arg-type]
+        if self._over(child):
+            return self._end_value(child, self.ply + 1)
+        return evaluate(child)
+
+    def key(self) -> int:
+        return self.position.key()
+
+    def move_name(self, move: object) -> str:
+        return move_name(move)  # type: ignore[arg-type]
+
+    def reset(self) -> None:
+        self.position = self.root
+        self._stack.clear()
+
+    def cutoff(self, move: object, depth: int) -> None:
+        """The move order is fixed: nothing to learn."""
