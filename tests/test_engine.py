@@ -185,6 +185,34 @@ def test_what_cannot_runs_in_the_python_frame(monkeypatch: pytest.MonkeyPatch) -
     assert made == []
 
 
+class Wrapper:
+    """A tree seen through another object that hands on every attribute (as ``harness
+    check``'s ``RootedTree`` does), ``native_tree`` too."""
+
+    def __init__(self, tree: Any) -> None:
+        self._tree = tree
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._tree, name)
+
+
+def test_wrappers_keep_the_python_frame(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The engine calls its C functions on the object whose capsule it holds: a wrapper,
+    which hands on its tree's capsule (and may change what the methods answer), must not
+    reach it. Once, one did, and the engine read the wrapper's memory as a board. (The C
+    tree's type cannot be subclassed; its native_tree() answers None for a subclass all
+    the same.)"""
+    made = spy(monkeypatch)
+    tree = connect4_tree(board_from("4453"), "centre", False, compiled=True)
+    wrapped = Wrapper(tree)
+    same(run_search(wrapped, make_spec("minimax"), 4),
+         run_search(tree, make_spec("minimax"), 4, native=False))
+    with pytest.raises(ValueError, match="no native methods of its own"):
+        engine.BUILT.Engine(wrapped, "minimax", 0, True, False, False, False,
+                            run.NodeLimitReached, Counters())
+    assert made == []
+
+
 def test_harness_pure_python_keeps_every_search_in_python() -> None:
     code = ("from harness.search import engine; from harness.results import environment; "
             "print(engine.engine_in_use(), environment()['compiled_frame'])")

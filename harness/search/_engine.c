@@ -645,10 +645,17 @@ static PyObject *Engine_new(PyTypeObject *type, PyObject *args, PyObject *kwargs
     PyObject *capsule = PyObject_CallMethod(tree, "native_tree", NULL);
     if (capsule == NULL)
         return NULL;
-    const NativeTree *api = PyCapsule_GetPointer(capsule, NATIVE_TREE_CAPSULE);
-    if (api == NULL || api->version != NATIVE_TREE_VERSION) {
-        if (api != NULL)
-            PyErr_SetString(PyExc_ValueError, "the tree's native interface is another version");
+    /* The functions are called on the capsule's tree, which must be `tree` itself: a
+     * wrapper that hands on its tree's capsule (or a subclass, which gets None) keeps
+     * the Python frame, which calls its own methods. */
+    const NativeTree *api = capsule == Py_None ? NULL
+        : PyCapsule_GetPointer(capsule, NATIVE_TREE_CAPSULE);
+    if (api == NULL || api->version != NATIVE_TREE_VERSION
+            || PyCapsule_GetContext(capsule) != tree) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_ValueError, api == NULL || api->version == NATIVE_TREE_VERSION
+                            ? "the tree offers no native methods of its own"
+                            : "the tree's native interface is another version");
         Py_DECREF(capsule);
         return NULL;
     }

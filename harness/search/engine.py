@@ -60,9 +60,14 @@ def runs_natively(tree: Tree, loop: str | None, quiescence: Quiescence | None,
     :attr:`native_loop`) runs in the compiled frame: the engine is in use, the tree offers
     its C methods, the loop is one the engine has, and nothing only the Python frame does
     is asked for (a quiescence search; a null move or check extensions: ``enhanced``)."""
-    return (engine_in_use() and loop is not None and BUILT is not None
-            and loop in BUILT.LOOPS and quiescence is None and not enhanced
-            and hasattr(tree, "native_tree"))
+    if not (engine_in_use() and loop is not None and BUILT is not None
+            and loop in BUILT.LOOPS and quiescence is None and not enhanced):
+        return False
+    # The tree's own type must offer the C methods, and offer them for this object: a
+    # wrapper that finds them on the tree it wraps, or a subclass that may override the
+    # Python methods, keeps the Python frame, which calls the methods it has.
+    native = getattr(type(tree), "native_tree", None)
+    return native is not None and native(tree) is not None
 
 
 class NativeSearch(Search):

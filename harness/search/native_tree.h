@@ -1,9 +1,11 @@
 /* The C side of a tree, for the compiled frame (harness/search/_engine.c).
  *
  * A compiled tree (Connect Four's _board.c) offers it through a method native_tree()
- * returning a capsule named NATIVE_TREE_CAPSULE that points to a static NativeTree: the
- * same methods as the Python Tree protocol (harness/games/base.py), each a plain C call on
- * the tree object, with two restrictions that let the frame keep everything in C:
+ * returning a capsule named NATIVE_TREE_CAPSULE that points to a static NativeTree, its
+ * context the tree object (a reference the capsule holds), or None where the object's
+ * Python methods may not be these (an instance of a subclass): the same methods as the
+ * Python Tree protocol (harness/games/base.py), each a plain C call on the tree object,
+ * with two restrictions that let the frame keep everything in C:
  * - a move is a small non-negative int (0 <= move < max_moves is not required: any int
  *   below 2^31), and the Python move object is that int;
  * - key() is the Python key as an unsigned 64-bit integer (the Python key() returns the
