@@ -272,6 +272,16 @@ def check_default_depth(what: str, height: int, depths: tuple[int, ...] | None,
                            f"searches at most {MAX_DEPTH} plies deep: {hint}")
 
 
+def agrees_with_known(known: int | None, score: int | None, bound: str) -> bool | None:
+    """Whether a search's ``score`` (``exact``, or a ``lower`` or ``upper`` ``bound``)
+    agrees with a position's ``known`` value: equal, or a bound on the right side of it
+    (a weak solve's sign); ``None`` when either is missing. What :meth:`Game.judge` answers
+    for games whose files give values (Connect Four, Othello, checkers)."""
+    if known is None or score is None:
+        return None
+    return score == known if bound == "exact" else known >= score if bound == "lower" else known <= score
+
+
 class Game(ABC):
     """A source of problems: how a spec names them, loads them and makes each one's tree.
 

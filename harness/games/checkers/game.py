@@ -15,7 +15,7 @@ from typing import ClassVar
 
 from harness.errors import HarnessError
 from harness.files import read_text_lines
-from harness.games.base import Game, Problem, ProblemSet, ProblemStream, Tree
+from harness.games.base import Game, Problem, ProblemSet, ProblemStream, Tree, agrees_with_known
 from harness.games.checkers.board import START_FEN, Position, fen, parse_fen
 from harness.games.checkers.compiled import checkers_tree
 from harness.options import Option, OptionValue
@@ -73,11 +73,7 @@ class Checkers(Game):
     def judge(self, problem: Problem, best_move: str, score: int | None, bound: str) -> bool | None:
         """Whether the search's value agrees with the file's: equal, or a bound on the
         right side of it."""
-        known = _known(problem)
-        if known is None or score is None:
-            return None
-        return (score == known if bound == "exact" else known >= score if bound == "lower"
-                else known <= score)
+        return agrees_with_known(_known(problem), score, bound)
 
 
 def _known(problem: Problem) -> int | None:

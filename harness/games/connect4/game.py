@@ -9,7 +9,7 @@ from typing import ClassVar
 
 from harness.errors import HarnessError
 from harness.files import read_text_lines
-from harness.games.base import MAX_DEPTH, Game, Problem, ProblemSet, ProblemStream, Tree
+from harness.games.base import MAX_DEPTH, Game, Problem, ProblemSet, ProblemStream, Tree, agrees_with_known
 from harness.games.connect4.compiled import connect4_tree
 from harness.games.connect4.tree import ORDERS, board_from
 from harness.options import Option, OptionValue
@@ -79,11 +79,7 @@ class Connect4(Game):
     def judge(self, problem: Problem, best_move: str, score: int | None, bound: str) -> bool | None:
         """Whether the search's answer agrees with the file's score: the score itself, or a
         bound on the right side of it (a weak solve, window (-1, 1): its sign)."""
-        known = _known(problem)
-        if known is None or score is None:
-            return None
-        return (score == known if bound == "exact" else known >= score if bound == "lower"
-                else known <= score)
+        return agrees_with_known(_known(problem), score, bound)
 
 
 def _known(problem: Problem) -> int | None:

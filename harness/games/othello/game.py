@@ -9,7 +9,7 @@ from typing import ClassVar
 
 from harness.errors import HarnessError
 from harness.files import read_text_lines
-from harness.games.base import Game, Problem, ProblemSet, ProblemStream, Tree
+from harness.games.base import Game, Problem, ProblemSet, ProblemStream, Tree, agrees_with_known
 from harness.games.othello.compiled import othello_tree
 from harness.games.othello.tree import MAX_VALUE, Board, legal_moves, plies_to_end
 from harness.options import OptionValue
@@ -82,11 +82,7 @@ class Othello(Game):
         """Whether the search's answer agrees with the file's value: the value itself, or
         a bound on the right side of it (meaningful for a search to the end of the game:
         :func:`default_depth`)."""
-        known = read_position(problem.position)[1]
-        if known is None or score is None:
-            return None
-        return (score == known if bound == "exact" else known >= score if bound == "lower"
-                else known <= score)
+        return agrees_with_known(read_position(problem.position)[1], score, bound)
 
 
 def read_position(line: str, where: str = "") -> tuple[Board, int | None]:
