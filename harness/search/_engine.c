@@ -502,10 +502,15 @@ static PyObject *pass_result(Engine *e, long value, int move) {
 
 /* Engine.root(depth, alpha, beta) -> (value, best move or None): Search.root, one pass,
  * its counts written to the counters object the engine was made with. */
-static PyObject *Engine_root(Engine *e, PyObject *args) {
-    int depth;
-    long alpha, beta;
-    if (!PyArg_ParseTuple(args, "ill:root", &depth, &alpha, &beta))
+static PyObject *Engine_root(Engine *e, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 3) {
+        PyErr_Format(PyExc_TypeError, "root(depth, alpha, beta) takes 3 arguments (%zd given)",
+                     nargs);
+        return NULL;
+    }
+    int depth = (int)PyLong_AsLong(args[0]);
+    long alpha = PyLong_AsLong(args[1]), beta = PyLong_AsLong(args[2]);
+    if (PyErr_Occurred())
         return NULL;
     long long *c = e->counters;
     c[PASSES]++;
@@ -714,7 +719,7 @@ static PyGetSetDef Engine_getset[] = {
 };
 
 static PyMethodDef Engine_methods[] = {
-    {"root", (PyCFunction)Engine_root, METH_VARARGS,
+    {"root", (PyCFunction)(void (*)(void))Engine_root, METH_FASTCALL,
      "root(depth, alpha, beta) -> (value, best move or None): one pass (Search.root)."},
     {"principal_variation", (PyCFunction)Engine_principal_variation, METH_VARARGS,
      "principal_variation(first, depth) -> [moves] (Search.principal_variation)."},

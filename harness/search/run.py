@@ -5,7 +5,6 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from harness.errors import HarnessError
 from harness.games.base import INF, Move, Tree, has_enhancements
@@ -114,19 +113,20 @@ def search_with(frame: type[Search], tree: Tree, spec: VariantSpec, depth: int,
     # The tree's optional abilities (harness.games.base.Tree), by what it has, not its class.
     if quiescence is None and switches.quiescence:
         quiescence = getattr(tree, "quiesce", None)
-    enhanced = has_enhancements(tree)
+    # Null move and check extension need a tree that can pass and knows checks.
+    enhanced = bool(switches.null_move or switches.check_extension) and has_enhancements(tree)
     null_reduction = switches.null_move if enhanced else 0
     extend_checks = switches.check_extension and enhanced
-    frame_switches: dict[str, Any] = {"hash_move": switches.hash_move, "null_reduction": null_reduction,
-                      "null_rule": switches.null_rule, "extend_checks": extend_checks,
-                      "store_leaves": switches.tt_leaves, "narrow_on_hit": switches.tt_narrow,
-                      "value_bounds": switches.value_bounds and not reference,
-                      "window": switches.window or (-INF, INF)}
+    # Search's parameters after the quiescence, in order (positional: a search is made
+    # for every position, and keywords cost the compiled constructor a slower path).
+    frame_switches = (switches.hash_move, null_reduction, switches.null_rule, extend_checks,
+                      switches.tt_leaves, switches.tt_narrow,
+                      switches.value_bounds and not reference, switches.window or (-INF, INF))
     loop = spec.variant.native_loop
-    search = (NativeSearch(tree, table, loop, quiescence=quiescence, **frame_switches)
+    search = (NativeSearch(tree, table, loop, quiescence, *frame_switches)
               if native and frame is Search and loop is not None
               and runs_natively(tree, loop, quiescence, bool(null_reduction or extend_checks))
-              else frame(tree, table, quiescence, **frame_switches))
+              else frame(tree, table, quiescence, *frame_switches))
     if max_nodes is not None:
         search.node_limit = max_nodes
     drive = spec.driver()
