@@ -96,7 +96,6 @@ typedef struct {
     long long node_limit;
     long long counters[N_COUNTERS];
     Table table;                         /* size 0: no table */
-    long long stored;                    /* table.py's TranspositionTable.stored */
     int ply, failed;
     int plies_used;                      /* lines[0..plies_used) may hold memory */
     int best_move;
@@ -148,7 +147,6 @@ static void store(Engine *e, uint64_t key, int depth, long alpha, long beta, lon
             return;
         }
     }
-    e->stored++;
     old->key = key;
     old->depth = depth;
     old->lower = (int32_t)lower;
@@ -612,13 +610,6 @@ static PyObject *Engine_principal_variation(Engine *e, PyObject *args) {
     return list;
 }
 
-static PyObject *Engine_get_counters(Engine *e, void *unused) {
-    PyObject *values = PyTuple_New(N_COUNTERS);
-    for (int i = 0; values != NULL && i < N_COUNTERS; i++)
-        PyTuple_SET_ITEM(values, i, PyLong_FromLongLong(e->counters[i]));
-    return values;
-}
-
 static PyObject *Engine_get_root_line(Engine *e, void *unused) {
     return Py_NewRef(e->root_line != NULL ? e->root_line : Py_None);
 }
@@ -707,12 +698,10 @@ static void Engine_dealloc(Engine *e) {
 static PyMemberDef Engine_members[] = {
     {"node_limit", T_LONGLONG, offsetof(Engine, node_limit), 0,
      "Raise limit_error when nodes exceeds this."},
-    {"stored", T_LONGLONG, offsetof(Engine, stored), READONLY, "Stores made in the table."},
     {NULL, 0, 0, 0, NULL},
 };
 
 static PyGetSetDef Engine_getset[] = {
-    {"counters", (getter)Engine_get_counters, NULL, "Every counter, in COUNTER_NAMES's order.", NULL},
     {"root_line", (getter)Engine_get_root_line, NULL,
      "The root's line of the last pass, when its value was exact: (move, rest) pairs.", NULL},
     {NULL, NULL, NULL, NULL, NULL},

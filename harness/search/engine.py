@@ -4,7 +4,8 @@ With a compiled tree, the frame itself is most of a search's time: every node is
 Python calls into the tree, a dict lookup and a tuple for the table, Python ints for the
 window. ``_engine.c`` is the same frame in C for trees that offer their methods as C
 functions (``native_tree()``, see ``native_tree.h``: today the compiled Connect Four tree)
-and for the alpha-beta family's loops; :func:`native_loop` says which variants those are.
+and for the alpha-beta family's loops; a variant's ``native_loop`` (the registry) says
+which loop, if any, its passes search.
 :class:`NativeSearch` is a :class:`Search` whose passes the engine runs: the drivers, the
 iterative deepening and the result are the same code either way, and the engine writes
 the counts of every pass into :attr:`Search.counters`.

@@ -218,6 +218,15 @@ static int column_of(const Tree *t, PyObject *move) {
     return (int)column;
 }
 
+/* Play a column on the cursor, saving the node; take it back. The checks (a playable
+ * column, a move to take back) are the Python methods'; the frame's calls need none. */
+static inline void push_column(Tree *t, int column) {
+    t->stack[t->depth++] = t->now;
+    play(t, &t->now, column);
+}
+
+static inline void pop_column(Tree *t) { t->now = t->stack[--t->depth]; }
+
 /* ---- the Python methods -------------------------------------------------------------- */
 
 static PyObject *Tree_moves(Tree *self, PyObject *unused) {
@@ -239,8 +248,7 @@ static PyObject *Tree_push(Tree *self, PyObject *move) {
         PyErr_SetString(PyExc_RuntimeError, "Connect Four tree: stack overflow");
         return NULL;
     }
-    self->stack[self->depth++] = self->now;
-    play(self, &self->now, column);
+    push_column(self, column);
     Py_RETURN_NONE;
 }
 
@@ -249,7 +257,7 @@ static PyObject *Tree_pop(Tree *self, PyObject *unused) {
         PyErr_SetString(PyExc_IndexError, "pop at the root: no move to take back");
         return NULL;
     }
-    self->now = self->stack[--self->depth];
+    pop_column(self);
     Py_RETURN_NONE;
 }
 
@@ -370,13 +378,8 @@ static PyObject *Tree_cutoff(Tree *self, PyObject *const *args, Py_ssize_t nargs
 
 static int native_moves(PyObject *t, int *out) { return moves(TREE(t), &TREE(t)->now, out); }
 
-static void native_push(PyObject *t, int column) {
-    Tree *self = TREE(t);
-    self->stack[self->depth++] = self->now;
-    play(self, &self->now, column);
-}
-
-static void native_pop(PyObject *t) { TREE(t)->now = TREE(t)->stack[--TREE(t)->depth]; }
+static void native_push(PyObject *t, int column) { push_column(TREE(t), column); }
+static void native_pop(PyObject *t) { pop_column(TREE(t)); }
 static uint64_t native_key(PyObject *t) { return key(TREE(t)); }
 static long native_value(PyObject *t) { return static_value(TREE(t), &TREE(t)->now); }
 static long native_child_value(PyObject *t, int column) { return child_value(TREE(t), column); }
