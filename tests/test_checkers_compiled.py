@@ -28,6 +28,7 @@ from harness.search import VARIANTS, Switches, make_spec, run_search
 
 from .conftest import can_compile
 from .test_checkers import PERFT
+from .twins import walk_twins
 
 pytestmark = pytest.mark.skipif(not compiled.compiled_available(),
                                 reason="the compiled checkers tree was not built")
@@ -80,26 +81,7 @@ def test_every_method_agrees_along_random_games(root: str, quiet: int, choices: 
     """Random legal moves pushed into both trees from a root (a draw count drawn too, so
     that the draw rule strikes), compared after each push, after pops back and a reset."""
     position = dataclasses.replace(parse_fen(root.split()[0]), quiet=quiet)
-    python, native = pair(position)
-    history = [answers(python)]
-    assert answers(native) == history[0]
-    for choice in choices:
-        moves = python.moves()
-        if not moves:
-            break
-        move = moves[choice % len(moves)]
-        python.push(move)
-        native.push(move)
-        history.append(answers(python))
-        assert answers(native) == history[-1]
-    for _ in range(min(back, len(history) - 1)):
-        history.pop()
-        python.pop()
-        native.pop()
-        assert answers(python) == answers(native) == history[-1]
-    python.reset()
-    native.reset()
-    assert answers(python) == answers(native) == history[0]
+    walk_twins(*pair(position), answers, choices, back)
 
 
 SWITCHES = (Switches(), Switches(tt_size=1 << 12), Switches(tt_size=1 << 12, iterative_deepening=True),

@@ -34,6 +34,7 @@ from harness.search import VARIANTS, Switches, make_spec, run_search
 from harness.search.run import SearchResult
 
 from .conftest import can_compile
+from .twins import walk_twins
 
 pytestmark = pytest.mark.skipif(not compiled.compiled_available(),
                                 reason="the compiled Othello tree was not built")
@@ -73,26 +74,8 @@ def test_every_method_agrees_along_random_games(prefix: int, choices: list[int],
             break
         root_tree.push(moves[choice % len(moves)])
     python, native = pair(root_tree.board)
-    root = answers(python)
-    assert answers(native) == root and native.root == python.root
-    history = [root]
-    for choice in choices[prefix:]:
-        moves = python.moves()
-        if not moves:
-            break
-        move = moves[choice % len(moves)]
-        python.push(move)
-        native.push(move)
-        history.append(answers(python))
-        assert answers(native) == history[-1]
-    for _ in range(min(back, len(history) - 1)):
-        history.pop()
-        python.pop()
-        native.pop()
-        assert answers(python) == answers(native) == history[-1]
-    python.reset()
-    native.reset()
-    assert answers(python) == answers(native) == root
+    assert native.root == python.root
+    walk_twins(python, native, answers, choices[prefix:], back)
 
 
 def same_search(text: str, name: str, depth: int, switches: Switches, max_nodes: int) -> SearchResult:
