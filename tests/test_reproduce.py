@@ -120,24 +120,30 @@ def interval(value: float, low: float, high: float) -> dict[str, float]:
     return {"value": value, "low": low, "high": high}
 
 
-def pearl_numbers(toward: tuple[float, float], relative: tuple[float, float]) -> dict[str, Any]:
+def pearl_numbers(toward: tuple[float, float], relative: tuple[float, float],
+                  outside: int = 0) -> dict[str, Any]:
     """Claim 2's numbers for b = 5: the registered estimator's fall toward the asymptote
-    and its deepest value relative to it, each an interval over trees."""
+    and its deepest value relative to it, each an interval over trees, and ``outside`` of
+    its 90 searches outside the minimal tree's and b^d's bounds."""
     target = pearl_asymptote(5)
     x = {"first_depth": 3, "last_depth": 9, "first": interval(3.9, 3.8, 4.0),
          "last": interval(target * sum(relative) / 2, target * relative[0], target * relative[1]),
          "toward": interval(sum(toward) / 2, *toward), "relative": interval(sum(relative) / 2, *relative)}
     return {"branchings": {"5": {"asymptote": target, "registered": "two-ply",
-                                 "estimators": {"two-ply": x}}}}
+                                 "estimators": {"two-ply": x}, "limit_ok": True, "residual": 0.0,
+                                 "outside_bounds": outside, "searches": 90}}}
 
 
-def test_pearl_needs_a_trend_toward_the_asymptote_and_the_band_with_intervals() -> None:
+def test_pearl_s_verdict_is_convergence_toward_his_limit_whatever_the_finite_depth_reaches() -> None:
     assert verdict_of(judge_pearl(pearl_numbers((0.3, 0.6), (1.02, 1.09)))) == HOLDS
-    # The deepest estimate's interval reaches past 10%: inconclusive, not "within".
-    assert outcomes(judge_pearl(pearl_numbers((0.3, 0.6), (1.05, 1.13)))) == [HOLDS, INCONCLUSIVE]
+    # Rules version 5: how near a finite depth ends (here past 10%) is reported, not judged.
+    assert verdict_of(judge_pearl(pearl_numbers((0.3, 0.6), (1.05, 1.13)))) == HOLDS
     assert verdict_of(judge_pearl(pearl_numbers((-0.2, -0.05), (1.12, 1.2)))) == FAILS
-    # Within the band but not shown to move toward it.
-    assert outcomes(judge_pearl(pearl_numbers((-0.1, 0.2), (0.93, 0.97)))) == [INCONCLUSIVE, HOLDS]
+    # Within 10% but not shown to move toward it.
+    assert verdict_of(judge_pearl(pearl_numbers((-0.1, 0.2), (0.93, 0.97)))) == INCONCLUSIVE
+    theorems = [c for c in judge_pearl(pearl_numbers((0.3, 0.6), (1.0, 1.0), outside=1))
+                if c.kind == THEOREM]
+    assert outcomes(theorems) == [HOLDS, FAILS]         # the limit; one search outside the bounds
 
 
 def fh_rate(rate: float, low: float, high: float) -> dict[str, float]:

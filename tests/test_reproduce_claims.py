@@ -38,3 +38,22 @@ def test_a_label_naming_the_other_typing_is_refused() -> None:
     assert not zwp.typing_of("zwp:researched_pv=0")
     with pytest.raises(HarnessError, match="zwp:researched_pv=0"):
         zwp.check_typing(["zwp", "zwp:researched_pv=0"])
+
+
+def test_pearl_s_limit_is_the_root_of_his_equation() -> None:
+    from harness.reproduce.claims.pearl import limit_ok, pearl_asymptote
+
+    assert pearl_asymptote(2) == pytest.approx((1 + 5 ** 0.5) / 2, abs=1e-12)   # b = 2: phi
+    assert pearl_asymptote(5) == pytest.approx(3.0796, abs=1e-4)                 # "about 3.08"
+    assert all(limit_ok(b)[0] for b in (2, 3, 5, 8, 20))
+    assert not limit_ok(1)[0]                       # b = 1: x/(1-x) = 1 = b, not below it
+
+
+def test_pearl_s_bounds_check_counts_searches_outside() -> None:
+    import numpy as np
+
+    from harness.reproduce.claims.pearl import outside_bounds
+
+    # b = 3: the minimal tree at d = 1, 2, 3 has 3, 5, 11 leaves; b^d is 3, 9, 27
+    assert outside_bounds(3, [1, 2, 3], np.array([[3, 5, 11], [3, 9, 27]], dtype=float)) == 0
+    assert outside_bounds(3, [1, 2, 3], np.array([[2, 5, 28], [3, 4, 11]], dtype=float)) == 3
