@@ -150,16 +150,14 @@ def fh_rate(rate: float, low: float, high: float) -> dict[str, float]:
     return {"rate": rate, "low": low, "high": high, "n": 30.0}
 
 
-def test_pvs_article_judges_the_best_ordering() -> None:
-    numbers = {"best_config": "+hash move", "configs": {
-        "none": {"fh_first_pvs_interval": fh_rate(0.3, 0.25, 0.35), "ratio": ratio(0.5, 0.4, 0.6)},
-        "+hash move": {"fh_first_pvs_interval": fh_rate(0.91, 0.88, 0.93),
-                       "ratio": ratio(0.9, 0.86, 0.94)}}}
+def test_pvs_article_judges_the_best_ordering_at_every_depth() -> None:
+    good = {"fh_first_pvs_interval": fh_rate(0.91, 0.88, 0.93), "ratio": ratio(0.9, 0.86, 0.94)}
+    numbers = {"depths": {str(d): dict(good) for d in (3, 4, 5, 6)}}
     assert verdict_of(judge_pvs_article(numbers)) == HOLDS
-    numbers["configs"]["+hash move"]["ratio"] = ratio(0.9, 0.8, 1.01)    # interval leaves the band
-    assert outcomes(judge_pvs_article(numbers)) == [HOLDS, INCONCLUSIVE]
-    numbers["configs"]["+hash move"]["fh_first_pvs_interval"] = fh_rate(0.97, 0.96, 0.98)
-    numbers["configs"]["+hash move"]["ratio"] = ratio(0.99, 0.97, 1.01)
+    numbers["depths"]["3"] = {**good, "ratio": ratio(0.9, 0.8, 1.01)}   # interval leaves the band
+    assert outcomes(judge_pvs_article(numbers))[:2] == [HOLDS, INCONCLUSIVE]
+    numbers["depths"] = {str(d): {"fh_first_pvs_interval": fh_rate(0.97, 0.96, 0.98),
+                                  "ratio": ratio(0.99, 0.97, 1.01)} for d in (3, 4, 5, 6)}
     assert verdict_of(judge_pvs_article(numbers)) == FAILS
 
 
@@ -553,6 +551,7 @@ def test_every_claim_runs_at_a_tiny_scale(tmp_path: Path, monkeypatch: pytest.Mo
     assert by_key["knuth-moore"].verdict == KM_VERDICT
     assert "tiny.epd" in by_key["mtdf"].setup
     assert set(by_key["pvs-article"].numbers["configs"]) == {c.name for c in rp.chess_configs(1)}
+    assert list(by_key["pvs-article"].numbers["depths"]) == ["3", "4", "5", "6"]
     gnuchess = by_key["gnuchess"]
     assert set(gnuchess.numbers["sets"]) == {DISTINCT, TIED, STATIC, LEARNING}
     # The author's object decides; the extensions' verdicts follow (rules version 6).
