@@ -7,6 +7,7 @@ import itertools
 import json
 import math
 import re
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +18,7 @@ from harness import reproduce as rp
 from harness.errors import HarnessError
 from harness.games.trees import generate_tree, parse_spec
 from harness.reproduce import (
+    CLAIM,
     FAILS,
     HOLDS,
     INCONCLUSIVE,
@@ -41,7 +43,7 @@ from harness.reproduce import (
 )
 from harness.reproduce.claims import pons
 from harness.reproduce.claims.ordering import level_runs
-from harness.reproduce.verdicts import verdict_with_extensions
+from harness.reproduce.verdicts import EXTENSION, verdict_with_extensions
 from harness.search import parse_variants, run_search
 from harness.search.minimal import knuth_moore
 
@@ -261,6 +263,13 @@ def outcome_by_label(numbers: dict[str, Any]) -> dict[str, str]:
     return {label: c.outcome for label, c in rp.ordering_statements(numbers)}
 
 
+def synthetic_verdict(checks: list[Check]) -> str:
+    """Claim 8's synthetic checks' own verdict (rules version 6: an extension of the claim,
+    which is judged on chess; these numbers have no chess)."""
+    assert all(c.kind != CLAIM for c in checks)
+    return verdict_of([replace(c, kind=CLAIM) if c.kind == EXTENSION else c for c in checks])
+
+
 THEOREMS_8 = {"distinct: alpha-beta falls monotonically", "tied: alpha-beta falls monotonically",
               "minimal tree at p = 1"}
 """Claim 8's correctness checks (properties of the setup, not of the texts)."""
@@ -269,7 +278,7 @@ THEOREMS_8 = {"distinct: alpha-beta falls monotonically", "tied: alpha-beta fall
 def test_ordering_checks_hold_on_numbers_that_agree_with_the_texts() -> None:
     numbers = ordering_numbers()
     checks = judge_ordering(numbers)
-    assert len(checks) == 11 and verdict_of(checks) == HOLDS
+    assert len(checks) == 11 and synthetic_verdict(checks) == HOLDS
     assert [c for _, c in rp.ordering_statements(numbers)] == checks
     assert all(c.statement and c.measured and c.band for c in checks)
     kinds = {label: c.kind for label, c in rp.ordering_statements(numbers)}
@@ -282,10 +291,10 @@ def test_ordering_good_ordering_must_save_for_every_zero_window_variant() -> Non
     found = outcome_by_label(numbers)
     assert found["tied: good ordering saves"] == INCONCLUSIVE
     assert found["distinct: good ordering saves"] == HOLDS
-    assert verdict_of(judge_ordering(numbers)) == "7 of 8 checks hold, 1 inconclusive"
+    assert synthetic_verdict(judge_ordering(numbers)) == "7 of 8 checks hold, 1 inconclusive"
     numbers["variants"]["negascout"]["tied"]["0.9"] = summary(1.03, 1.01, 1.05)   # costs
     assert outcome_by_label(numbers)["tied: good ordering saves"] == FAILS
-    assert verdict_of(judge_ordering(numbers)) == "7 of 8 checks hold, 1 does not hold"
+    assert synthetic_verdict(judge_ordering(numbers)) == "7 of 8 checks hold, 1 does not hold"
 
 
 def test_ordering_advantage_must_shrink_with_random_ordering() -> None:
@@ -322,7 +331,7 @@ def test_ordering_alpha_beta_must_not_rise_significantly_at_any_step() -> None:
     steps[4] = {**steps[4], **ratio(1.10, 1.03, 1.18)}        # a significant rise
     check = dict(rp.ordering_statements(numbers))[label]
     assert check.outcome == FAILS and check.kind == THEOREM and "0.4 to 0.5" in check.measured
-    assert verdict_of(judge_ordering(numbers)) == HOLDS       # a correctness check: not the verdict
+    assert synthetic_verdict(judge_ordering(numbers)) == HOLDS       # a correctness check: not the verdict
     numbers = ordering_numbers()
     numbers["alphabeta_by_level"]["tied"]["overall"].update(ratio(0.97, 0.9, 1.02))
     assert outcome_by_label(numbers)[label] == INCONCLUSIVE   # no overall fall shown
@@ -359,7 +368,7 @@ def test_ordering_can_come_out_does_not_hold() -> None:
     numbers = failing_ordering_numbers()
     statements = rp.ordering_statements(numbers)
     checks = [c for _, c in statements]
-    assert len(checks) == 11 and verdict_of(checks) == FAILS
+    assert len(checks) == 11 and synthetic_verdict(checks) == FAILS
     assert {label for label, c in statements if c.passed} == THEOREMS_8
     assert all(c.outcome == FAILS for c in checks if c.kind != THEOREM)
 
@@ -374,7 +383,7 @@ def test_ordering_verdict_says_when_nothing_holds() -> None:
     numbers["alphabeta_by_level"]["distinct"]["overall"].update(ratio(1.2, 1.1, 1.3))
     numbers["minimal_tree"]["variants"]["pvs"]["exact"] = 0
     checks = judge_ordering(numbers)
-    assert len(checks) == 6 and verdict_of(checks) == FAILS
+    assert len(checks) == 6 and synthetic_verdict(checks) == FAILS
     assert [c.outcome for c in checks if c.kind == THEOREM] == [FAILS, FAILS]
 
 
@@ -591,7 +600,8 @@ def test_every_claim_runs_at_a_tiny_scale(tmp_path: Path, monkeypatch: pytest.Mo
     for name in ("pvs", "negascout", "alphabeta-fs"):
         assert ordering[name]["distinct"]["1.0"]["ratio"] == 1.0
     claim8 = by_key["ordering"]
-    assert len(claim8.checks) == 11
+    assert len(claim8.checks) == 15                      # 4 on chess (the claim), 11 synthetic
+    assert [c.kind for c in claim8.checks[:4]] == [CLAIM] * 4
     minimal = claim8.numbers["minimal_tree"]
     assert minimal["formula"] == knuth_moore(3, 3) == 11
     assert all(x["exact"] == x["trees"] == 2 for x in minimal["variants"].values())
