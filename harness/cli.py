@@ -443,21 +443,32 @@ def show(run_dir: str) -> None:
 @click.option("--no-progress", is_flag=True, help="No progress display on stderr.")
 @click.option("--resume", "resume_dir", type=click.Path(file_okay=False, exists=True),
               metavar="DIR", help="Finish an interrupted reproduction (its settings are in DIR).")
+@click.option("--against", type=click.Path(file_okay=False, exists=True), metavar="DIR",
+              help="Compare the counts with this earlier run [default: the newest kept run "
+                   "in docs/reproduction/].")
+@click.option("--keep", "keep_root", type=click.Path(file_okay=False), metavar="ROOT",
+              help="Keep the run's compact form (claims.json, verdicts.md, data) in ROOT/<date>/.")
 @click.pass_context
 @reports_errors
 @stops_on_sigterm
 def reproduce(ctx: click.Context, /, quick: bool, phase: str, only: str | None, jobs: int,
-              out: str | None, no_progress: bool, resume_dir: str | None) -> None:
+              out: str | None, no_progress: bool, resume_dir: str | None, against: str | None,
+              keep_root: str | None) -> None:
     """Measure the literature's claims (Knuth-Moore, Pearl, Plaat et al., the PVS article,
     the GNUchess study, Breuker, the zero-window-pruning note, ordering quality) and write
     report.md, report.html and charts with a verdict for each."""
     from harness.reproduce import MEASURED_FILE
     from harness.reproduce import reproduce as run_claims
     from harness.reproduce.document import phase_text
+    from harness.reproduce.kept import KEPT_FOLDER, compare_with_earlier, keep
+    from harness.reproduce.provenance import checkout_root
 
     if resume_dir is not None:
-        refuse_besides_resume(ctx, {"jobs", "no_progress"},
+        refuse_besides_resume(ctx, {"jobs", "no_progress", "against", "keep_root"},
                               f"the reproduction's settings from {resume_dir}")
+    if keep_root is not None and quick:
+        raise HarnessError("--keep: a quick run (the CI scale) is not kept; keep a full or a "
+                           "confirmation run")
     keys = [k.strip() for k in only.split(",") if k.strip()] if only else None
     folder = Path(resume_dir or chosen_out(out) or default_out("reproduce"))
     try:
@@ -472,6 +483,17 @@ def reproduce(ctx: click.Context, /, quick: bool, phase: str, only: str | None, 
         click.echo(f"{number}. {claim.title}: {claim.verdict} ({phase_text(claim)})")
         click.echo(f"   {claim.measured}")
     click.echo(f"\nwrote {output.report_md} and {output.report_html} in {output.seconds:.0f} s")
+    top = checkout_root()
+    comparison = compare_with_earlier(folder, None if against is None else Path(against),
+                                      None if top is None else top / KEPT_FOLDER)
+    if comparison is not None:
+        click.echo("\n".join(comparison.lines()))
+    if keep_root is not None:
+        click.echo(f"kept its compact form in {keep(folder, Path(keep_root))}")
+    if comparison is not None and comparison.unexplained:
+        click.echo(f"error: counts differ from {comparison.old} under the same rules and no "
+                   f"commit explains it (comparison.md; exit {DISAGREEMENT_EXIT})", err=True)
+        sys.exit(DISAGREEMENT_EXIT)
     if output.disagree:
         click.echo(f"error: exact variants' answers disagree (data/{DISAGREEMENTS_FILE}); the "
                    f"claims measured on them are not measured (exit {DISAGREEMENT_EXIT})", err=True)

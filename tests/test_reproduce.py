@@ -7,6 +7,7 @@ import itertools
 import json
 import math
 import re
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +18,7 @@ from harness import reproduce as rp
 from harness.errors import HarnessError
 from harness.games.trees import generate_tree, parse_spec
 from harness.reproduce import (
+    CLAIM,
     FAILS,
     HOLDS,
     INCONCLUSIVE,
@@ -41,7 +43,7 @@ from harness.reproduce import (
 )
 from harness.reproduce.claims import pons
 from harness.reproduce.claims.ordering import level_runs
-from harness.reproduce.verdicts import verdict_with_extensions
+from harness.reproduce.verdicts import EXTENSION, verdict_with_extensions
 from harness.search import parse_variants, run_search
 from harness.search.minimal import knuth_moore
 
@@ -120,40 +122,44 @@ def interval(value: float, low: float, high: float) -> dict[str, float]:
     return {"value": value, "low": low, "high": high}
 
 
-def pearl_numbers(toward: tuple[float, float], relative: tuple[float, float]) -> dict[str, Any]:
+def pearl_numbers(toward: tuple[float, float], relative: tuple[float, float],
+                  outside: int = 0) -> dict[str, Any]:
     """Claim 2's numbers for b = 5: the registered estimator's fall toward the asymptote
-    and its deepest value relative to it, each an interval over trees."""
+    and its deepest value relative to it, each an interval over trees, and ``outside`` of
+    its 90 searches outside the minimal tree's and b^d's bounds."""
     target = pearl_asymptote(5)
     x = {"first_depth": 3, "last_depth": 9, "first": interval(3.9, 3.8, 4.0),
          "last": interval(target * sum(relative) / 2, target * relative[0], target * relative[1]),
          "toward": interval(sum(toward) / 2, *toward), "relative": interval(sum(relative) / 2, *relative)}
     return {"branchings": {"5": {"asymptote": target, "registered": "two-ply",
-                                 "estimators": {"two-ply": x}}}}
+                                 "estimators": {"two-ply": x}, "limit_ok": True, "residual": 0.0,
+                                 "outside_bounds": outside, "searches": 90}}}
 
 
-def test_pearl_needs_a_trend_toward_the_asymptote_and_the_band_with_intervals() -> None:
+def test_pearl_s_verdict_is_convergence_toward_his_limit_whatever_the_finite_depth_reaches() -> None:
     assert verdict_of(judge_pearl(pearl_numbers((0.3, 0.6), (1.02, 1.09)))) == HOLDS
-    # The deepest estimate's interval reaches past 10%: inconclusive, not "within".
-    assert outcomes(judge_pearl(pearl_numbers((0.3, 0.6), (1.05, 1.13)))) == [HOLDS, INCONCLUSIVE]
+    # Rules version 5: how near a finite depth ends (here past 10%) is reported, not judged.
+    assert verdict_of(judge_pearl(pearl_numbers((0.3, 0.6), (1.05, 1.13)))) == HOLDS
     assert verdict_of(judge_pearl(pearl_numbers((-0.2, -0.05), (1.12, 1.2)))) == FAILS
-    # Within the band but not shown to move toward it.
-    assert outcomes(judge_pearl(pearl_numbers((-0.1, 0.2), (0.93, 0.97)))) == [INCONCLUSIVE, HOLDS]
+    # Within 10% but not shown to move toward it.
+    assert verdict_of(judge_pearl(pearl_numbers((-0.1, 0.2), (0.93, 0.97)))) == INCONCLUSIVE
+    theorems = [c for c in judge_pearl(pearl_numbers((0.3, 0.6), (1.0, 1.0), outside=1))
+                if c.kind == THEOREM]
+    assert outcomes(theorems) == [HOLDS, FAILS]         # the limit; one search outside the bounds
 
 
 def fh_rate(rate: float, low: float, high: float) -> dict[str, float]:
     return {"rate": rate, "low": low, "high": high, "n": 30.0}
 
 
-def test_pvs_article_judges_the_best_ordering() -> None:
-    numbers = {"best_config": "+hash move", "configs": {
-        "none": {"fh_first_pvs_interval": fh_rate(0.3, 0.25, 0.35), "ratio": ratio(0.5, 0.4, 0.6)},
-        "+hash move": {"fh_first_pvs_interval": fh_rate(0.91, 0.88, 0.93),
-                       "ratio": ratio(0.9, 0.86, 0.94)}}}
+def test_pvs_article_judges_the_best_ordering_at_every_depth() -> None:
+    good = {"fh_first_pvs_interval": fh_rate(0.91, 0.88, 0.93), "ratio": ratio(0.9, 0.86, 0.94)}
+    numbers = {"depths": {str(d): dict(good) for d in (3, 4, 5, 6)}}
     assert verdict_of(judge_pvs_article(numbers)) == HOLDS
-    numbers["configs"]["+hash move"]["ratio"] = ratio(0.9, 0.8, 1.01)    # interval leaves the band
-    assert outcomes(judge_pvs_article(numbers)) == [HOLDS, INCONCLUSIVE]
-    numbers["configs"]["+hash move"]["fh_first_pvs_interval"] = fh_rate(0.97, 0.96, 0.98)
-    numbers["configs"]["+hash move"]["ratio"] = ratio(0.99, 0.97, 1.01)
+    numbers["depths"]["3"] = {**good, "ratio": ratio(0.9, 0.8, 1.01)}   # interval leaves the band
+    assert outcomes(judge_pvs_article(numbers))[:2] == [HOLDS, INCONCLUSIVE]
+    numbers["depths"] = {str(d): {"fh_first_pvs_interval": fh_rate(0.97, 0.96, 0.98),
+                                  "ratio": ratio(0.99, 0.97, 1.01)} for d in (3, 4, 5, 6)}
     assert verdict_of(judge_pvs_article(numbers)) == FAILS
 
 
@@ -257,6 +263,13 @@ def outcome_by_label(numbers: dict[str, Any]) -> dict[str, str]:
     return {label: c.outcome for label, c in rp.ordering_statements(numbers)}
 
 
+def synthetic_verdict(checks: list[Check]) -> str:
+    """Claim 8's synthetic checks' own verdict (rules version 6: an extension of the claim,
+    which is judged on chess; these numbers have no chess)."""
+    assert all(c.kind != CLAIM for c in checks)
+    return verdict_of([replace(c, kind=CLAIM) if c.kind == EXTENSION else c for c in checks])
+
+
 THEOREMS_8 = {"distinct: alpha-beta falls monotonically", "tied: alpha-beta falls monotonically",
               "minimal tree at p = 1"}
 """Claim 8's correctness checks (properties of the setup, not of the texts)."""
@@ -265,7 +278,7 @@ THEOREMS_8 = {"distinct: alpha-beta falls monotonically", "tied: alpha-beta fall
 def test_ordering_checks_hold_on_numbers_that_agree_with_the_texts() -> None:
     numbers = ordering_numbers()
     checks = judge_ordering(numbers)
-    assert len(checks) == 11 and verdict_of(checks) == HOLDS
+    assert len(checks) == 11 and synthetic_verdict(checks) == HOLDS
     assert [c for _, c in rp.ordering_statements(numbers)] == checks
     assert all(c.statement and c.measured and c.band for c in checks)
     kinds = {label: c.kind for label, c in rp.ordering_statements(numbers)}
@@ -278,10 +291,10 @@ def test_ordering_good_ordering_must_save_for_every_zero_window_variant() -> Non
     found = outcome_by_label(numbers)
     assert found["tied: good ordering saves"] == INCONCLUSIVE
     assert found["distinct: good ordering saves"] == HOLDS
-    assert verdict_of(judge_ordering(numbers)) == "7 of 8 checks hold, 1 inconclusive"
+    assert synthetic_verdict(judge_ordering(numbers)) == "7 of 8 checks hold, 1 inconclusive"
     numbers["variants"]["negascout"]["tied"]["0.9"] = summary(1.03, 1.01, 1.05)   # costs
     assert outcome_by_label(numbers)["tied: good ordering saves"] == FAILS
-    assert verdict_of(judge_ordering(numbers)) == "7 of 8 checks hold, 1 does not hold"
+    assert synthetic_verdict(judge_ordering(numbers)) == "7 of 8 checks hold, 1 does not hold"
 
 
 def test_ordering_advantage_must_shrink_with_random_ordering() -> None:
@@ -318,7 +331,7 @@ def test_ordering_alpha_beta_must_not_rise_significantly_at_any_step() -> None:
     steps[4] = {**steps[4], **ratio(1.10, 1.03, 1.18)}        # a significant rise
     check = dict(rp.ordering_statements(numbers))[label]
     assert check.outcome == FAILS and check.kind == THEOREM and "0.4 to 0.5" in check.measured
-    assert verdict_of(judge_ordering(numbers)) == HOLDS       # a correctness check: not the verdict
+    assert synthetic_verdict(judge_ordering(numbers)) == HOLDS       # a correctness check: not the verdict
     numbers = ordering_numbers()
     numbers["alphabeta_by_level"]["tied"]["overall"].update(ratio(0.97, 0.9, 1.02))
     assert outcome_by_label(numbers)[label] == INCONCLUSIVE   # no overall fall shown
@@ -355,7 +368,7 @@ def test_ordering_can_come_out_does_not_hold() -> None:
     numbers = failing_ordering_numbers()
     statements = rp.ordering_statements(numbers)
     checks = [c for _, c in statements]
-    assert len(checks) == 11 and verdict_of(checks) == FAILS
+    assert len(checks) == 11 and synthetic_verdict(checks) == FAILS
     assert {label for label, c in statements if c.passed} == THEOREMS_8
     assert all(c.outcome == FAILS for c in checks if c.kind != THEOREM)
 
@@ -370,7 +383,7 @@ def test_ordering_verdict_says_when_nothing_holds() -> None:
     numbers["alphabeta_by_level"]["distinct"]["overall"].update(ratio(1.2, 1.1, 1.3))
     numbers["minimal_tree"]["variants"]["pvs"]["exact"] = 0
     checks = judge_ordering(numbers)
-    assert len(checks) == 6 and verdict_of(checks) == FAILS
+    assert len(checks) == 6 and synthetic_verdict(checks) == FAILS
     assert [c.outcome for c in checks if c.kind == THEOREM] == [FAILS, FAILS]
 
 
@@ -487,12 +500,12 @@ def test_files_are_written_and_self_contained(cheap: ReproduceOutput) -> None:
         assert claim.title in md and f"Verdict: {claim.verdict}" in md
         assert {p.suffix for p in claim.charts} == {".png", ".svg"}
         assert all(p.is_file() and p.parent == out / "charts" for p in claim.charts)
-    assert "How verdicts are decided" in md and "within (claim check) in [0.9, 1.1]" in md
+    assert "How verdicts are decided" in md and "toward (claim check) in (0, inf)" in md
     assert "**Earlier versions of the rules**" in md and "Correctness checks" in md
     assert "The harness's own choices" in md
     # Power before data: claim 2's band needs 4 trees of b = 3, the confirmation has 40.
     assert "power (before data)" in md and "b = 3: n = 40 explored, 40 to confirm, expected " \
-        "half-width 0.0295, the band needs n >= 4" in md and "Multiplicity: none" in md
+        "half-width 0.0655, holds beyond 0.0655" in md and "Multiplicity: none" in md
     assert "![" in md and "(charts/knuth_moore.png)" in md
     images = re.findall(r'src="([^"]+)"', page)
     assert len(images) == 2 and all(i.startswith("data:image/png;base64,") for i in images)
@@ -547,6 +560,7 @@ def test_every_claim_runs_at_a_tiny_scale(tmp_path: Path, monkeypatch: pytest.Mo
     assert by_key["knuth-moore"].verdict == KM_VERDICT
     assert "tiny.epd" in by_key["mtdf"].setup
     assert set(by_key["pvs-article"].numbers["configs"]) == {c.name for c in rp.chess_configs(1)}
+    assert list(by_key["pvs-article"].numbers["depths"]) == ["3", "4", "5", "6"]
     gnuchess = by_key["gnuchess"]
     assert set(gnuchess.numbers["sets"]) == {DISTINCT, TIED, STATIC, LEARNING}
     # The author's object decides; the extensions' verdicts follow (rules version 6).
@@ -586,7 +600,8 @@ def test_every_claim_runs_at_a_tiny_scale(tmp_path: Path, monkeypatch: pytest.Mo
     for name in ("pvs", "negascout", "alphabeta-fs"):
         assert ordering[name]["distinct"]["1.0"]["ratio"] == 1.0
     claim8 = by_key["ordering"]
-    assert len(claim8.checks) == 11
+    assert len(claim8.checks) == 15                      # 4 on chess (the claim), 11 synthetic
+    assert [c.kind for c in claim8.checks[:4]] == [CLAIM] * 4
     minimal = claim8.numbers["minimal_tree"]
     assert minimal["formula"] == knuth_moore(3, 3) == 11
     assert all(x["exact"] == x["trees"] == 2 for x in minimal["variants"].values())

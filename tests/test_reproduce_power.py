@@ -70,13 +70,16 @@ def test_the_chess_confirmation_is_as_large_as_the_narrowest_band_needs() -> Non
     assert rule.power is not None
     (estimate,) = plan_of(rule.power["estimates"])
     assert needed_n(estimate, rule.band) == 146 and estimate.confirm_n == 150
-    # Claim 4's first-move band: 12.5 points wide at n = 30 against 10, 47 positions needed.
+    # Claim 4's first-move band at depths 3 to 6 (rules version 6): depth 4's 12.6 points
+    # wide at n = 30 against 10 needs the most, 48 positions.
     from harness.reproduce.claims.pvs_article import RULES as PVS
 
     first = PVS.check("first-move")
     assert first.power is not None
-    (rate,) = plan_of(first.power["estimates"])
-    assert needed_n(rate, first.band) == 47 > rate.explore_n          # 30 could never hold it
+    needed = {rate.label: needed_n(rate, first.band) for rate in plan_of(first.power["estimates"])}
+    assert needed == {"depth 3, first-move rate": 37, "depth 4, first-move rate": 48,
+                      "depth 5, first-move rate": 11, "depth 6, first-move rate": 17}
+    assert max(n for n in needed.values() if n is not None) <= 150   # 30 could never hold depth 4
 
 
 def test_the_power_in_words() -> None:

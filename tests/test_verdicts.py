@@ -416,9 +416,9 @@ def test_claim_6s_rules_name_breukers_pair() -> None:
 
 def test_claim_7s_rules_name_the_typing_and_the_aspiration_searches() -> None:
     from harness.reproduce.claims import zwp
-    from harness.search.registry import find_variant
 
-    assert zwp.RULES.parameters["researched_pv"] is find_variant("zwp").options["researched_pv"].default
+    # the rules fix it (version 7); tests/test_reproduce_claims.py refuses another default
+    assert zwp.RULES.parameters["typing"]["researched_pv"] is zwp.REGISTERED_TYPING
     assert zwp.RULES.parameters["aspiration"] == list(zwp.ASPIRATION)
 
 

@@ -33,7 +33,7 @@ from __future__ import annotations
 import hashlib
 import json
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from harness.errors import HarnessError
@@ -100,10 +100,19 @@ __all__ = [
 ]
 
 
+def _on_suite(make: Callable[[Scale, Path], list[Job]], suite: Path) -> Callable[[Scale], list[Job]]:
+    """A claim's chess dataset's jobs, on ``suite``."""
+    return lambda scale: make(scale, suite)
+
+
 def jobs_of(selected: Sequence[ClaimInfo], scale: Scale, suite: Path | None) -> list[Job]:
     """What the selected claims need measured, as jobs (see :func:`measure.plan`)."""
+    own = {c.key: c.jobs for c in selected if c.jobs is not None}
+    if suite is not None:
+        own.update({c.key: _on_suite(c.chess_jobs, suite) for c in selected
+                    if c.chess_jobs is not None})
     return plan([pair for c in selected for pair in c.chess], [v for c in selected for v in c.sweep],
-                {c.key: c.jobs for c in selected if c.jobs is not None}, scale, suite,
+                own, scale, suite,
                 [pair for c in selected for pair in c.sweep_at], [v for c in selected for v in c.traced])
 
 

@@ -46,6 +46,9 @@ class ClaimInfo:
     (:attr:`harness.reproduce.measure.Run.visited`)."""
     jobs: Callable[[Scale], list[Job]] | None = None
     """The jobs of a dataset of its own, named by its key."""
+    chess_jobs: Callable[[Scale, Path], list[Job]] | None = None
+    """The jobs of a chess dataset of its own, named by its key, on the suite's positions
+    (none without a suite)."""
     rule: tuple[str, str] | None = None
     """Its verdict rules for the report when it has no rules file: a short name, and the
     text that follows the claim's number (from its first punctuation: ``": ..."``)."""

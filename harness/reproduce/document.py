@@ -142,7 +142,8 @@ def datasets_of(info: ClaimInfo) -> list[str]:
     """The datasets a claim is measured on."""
     return [name for name, used in (("chess", bool(info.chess)),
                                     ("sweep", bool(info.sweep or info.sweep_at)),
-                                    (info.key, info.jobs is not None)) if used]
+                                    (info.key, info.jobs is not None or info.chess_jobs is not None))
+            if used]
 
 
 def _rules_record(rules: Rules, mode: str, phase: str, scale: Mapping[str, Any]) -> dict[str, Any]:

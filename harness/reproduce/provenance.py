@@ -22,6 +22,9 @@ from harness.search.counters import COUNTING_VERSION
 UNKNOWN = "unknown"
 """The commit, or the tree's state, where git cannot say (no checkout, no git)."""
 
+TOUCHING = ("harness/search", "harness/games")
+"""The folders whose commits can change a count (the searches, the games' trees)."""
+
 CHANGED_SHOWN = 20
 """Changed paths listed in a record of a tree that is not clean (the count is always given)."""
 
@@ -65,6 +68,26 @@ def last_commit_of(path: str, where: Path | None = None) -> str:
         return UNKNOWN
     found = _git(["log", "-1", "--format=%H", "--", path], Path(top.strip()))
     return found.strip() if found and found.strip() else UNKNOWN
+
+
+def checkout_root(where: Path | None = None) -> Path | None:
+    """The top of the checkout the harness runs from (``None``: not a checkout)."""
+    top = _git(["rev-parse", "--show-toplevel"], _PACKAGE if where is None else where)
+    return None if top is None else Path(top.strip())
+
+
+def commits_between(old: str, new: str, where: Path | None = None) -> list[str] | None:
+    """The commits after ``old`` up to ``new`` that touched :data:`TOUCHING` (``git log
+    old..new``), as ``hash subject`` lines, newest first: those that can explain a count
+    that differs between two runs. ``None`` when either commit is unknown or git cannot
+    say (not a checkout, a commit it does not have)."""
+    if UNKNOWN in (old, new) or not old or not new:
+        return None
+    if old == new:
+        return []
+    found = _git(["log", "--format=%h %s", f"{old}..{new}", "--", *(f":(top){p}" for p in TOUCHING)],
+                 _PACKAGE if where is None else where)
+    return None if found is None else [line for line in found.splitlines() if line.strip()]
 
 
 def uncommitted(path: str, where: Path | None = None) -> bool | None:

@@ -289,12 +289,12 @@ def extension_checks(checks: Sequence[Check]) -> dict[str, list[Check]]:
     return found
 
 
-def verdict_with_extensions(checks: Sequence[Check]) -> str:
+def verdict_with_extensions(checks: Sequence[Check], primary: str | None = None) -> str:
     """The claim's verdict on its author's conditions (:func:`verdict_of`: extensions left
-    out), then each extension's own: ``holds (extension, killers or a table: does not
-    hold)``."""
+    out; ``primary`` when given, e.g. not measured), then each extension's own: ``holds
+    (extension, killers or a table: does not hold)``."""
     groups = extension_checks(checks)
-    primary = verdict_of(checks)
+    primary = verdict_of(checks) if primary is None else primary
     if not groups:
         return primary
     parts = "; ".join(f"extension, {label}: {verdict_of([replace(c, kind=CLAIM) for c in found])}"

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
+from harness.errors import HarnessError
 from harness.report import charts
 from harness.reproduce import rules
 from harness.reproduce.analysis import (
@@ -25,6 +26,7 @@ from harness.reproduce.analysis import (
 from harness.reproduce.measure import BEST, ORDERING_LEVELS, VALUE_MODELS
 from harness.reproduce.rules import Bootstrap
 from harness.reproduce.verdicts import Check, count_check, interval_check, ratio_text
+from harness.search.registry import find_variant, parse_variants
 
 RULES = rules.load("zwp")
 """The registered rules (``rules/zwp.json``): "never costs" (a correctness check without a
@@ -55,11 +57,44 @@ WINDOWS: dict[str, dict[str, tuple[str, str]]] = {
 }
 """Per root window, each comparison: (A, B) of the ratio B / A."""
 
+MEASURED = (*ZWP_FAMILY, *ASPIRATION)
+"""Every variant of the note the claim measures (their typing is checked)."""
+
+REGISTERED_TYPING = bool(RULES.parameters["typing"]["researched_pv"])
+"""The typing the rules fix (``parameters.typing``): whether a successor searched again after
+its test (Z+F) is expected PV. Not zwp's default: :func:`check_typing` refuses a run whose
+variants resolve to another."""
+
 TYPING = ("expected node types as Knuth and Moore give them (the root PV; a PV node's first "
-          "child PV, the others Cut; a Cut node's children All, an All node's Cut), except that "
-          "a successor searched again after its test (Z+F) is expected PV, as the note labels "
-          "it: zwp's option researched_pv=1, its default")
+          "child PV, the others Cut; a Cut node's children All, an All node's Cut), "
+          + ("except that a successor searched again after its test (Z+F) is expected PV, as the "
+             "note labels it" if REGISTERED_TYPING else "a successor searched again after its test "
+             "keeping its type")
+          + f": researched_pv={int(REGISTERED_TYPING)}, fixed by rules/zwp.json (version "
+          f"{RULES.version}), checked on every variant measured")
 """The typing the note's variants are measured with."""
+
+
+def typing_of(label: str) -> bool:
+    """The ``researched_pv`` a variant label resolves to: its own option, or, for the
+    aspiration driver, its inner search's default (the driver passes its inner search no
+    options)."""
+    spec = parse_variants(label)[0]
+    options = dict(spec.options)
+    if "inner" in options:
+        return bool(find_variant(str(options["inner"])).options["researched_pv"].default)
+    return bool(options["researched_pv"])
+
+
+def check_typing(labels: Sequence[str]) -> None:
+    """Refuse, in one line, variants of the note that resolve to another typing than the
+    rules fix (a changed default, or a label naming researched_pv)."""
+    wrong = [label for label in labels if typing_of(label) != REGISTERED_TYPING]
+    if wrong:
+        raise HarnessError(
+            f"{RULES.path}: version {RULES.version} fixes researched_pv={int(REGISTERED_TYPING)}, "
+            f"but {', '.join(wrong)} resolve(s) to researched_pv={int(not REGISTERED_TYPING)}: "
+            "a typing is changed by a new rules version, not by a default")
 
 
 def judge_zwp(numbers: Mapping[str, Any]) -> list[Check]:
@@ -107,6 +142,7 @@ def _ratio(frame: pd.DataFrame, a: str, b: str, boot: Bootstrap) -> dict[str, fl
 
 
 def analyse(ctx: Context, info: ClaimInfo) -> Section:
+    check_typing(MEASURED)
     sweep = ctx.sweep()
     good = sweep[sweep["ordering"] == GOOD_ORDERING]
     chess = None if ctx.chess is None else ctx.chess[ctx.chess["config"] == BEST]
@@ -138,8 +174,8 @@ def analyse(ctx: Context, info: ClaimInfo) -> Section:
     for config, part in sweep.groupby("config", sort=False):
         against_pvs[str(config)] = {v: pair_ratio(part, "pvs", v, boot) for v in ZWP_FAMILY}
     chess_pvs = None if chess is None else {v: pair_ratio(chess, "pvs", v, boot) for v in ZWP_FAMILY}
-    numbers = {"typing": TYPING, "improvement_never_costs": {"problems": problems, "more": more,
-                                                             "sets": never},
+    numbers = {"typing": TYPING, "researched_pv": REGISTERED_TYPING,
+               "improvement_never_costs": {"problems": problems, "more": more, "sets": never},
                "sets": sets, "against_pvs": against_pvs, "chess_against_pvs": chess_pvs,
                "chess_measured": chess is not None}
     checks = judge_zwp(numbers)
