@@ -70,10 +70,10 @@ class Scale:
     """The SSS* claims: the synthetic trees' shapes (``b=LO-HI``: branching drawn per node)."""
     best_first_trees: int = 1
     """The SSS* claims: trees per shape, ordering and value model."""
-    seeds: tuple[tuple[str, int], ...] = (("knuth-moore", 1), ("pearl", 2), ("sweep", 3),
-                                          ("stockman", 4), ("plaat-sss", 5))
-    """The synthetic datasets' tree seeds (each claim's rules name them per phase:
-    :mod:`harness.reproduce.phases`); these are the exploration's."""
+    seeds: tuple[tuple[str, int], ...] = (("knuth-moore", 1), ("pearl", 2), ("plaat-sss", 5),
+                                          ("stockman", 4), ("sweep", 3))
+    """The synthetic datasets' tree seeds, by name in sorted order (each claim's rules name
+    them per phase: :mod:`harness.reproduce.phases`); these are the exploration's."""
 
     def seed_of(self, dataset: str) -> int:
         """The tree seed of a synthetic dataset."""
