@@ -39,7 +39,8 @@ between the compiled core and its source before any of it is imported, so it can
 part of it; ``trace``'s ``TracingSearch`` is an interpreted subclass of the compiled
 ``Search`` (an observer, off the measured path); ``registry`` (the variant records, read
 once per run), ``run`` (once per search) and ``minimal`` (a measurement) run no per-node
-code; ``sss`` is SSS*'s reference implementation for small trees, not a measured search.
+code; ``sss`` is SSS* and DUAL* (the variants ``sss`` and ``dual``), which reach each
+state by replaying its path from the root: a reference for the search's shape, not a fast one.
 The Makefile reads this line."""
 SEARCH_CORE = tuple(sorted(path.stem for path in Path("harness/search").glob("*.py")
                            if path.stem not in SEARCH_PYTHON))

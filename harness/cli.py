@@ -75,6 +75,8 @@ def variants() -> None:
         pad = " " * (width + 2)
         click.echo(f"{pad}source: {v.source}")
         click.echo(f"{pad}answers: {v.answers}")
+        if v.counting:
+            click.echo(f"{pad}counters: {v.counting}")
         if v.origin != BUILT_IN:
             click.echo(f"{pad}added by: {v.origin} (plug-in)")
         for key, option in v.options.items():

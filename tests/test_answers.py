@@ -104,7 +104,7 @@ def test_a_sound_run_agrees_and_says_so(tmp_path: Path) -> None:
     result = invoke("run", "--problems", f"random:{TREES}", "--variants", "all", "--depth", "1-4",
                     "--no-progress", "--out", str(tmp_path / "run"))
     assert result.exit_code == 0, result.output
-    assert "answers cross-checked: 20 exact variants agree on 48 (problem, depth) pairs" in result.output
+    assert "answers cross-checked: 22 exact variants agree on 48 (problem, depth) pairs" in result.output
     assert not (tmp_path / "run" / "disagreements.csv").exists()
     info = json.loads((tmp_path / "run" / "run.json").read_text())
     assert info["answers"]["disagreeing"] == 0 and info["switches"]["tt_size"] == 1 << 20

@@ -46,6 +46,11 @@ TEXTBOOK_COUNTS = {
     # node from its side), the root fails high on it, 5 nodes; beta=4: A cuts on its leaf
     # 3, B on 2, C on its last leaf 2 (no cutoff), root <= 3 = lower, 9 nodes.
     "mt-dual": (14, 8, 0, 0, 0, 4, 3, 3, 0, 4, 2, 2),
+    # SSS* and DUAL* (harness.search.sss.COUNTING): nodes visited, each once (the root,
+    # its three MIN children, the 7 leaves alpha-beta evaluates, in another order), one
+    # search; no window, so no node is PV, Cut or All.
+    "sss": (11, 7, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1),
+    "dual": (11, 7, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1),
     "zwp": (11, 7, 4, 0, 0, 2, 1, 1, 2, 2, 0, 1),
     "zwp-all": (11, 7, 4, 0, 0, 2, 1, 1, 2, 2, 0, 1),
     "zwp-pv": (11, 7, 4, 0, 0, 2, 1, 1, 2, 2, 0, 1),

@@ -63,7 +63,8 @@ def is_verdict(text: str) -> bool:
 
 TINY = Scale(km_max_leaves=64, km_branchings=(2, 3), km_trees=1, pearl=((3, 4),), pearl_trees=2,
              sweep_branching=3, sweep_depth=3, sweep_trees=2, chess_positions=2, chess_depth=2,
-             tt_size=4096, connect4=(("Test_L3_R1", 2), ("Test_L1_R1", 1)))
+             tt_size=4096, connect4=(("Test_L3_R1", 2), ("Test_L1_R1", 1)),
+             best_first_shapes=("b=2,d=3",))
 """A scale small enough for a test to run every claim."""
 
 EPD = (

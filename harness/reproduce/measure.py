@@ -32,7 +32,7 @@ from harness.run.resumable import harness_version
 from harness.search.counters import COUNTING_VERSION
 from harness.search.registry import VARIANTS, parse_variants
 from harness.search.run import Switches, run_search
-from harness.search.trace import visited
+from harness.search.trace import evaluated_leaves, visited
 
 
 @dataclass(frozen=True)
@@ -66,9 +66,14 @@ class Scale:
     Pons's ladder is measured on Test_L3_R1's."""
     chess_first: int = 1
     """Chess claims: the suite's position (from 1) the :attr:`chess_positions` start at."""
-    seeds: tuple[tuple[str, int], ...] = (("knuth-moore", 1), ("pearl", 2), ("sweep", 3))
-    """The synthetic datasets' tree seeds (each claim's rules name them per phase:
-    :mod:`harness.reproduce.phases`); these are the exploration's."""
+    best_first_shapes: tuple[str, ...] = ("b=2,d=7", "b=3,d=5", "b=4,d=4", "b=1-4,d=5")
+    """The SSS* claims: the synthetic trees' shapes (``b=LO-HI``: branching drawn per node)."""
+    best_first_trees: int = 1
+    """The SSS* claims: trees per shape, ordering and value model."""
+    seeds: tuple[tuple[str, int], ...] = (("knuth-moore", 1), ("pearl", 2), ("plaat-sss", 5),
+                                          ("stockman", 4), ("sweep", 3))
+    """The synthetic datasets' tree seeds, by name in sorted order (each claim's rules name
+    them per phase: :mod:`harness.reproduce.phases`); these are the exploration's."""
 
     def seed_of(self, dataset: str) -> int:
         """The tree seed of a synthetic dataset."""
@@ -84,7 +89,8 @@ QUICK = Scale(km_max_leaves=40_000, km_branchings=(2, 3, 4, 5, 8), km_trees=2,
 FULL = Scale(km_max_leaves=2_000_000, km_branchings=(2, 3, 4, 5, 6, 8, 10), km_trees=5,
              pearl=((3, 13), (5, 9)), pearl_trees=40, sweep_branching=8, sweep_depth=6,
              sweep_trees=40, chess_positions=30, chess_depth=4, tt_size=1 << 20,
-             connect4=(("Test_L3_R1", 1000), ("Test_L2_R1", 1000), ("Test_L1_R1", 1000)))
+             connect4=(("Test_L3_R1", 1000), ("Test_L2_R1", 1000), ("Test_L1_R1", 1000)),
+             best_first_trees=6)
 """The full scale: about 20 minutes on two cores (docs/reproduce.md has its table).
 Chess stops at depth 4: at depth 5 the chess part alone ran 11 of 30 positions in 35
 minutes. The unordered configuration of claim 4 is most of it (91% of the chess search
@@ -162,9 +168,11 @@ VALUE_MODELS = {
 """The sweep's two value models: independent values from a wide range (ties are rare) and
 incremental values with small edges (many ties, as chess evaluations have)."""
 
-ALL_VARIANTS = (*(v.name for v in VARIANTS if v.origin == BUILT_IN), "zwp:improve=0")
-"""Every registered variant and the note's search without its improvement: the sweep
-searches those its claims ask for, in this order."""
+ALL_VARIANTS = (*(v.name for v in VARIANTS if v.origin == BUILT_IN and not v.counting),
+                "zwp:improve=0")
+"""Every registered variant whose counters mean what VARIANTS.md says (not SSS* and DUAL*,
+best-first: their nodes are not calls of a search) and the note's search without its
+improvement: the sweep searches those its claims ask for, in this order."""
 
 
 # ---------------------------------------------------------------------------------------
@@ -191,6 +199,10 @@ class Run:
     (``new_nodes``): "visits no node alpha-beta does not" is a statement about these; and
     name the set of them by a digest (``visited_digest``): two searches with one digest
     visited the same nodes (claim 6)."""
+    leaves: bool = False
+    """With :attr:`visited`: also the leaves it evaluated, named by a digest
+    (``leaves_digest``), and those the first such run of the job with the same
+    configuration and depth did not evaluate (``new_leaves``): the SSS* claims."""
 
 
 def measure(tags: tuple[tuple[str, str], ...], problem: Problem,
@@ -200,6 +212,7 @@ def measure(tags: tuple[tuple[str, str], ...], problem: Problem,
     tree = find_game(problem.game).tree(problem)
     rows: list[dict[str, Any]] = []
     first_visited: dict[tuple[str, int], set[tuple[str, ...]]] = {}
+    first_leaves: dict[tuple[str, int], set[tuple[str, ...]]] = {}
     try:
         with collector_paused():
             for run in runs:
@@ -218,6 +231,11 @@ def measure(tags: tuple[tuple[str, str], ...], problem: Problem,
                     before = first_visited.setdefault((run.config, run.depth), nodes)
                     row.update(distinct_nodes=len(nodes), new_nodes=len(nodes - before),
                                visited_digest=visited_digest(nodes))
+                    if run.leaves:
+                        leaves = set(evaluated_leaves(result.trace))
+                        seen = first_leaves.setdefault((run.config, run.depth), leaves)
+                        row.update(leaves_digest=visited_digest(leaves),
+                                   new_leaves=len(leaves - seen))
                 rows.append(row)
     finally:
         cache = getattr(tree, "cache", None)

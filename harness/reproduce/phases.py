@@ -48,7 +48,7 @@ PHASE_RULE = (
     "is, or the same data were measured under another rules version.")
 """The report's words on phases."""
 
-SEEDED = ("knuth-moore", "pearl", "sweep")
+SEEDED = ("knuth-moore", "pearl", "sweep", "stockman", "plaat-sss")
 """The synthetic datasets, each named by its trees' seed."""
 
 

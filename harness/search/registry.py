@@ -19,6 +19,9 @@ from harness.search.alphabeta import alphabeta, minimax
 from harness.search.core import Loop
 from harness.search.negascout import negascout, negascout_fs, scout
 from harness.search.pvs import belle, pvs, pvs_marsland
+from harness.search.sss import COUNTING as BEST_FIRST_COUNTING
+from harness.search.sss import MAX_OPEN
+from harness.search.sss import driver as best_first
 from harness.search.zwp import zwp
 
 
@@ -57,6 +60,9 @@ class Variant:
     its searches run in the Python frame (see :mod:`harness.search.engine`)."""
     iterative: bool = False
     """Whether it always deepens iteratively (its driver needs the previous score)."""
+    counting: str = ""
+    """What the counters of VARIANTS.md mean for it, where that differs from the page's
+    meaning for a recursive search with a window (empty: the page's)."""
     origin: str = "built in"
     """Where it was registered: ``built in``, or the installed package that added it
     (entry-point group :data:`PLUGIN_GROUP`)."""
@@ -135,6 +141,18 @@ def _zwp_options(all_first: bool = False, pv_full: bool = False) -> dict[str, Op
         "researched_pv": Option(True, "a successor searched again after its test is expected "
                                 "PV, as the note labels it (0: Knuth and Moore's type)"),
     }
+
+
+def _best_first(name: str, star: str, merits: str, author: str, dual: bool) -> Variant:
+    """SSS* or DUAL* as a variant: a best-first search, no loop (:mod:`harness.search.sss`)."""
+    return Variant(
+        name, f"{star}: best-first search with an OPEN list of states ({merits}); a search "
+        "whose OPEN would pass max_open states stops with status max-open and its bound",
+        f"Plaat, Schaeffer, Pijls and de Bruin (1996), Best-first fixed-depth minimax "
+        f"algorithms, AIJ 87; {author}",
+        driver=lambda o: best_first(dual, _int(o, "max_open")),
+        options={"max_open": Option(MAX_OPEN, "states OPEN may hold", minimum=1)},
+        counting=BEST_FIRST_COUNTING)
 
 
 _SSS_PASSES = 1000
@@ -237,6 +255,9 @@ VARIANTS: list[Variant] = [
             options={"max_passes": Option(_SSS_PASSES, "pass cap per depth (one pass per "
                                           "distinct lower bound)", minimum=1)},
             uses_table=True, native_loop="alphabeta-fs"),
+    _best_first("sss", "SSS*", "merits upper bounds", "Stockman (1979)", dual=False),
+    _best_first("dual", "DUAL*", "SSS* from the other side, merits lower bounds",
+                "Marsland, Reinefeld and Schaeffer (1987)", dual=True),
     Variant("zwp", "PVS as zero-window pruning: closed windows, strict cutoff beta < alpha, "
             "F skipped when Z <= alpha", "pvs-zero-window-pruning-note.txt (merged search, "
             "improvement)", loop=_zwp, options=_zwp_options()),

@@ -15,8 +15,10 @@ from harness.reproduce.claims import (
     mtdf,
     ordering,
     pearl,
+    plaat_sss,
     pons,
     pvs_article,
+    stockman,
     zwp,
 )
 
@@ -30,6 +32,8 @@ CLAIMS: tuple[ClaimInfo, ...] = (
     zwp.CLAIM,
     ordering.CLAIM,
     pons.CLAIM,
+    stockman.CLAIM,
+    plaat_sss.CLAIM,
 )
 """The claims, in report order (a claim's number is its place here)."""
 
