@@ -17,6 +17,7 @@ from harness.reproduce.claims import (
     pearl,
     pons,
     pvs_article,
+    three_games_report,
     zwp,
 )
 
@@ -30,6 +31,7 @@ CLAIMS: tuple[ClaimInfo, ...] = (
     zwp.CLAIM,
     ordering.CLAIM,
     pons.CLAIM,
+    three_games_report.CLAIM,
 )
 """The claims, in report order (a claim's number is its place here)."""
 
