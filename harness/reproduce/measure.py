@@ -243,9 +243,10 @@ def _with_guess(run: Run, rows: Sequence[Mapping[str, Any]]) -> str:
     """The run's variant, with its first guess when it has a :attr:`Run.guess_error`."""
     if run.guess_error is None:
         return run.variant
-    value = next(r["score"] for r in rows if r["depth"] == run.depth)
+    value = next((r["score"] for r in rows if r["depth"] == run.depth), None)
     if value is None:
-        raise HarnessError(f"{run.variant}: no value to guess around at depth {run.depth}")
+        raise HarnessError(f"{run.variant}: no value to place a first guess around at depth "
+                           f"{run.depth} (the job's first run to that depth gives it)")
     return f"{run.variant}{',' if ':' in run.variant else ':'}guess={value + run.guess_error}"
 
 

@@ -32,10 +32,10 @@ from harness.reproduce.analysis import (
     percentile_interval,
     resampled_sums,
 )
-from harness.reproduce.claims.mtdf import per_iteration
+from harness.reproduce.claims.mtdf import per_iteration, plaat_checks
 from harness.reproduce.measure import Job, Run, Scale, chess_positions
 from harness.reproduce.rules import Bootstrap
-from harness.reproduce.verdicts import Check, count_check, interval_check, ratio_text
+from harness.reproduce.verdicts import Check, count_check, interval_check
 from harness.search.run import Switches
 
 RULES = rules.load("three-games")
@@ -78,7 +78,7 @@ COUNTERS = (("leaves", "leaves"), ("total nodes", "effort"))
 def phase_data(seed: int) -> Mapping[str, Any]:
     """The data the rules name for the phase whose seed is ``seed``."""
     for phase in ("explore", "confirm"):
-        found = (RULES.rules["phases"].get(phase) or {}).get("games")
+        found: Mapping[str, Any] | None = (RULES.rules["phases"].get(phase) or {}).get("games")
         if found is not None and int(found["seed"]) == seed:
             return found
     raise HarnessError(f"{RULES.path}: no phase's games data have seed {seed}")
@@ -113,7 +113,9 @@ def switches() -> Switches:
     """MT's switches: the table, its move first, leaves stored, hits narrowing, iterative
     deepening."""
     on = RULES.parameters["switches"]
-    return Switches(tt_size=int(RULES.parameters["tt_size"]), **{k: bool(v) for k, v in on.items()})
+    return Switches(tt_size=int(RULES.parameters["tt_size"]),
+                    iterative_deepening=bool(on["iterative_deepening"]),
+                    tt_leaves=bool(on["tt_leaves"]), tt_narrow=bool(on["tt_narrow"]))
 
 
 def runs_of(name: str, first: int, last: int) -> tuple[Run, ...]:
@@ -146,7 +148,7 @@ def jobs(scale: Scale) -> list[Job]:
 # The numbers
 
 
-def spread(frame: pd.DataFrame, boot: Bootstrap, counter: str = "leaves") -> dict[str, float]:
+def spread(frame: pd.DataFrame, boot: Bootstrap, counter: str = "leaves") -> dict[str, Any]:
     """The largest over the smallest of the algorithms' geometric-mean ratios of ``counter``
     to the reference's (its own 1 among them), on the problems all of them searched, with a
     bootstrap interval: the problems drawn together for every algorithm."""
@@ -244,28 +246,13 @@ def judge_three_games(numbers: Mapping[str, Any]) -> list[Check]:
         if found is None:
             continue
         depth = numbers["sets"][game]["deepest"]
-        leaves, total = found["ratios"][MTDF]["leaves"], found["ratios"][MTDF]["effort"]
-        passes, wide = found["passes"], found["spread"]
-        fewer, by, nodes, count, within = (RULES.check(c, within=game) for c in
-                                           ("fewer", "five-to-ten", "total-nodes", "passes", "spread"))
-        shared = f"{game}: leaves ratio" if by.shares == fewer.ident else ""
+        mtd, wide = found["ratios"][MTDF], found["spread"]
+        statements = [RULES.check(c, within=game) for c in
+                      ("fewer", "five-to-ten", "total-nodes", "passes")]
+        within = RULES.check("spread", within=game)
         at = f"{game}, depth {depth}"
         checks += [
-            interval_check(f"{at}: MTD(f) evaluates fewer leaves than aspiration NegaScout "
-                           f"(geometric-mean leaves ratio in {fewer.band})", leaves["low"],
-                           leaves["high"], fewer.band, f"leaves ratio {ratio_text(leaves)}",
-                           fewer.kind, shared),
-            interval_check(f"{at}: by 5-10% (leaves ratio in {by.band})", leaves["low"],
-                           leaves["high"], by.band, f"leaves ratio {ratio_text(leaves)}", by.kind,
-                           shared),
-            interval_check(f"{at}: MTD(f) also searches fewer nodes in total (ratio in "
-                           f"{nodes.band})", total["low"], total["high"], nodes.band,
-                           f"total nodes ratio {ratio_text(total)}", nodes.kind),
-            interval_check(f"{at}: MTD(f) calls its zero-window search 3 to 6 times per "
-                           f"iteration (mean after the first iteration in {count.band})",
-                           passes["low"], passes["high"], count.band,
-                           f"{passes['mean']:.2f} (interval {fmt(passes['low'], 2)} to "
-                           f"{fmt(passes['high'], 2)}, n = {passes['n']:.0f})", count.kind),
+            *plaat_checks(mtd["leaves"], mtd["effort"], found["passes"], statements, at),
             interval_check(f"{at}: the six algorithms' leaves differ by less than 20% (most "
                            f"over fewest in {within.band})", wide["low"], wide["high"],
                            within.band, spread_text(wide), within.kind),

@@ -5,7 +5,7 @@ guess), and :data:`CLAIM`."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -41,6 +41,16 @@ def _errors(found: Mapping[str, Any], centre: str, low: str = "low",
     return [float(np.nan_to_num(lower)), float(np.nan_to_num(upper))]
 
 
+def _line(ax: Axes, x: Sequence[float], points: Sequence[Mapping[str, Any]], centre: str,
+          label: str, index: int, bars: bool = True, dotted: bool = False) -> None:
+    """One series: ``points[i][centre]`` against ``x``, with its intervals as error bars."""
+    style = charts.variant_style(index)
+    ax.errorbar(x, [p[centre] for p in points],
+                yerr=np.array([_errors(p, centre) for p in points]).T if bars else None,
+                label=label, capsize=3, color=style["color"], marker=style["marker"],
+                linestyle=":" if dotted else style["linestyle"])
+
+
 def _panels(fig: Figure, count: int) -> list[Axes]:
     columns = min(count, 3)
     rows = -(-count // columns)
@@ -54,7 +64,7 @@ def _panels(fig: Figure, count: int) -> list[Axes]:
 def trend_chart(numbers: Mapping[str, Any]) -> Figure:
     """Per set, every algorithm's geometric-mean leaves over aspiration NegaScout's against
     the depth (MTD(f) with its interval), the claimed 5-10% band shaded."""
-    names = [s for s in (*GAMES, *SYNTHETIC)]
+    names = [*GAMES, *SYNTHETIC]
     band = RULES.check("five-to-ten", within="chess").band
     with charts.chart_style():
         fig = charts.figure(12.0, 7.5)
@@ -66,10 +76,7 @@ def trend_chart(numbers: Mapping[str, Any]) -> Figure:
             depths = [int(d) for d in found["by_depth"]]
             for k, v in enumerate(v for v in VARIANTS if v != REFERENCE):
                 points = [found["by_depth"][str(d)]["ratios"][v]["leaves"] for d in depths]
-                style = charts.variant_style(k)
-                ax.errorbar(depths, [p["ratio"] for p in points],
-                            yerr=np.array([_errors(p, "ratio") for p in points]).T
-                            if v == MTDF else None, label=NAMES[v], capsize=3, **style)
+                _line(ax, depths, points, "ratio", NAMES[v], k, bars=v == MTDF)
             ax.axhline(1.0, color="black", linewidth=1, label=NAMES[REFERENCE])
             if name in GAMES:
                 ax.axhspan(band.low, band.high, color="#2ca02c", alpha=0.15, label="claimed: 5-10% fewer")
@@ -97,12 +104,8 @@ def spread_chart(numbers: Mapping[str, Any]) -> Figure:
             found = numbers["sets"][name]
             depths = [int(d) for d in found["by_depth"]]
             points = [found["by_depth"][str(d)]["spread"] for d in depths]
-            style = charts.variant_style(k)
-            if name in SYNTHETIC:
-                style = {**style, "linestyle": ":"}
-            ax.errorbar(depths, [p["spread"] for p in points],
-                        yerr=np.array([_errors(p, "spread") for p in points]).T,
-                        label=f"{name}{' (synthetic)' if name in SYNTHETIC else ''}", capsize=3, **style)
+            _line(ax, depths, points, "spread", name + (" (synthetic)" if name in SYNTHETIC else ""),
+                  k, dotted=name in SYNTHETIC)
         ax.axhline(band.high, color="#2ca02c", linestyle="--", label="the paper: less than 20% in the games")
         ax.axhline(2.0, color="#b22222", linestyle="--", label="the paper: up to 100% in simulations")
         ax.set_xlabel("depth")
@@ -123,12 +126,9 @@ def guess_chart(numbers: Mapping[str, Any]) -> Figure:
                 not_measured(ax, f"{game}: not measured")
                 continue
             errors = [int(e) for e in found]
-            total = [found[str(e)]["total"] for e in errors]
-            leaves = [found[str(e)]["leaves"]["ratio"] for e in errors]
-            ax.errorbar(errors, [t["ratio"] for t in total],
-                        yerr=np.array([_errors(t, "ratio") for t in total]).T, capsize=3,
-                        label="total nodes", **charts.variant_style(0))
-            ax.plot(errors, leaves, label="leaves", **charts.variant_style(1))
+            _line(ax, errors, [found[str(e)]["total"] for e in errors], "ratio", "total nodes", 0)
+            _line(ax, errors, [found[str(e)]["leaves"] for e in errors], "ratio", "leaves", 1,
+                  bars=False)
             ax.axhline(1.0, color="black", linewidth=1)
             ax.set_xlabel("error e of the first guess (v + e)")
             ax.set_ylabel("relative to the guess v")
