@@ -66,7 +66,8 @@ class Scale:
     Pons's ladder is measured on Test_L3_R1's."""
     chess_first: int = 1
     """Chess claims: the suite's position (from 1) the :attr:`chess_positions` start at."""
-    seeds: tuple[tuple[str, int], ...] = (("knuth-moore", 1), ("pearl", 2), ("sweep", 3))
+    seeds: tuple[tuple[str, int], ...] = (("games", 11), ("knuth-moore", 1), ("pearl", 2),
+                                          ("sweep", 3))
     """The synthetic datasets' tree seeds (each claim's rules name them per phase:
     :mod:`harness.reproduce.phases`); these are the exploration's."""
     games: tuple[tuple[str, int, int, int], ...] = ()

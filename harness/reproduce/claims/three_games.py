@@ -133,9 +133,8 @@ def runs_of(name: str, first: int, last: int) -> tuple[Run, ...]:
 
 def jobs(scale: Scale) -> list[Job]:
     """One job per problem of each set of the scale (:attr:`Scale.games`), from the data of
-    the phase the scale's ``games`` seed names (the exploration's when it names none)."""
-    explore = int(RULES.rules["phases"]["explore"]["games"]["seed"])
-    data = phase_data(dict(scale.seeds).get("games", explore))
+    the phase the scale's ``games`` seed names."""
+    data = phase_data(scale.seed_of("games"))
     found: list[Job] = []
     for name, count, first, last in scale.games:
         runs = runs_of(name, first, last)

@@ -187,8 +187,8 @@ def _tables(numbers: Mapping[str, Any], boot: Bootstrap) -> list[tuple[str, list
 def setup_text(ctx: Context) -> str:
     sets = "; ".join(f"{name}: {count} problems, depths {first}-{last}"
                      for name, count, first, last in ctx.scale.games)
-    seed = dict(ctx.scale.seeds).get("games", RULES.rules["phases"]["explore"]["games"]["seed"])
-    data = phase_data(int(seed))
+    seed = ctx.scale.seed_of("games")
+    data = phase_data(seed)
     chess = data["chess"]
     synthetic = "; ".join(f"{k}: {v}" for k, v in RULES.parameters["synthetic"].items())
     return (f"Sets (at most, spread evenly through each file): {sets}. Chess: {chess['suite']} "
