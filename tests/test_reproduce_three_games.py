@@ -38,26 +38,33 @@ def tiny() -> pd.DataFrame:
 
 
 def test_values_agree(tiny: pd.DataFrame) -> None:
-    """The correctness check: every algorithm's score is MTD(f)'s on each problem and depth
-    (each exact with MT's table), and the check built on it passes."""
-    wrong, compared = tg.disagreements(tiny)
-    assert (wrong, compared) == (0, len(tiny[tiny["config"] == tg.CONFIG]))
+    """The correctness check: on synthetic trees (no position reached twice) every
+    algorithm's score is aspiration NegaScout's on each tree and depth, and the check built
+    on it passes; each set records its own count."""
     numbers = tg.numbers_of(tiny, BOOT)
+    trees = tiny[tiny["set"].isin(tg.SYNTHETIC) & (tiny["config"] == tg.CONFIG)]
+    assert (numbers["value_disagreements"], numbers["searches"]) == (0, len(trees))
     theorem = [c for c in tg.judge_three_games(numbers) if c.kind == THEOREM]
     assert [c.outcome for c in theorem] == [HOLDS]
     assert set(numbers["sets"]) == {*tg.GAMES, *tg.SYNTHETIC}
+    assert all(found["score_differs"][1] > 0 for found in numbers["sets"].values())
 
 
 def test_a_score_that_differs_fails_the_value_check(tiny: pd.DataFrame) -> None:
     frame = tiny.copy()
-    frame.loc[frame.index[1], "score"] += 1
+    tree = frame.index[(frame["set"] == "synthetic") & (frame["variant"] == tg.MTDF)][0]
+    frame.loc[tree, "score"] += 1
     assert tg.disagreements(frame)[0] == 1
+    numbers = tg.numbers_of(frame, BOOT)
+    theorem = [c for c in tg.judge_three_games(numbers) if c.kind == THEOREM]
+    assert [c.outcome for c in theorem] == [FAILS]
 
 
 def test_every_algorithm_at_every_depth_then_the_guesses(tiny: pd.DataFrame) -> None:
     runs = tg.runs_of("othello", 3, 4)
     iterative = [(r.depth, r.variant) for r in runs if r.config == tg.CONFIG]
     assert iterative == [(d, v) for d in (3, 4) for v in tg.VARIANTS]
+    assert tg.VARIANTS[0] == tg.REFERENCE and len(set(tg.VARIANTS)) == 6
     guesses = [r for r in runs if r.config == tg.GUESS]
     assert [r.guess_error for r in guesses] == tg.RULES.parameters["guess_errors"]["othello"]
     assert all(r.depth == 4 and not r.switches.iterative_deepening for r in guesses)
@@ -134,7 +141,8 @@ def test_a_confirmation_on_the_exploration_seed_is_refused() -> None:
 def test_the_spread_is_the_most_over_the_fewest_geometric_mean() -> None:
     """Three problems, leaves of each algorithm a fixed multiple of the reference's: the
     spread is the largest multiple over the smallest, its interval a point."""
-    factors = dict(zip(tg.VARIANTS, (0.9, 1.0, 1.05, 1.2, 1.1, 0.95), strict=True))
+    factors = {"mtdf": 0.9, tg.REFERENCE: 1.0, "pvs": 1.05, "mtd-bi": 1.2, "mt-sss": 1.1,
+               "mt-dual": 0.95}
     rows = [{"suite": "s", "problem_id": str(i), "variant": v, "leaves": 1000 * (i + 1) * f,
              "nodes": 2000 * (i + 1), "qnodes": 0} for i in range(3) for v, f in factors.items()]
     found = tg.spread(pd.DataFrame(rows), BOOT)

@@ -222,8 +222,10 @@ def analyse(ctx: Context, info: ClaimInfo) -> Section:
     measured = ("; ".join(_sentence(g, numbers) for g in games) + ". Beside them, synthetic "
                 "trees: " + "; ".join(f"{s} (depth {numbers['sets'][s]['deepest']}): spread "
                                       f"{spread_text(_deepest(numbers, s)['spread'])}" for s in beside)
-                + f". Scores: {numbers['searches'] - numbers['value_disagreements']:,} of "
-                f"{numbers['searches']:,} searches agree with MTD(f)'s.")
+                + ". Searches whose score differs from aspiration NegaScout's (a table entry "
+                "searched deeper may answer a shallower search in a game): " + "; ".join(
+                    f"{name} {x['score_differs'][0]:,} of {x['score_differs'][1]:,}"
+                    for name, x in numbers["sets"].items()) + ".")
     figures = [("three-games-trend", "Each algorithm against aspiration NegaScout, by depth",
                 trend_chart(numbers)),
                ("three-games-spread", "The spread among the six: the games and synthetic trees",
