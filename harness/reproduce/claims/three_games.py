@@ -93,14 +93,21 @@ def spread_evenly(problems: Sequence[Problem], count: int) -> list[Problem]:
     return [problems[k * size // count] for k in range(count)]
 
 
+def chess_parts(data: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    """A phase's chess positions: one suite's range (``{"suite", "positions": [first,
+    last]}``), or a list of them, searched in turn."""
+    chess = data["chess"]
+    return [chess] if isinstance(chess, Mapping) else list(chess)
+
+
 def problems_of(name: str, data: Mapping[str, Any], count: int, depth: int) -> list[Problem]:
-    """A set's problems in a phase (``data``): chess positions of the named WAC range, an
+    """A set's problems in a phase (``data``): chess positions of the named ranges, an
     Othello or checkers file of the game's positions, or synthetic trees of depth ``depth``
     from the phase's seed."""
     if name == "chess":
-        chess = data["chess"]
-        first, last = (int(x) for x in chess["positions"])
-        found = chess_positions(find_suite(str(chess["suite"])), first, last - first + 1)
+        found = [p for part in chess_parts(data) for p in chess_positions(
+            find_suite(str(part["suite"])), part["positions"][0],
+            part["positions"][1] - part["positions"][0] + 1)]
     elif name in GAMES:
         found = list(load_problems(f"{name}:{data[name]}").problems)
     else:

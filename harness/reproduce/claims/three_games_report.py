@@ -23,6 +23,7 @@ from harness.reproduce.claims.three_games import (
     RULES,
     SYNTHETIC,
     VARIANTS,
+    chess_parts,
     deepest,
     jobs,
     judge_three_games,
@@ -189,10 +190,11 @@ def setup_text(ctx: Context) -> str:
                      for name, count, first, last in ctx.scale.games)
     seed = ctx.scale.seed_of("games")
     data = phase_data(seed)
-    chess = data["chess"]
+    chess = ", ".join(f"{part['suite']} positions {part['positions'][0]}-{part['positions'][1]}"
+                      for part in chess_parts(data))
     synthetic = "; ".join(f"{k}: {v}" for k, v in RULES.parameters["synthetic"].items())
-    return (f"Sets (at most, spread evenly through each file): {sets}. Chess: {chess['suite']} "
-            f"positions {chess['positions'][0]}-{chess['positions'][1]} with quiescence, MVV-LVA, "
+    return (f"Sets (at most, spread evenly through each file): {sets}. Chess: {chess} with "
+            "quiescence, MVV-LVA, "
             f"killers and history; Othello: harness/games/othello/positions/{data['othello']}; "
             f"checkers: harness/games/checkers/positions/{data['checkers']}; synthetic trees "
             f"(seed {seed}, depth the set's deepest): {synthetic}. Every search: "
