@@ -133,6 +133,8 @@ def test_the_phases_name_held_out_data() -> None:
         assert seen and held and not seen & held
     with pytest.raises(HarnessError, match="no phase's games data have seed 99"):
         tg.phase_data(99)
+    # A confirmation never searches an explored position: here every one of them.
+    assert tg.problems_of("checkers", {**confirm, "checkers": explore["checkers"]}, 1000, 1) == []
 
 
 def test_a_confirmation_on_the_exploration_seed_is_refused() -> None:

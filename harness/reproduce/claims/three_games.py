@@ -103,17 +103,31 @@ def chess_parts(data: Mapping[str, Any]) -> list[Mapping[str, Any]]:
 def problems_of(name: str, data: Mapping[str, Any], count: int, depth: int) -> list[Problem]:
     """A set's problems in a phase (``data``): chess positions of the named ranges, an
     Othello or checkers file of the game's positions, or synthetic trees of depth ``depth``
-    from the phase's seed."""
-    if name == "chess":
-        found = [p for part in chess_parts(data) for p in chess_positions(
-            find_suite(str(part["suite"])), part["positions"][0],
-            part["positions"][1] - part["positions"][0] + 1)]
-    elif name in GAMES:
-        found = list(load_problems(f"{name}:{data[name]}").problems)
-    else:
+    from the phase's seed. A game's confirmation leaves out any position the exploration's
+    data hold too (held out means never explored)."""
+    if name not in GAMES:
         return list(load_problems(f"random:d={depth},n={count},seed={int(data['seed'])},"
                                   f"{RULES.parameters['synthetic'][name]}").problems)
+    found = _positions(name, data)
+    explore = RULES.rules["phases"]["explore"]["games"]
+    if data is not explore and data != explore:
+        seen = {_key(p) for p in _positions(name, explore)}
+        found = [p for p in found if _key(p) not in seen]
     return spread_evenly(found, count)
+
+
+def _positions(name: str, data: Mapping[str, Any]) -> list[Problem]:
+    """Every position a phase names for a game, in order."""
+    if name == "chess":
+        return [p for part in chess_parts(data) for p in chess_positions(
+            find_suite(str(part["suite"])), part["positions"][0],
+            part["positions"][1] - part["positions"][0] + 1)]
+    return list(load_problems(f"{name}:{data[name]}").problems)
+
+
+def _key(problem: Problem) -> str:
+    """What makes a position (a chess position's board, side, castling and en passant)."""
+    return " ".join(problem.position.split()[:4])
 
 
 def switches() -> Switches:
