@@ -73,6 +73,14 @@ def test_every_algorithm_at_every_depth_then_the_guesses(tiny: pd.DataFrame) -> 
     assert not [r for r in tg.runs_of("synthetic", 3, 4) if r.config == tg.GUESS]
 
 
+def test_the_first_guesses_go_to_at_most_the_rules_positions() -> None:
+    most = int(tg.RULES.parameters["guess_positions"])
+    found = tg.jobs(replace(QUICK, games=(("othello", most + 2, 3, 3),)))
+    guessed = [j for j in found if any(r.config == tg.GUESS for r in j[2])]
+    assert len(found) == most + 2 and len(guessed) == most
+    assert all(len([r for r in j[2] if r.config == tg.CONFIG]) == 6 for j in found)
+
+
 def test_the_first_guess_is_the_value_plus_the_error(tiny: pd.DataFrame) -> None:
     """A guess run searches MTD(f) from v + e, v the job's first score at its depth: the same
     counts as MTD(f) given that guess by hand."""

@@ -154,13 +154,18 @@ def runs_of(name: str, first: int, last: int) -> tuple[Run, ...]:
 
 def jobs(scale: Scale) -> list[Job]:
     """One job per problem of each set of the scale (:attr:`Scale.games`), from the data of
-    the phase the scale's ``games`` seed names."""
+    the phase the scale's ``games`` seed names; the first-guess runs on at most the rules'
+    ``guess_positions`` of each game, spread evenly (every position when none is named)."""
     data = phase_data(scale.seed_of("games"))
     found: list[Job] = []
     for name, count, first, last in scale.games:
         runs = runs_of(name, first, last)
-        found += [(((("dataset", KEY), ("set", name))), p, runs)
-                  for p in problems_of(name, data, count, last)]
+        iterative = tuple(r for r in runs if r.config == CONFIG)
+        problems = problems_of(name, data, count, last)
+        most = int(RULES.parameters.get("guess_positions", len(problems)))
+        guessed = {p.problem_id for p in spread_evenly(problems, most)}
+        found += [(((("dataset", KEY), ("set", name))), p,
+                   runs if p.problem_id in guessed else iterative) for p in problems]
     return found
 
 

@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
+from matplotlib.ticker import MaxNLocator
 
 from harness.report import charts
 from harness.reproduce.analysis import ClaimInfo, Context, Section, fmt, interval, not_measured
@@ -105,11 +106,11 @@ def spread_chart(numbers: Mapping[str, Any]) -> Figure:
             found = numbers["sets"][name]
             depths = [int(d) for d in found["by_depth"]]
             points = [found["by_depth"][str(d)]["spread"] for d in depths]
-            _line(ax, depths, points, "spread", name + (" (synthetic)" if name in SYNTHETIC else ""),
-                  k, dotted=name in SYNTHETIC)
+            _line(ax, depths, points, "spread", name, k, dotted=name in SYNTHETIC)
         ax.axhline(band.high, color="#2ca02c", linestyle="--", label="the paper: less than 20% in the games")
         ax.axhline(2.0, color="#b22222", linestyle="--", label="the paper: up to 100% in simulations")
-        ax.set_xlabel("depth")
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+        ax.set_xlabel("depth (synthetic trees dotted)")
         ax.set_ylabel("most / fewest geometric-mean leaves among the six")
         ax.set_title("How far apart the six algorithms are: games and synthetic trees")
         ax.legend(fontsize=7)
