@@ -70,10 +70,14 @@ class Scale:
     """The SSS* claims: the synthetic trees' shapes (``b=LO-HI``: branching drawn per node)."""
     best_first_trees: int = 1
     """The SSS* claims: trees per shape, ordering and value model."""
-    seeds: tuple[tuple[str, int], ...] = (("knuth-moore", 1), ("pearl", 2), ("plaat-sss", 5),
-                                          ("stockman", 4), ("sweep", 3))
+    seeds: tuple[tuple[str, int], ...] = (("games", 11), ("knuth-moore", 1), ("pearl", 2),
+                                          ("plaat-sss", 5), ("stockman", 4), ("sweep", 3))
     """The synthetic datasets' tree seeds, by name in sorted order (each claim's rules name
     them per phase: :mod:`harness.reproduce.phases`); these are the exploration's."""
+    games: tuple[tuple[str, int, int, int], ...] = ()
+    """Plaat et al.'s three games (:mod:`harness.reproduce.claims.three_games`): per set
+    (``chess``, ``othello``, ``checkers``, the synthetic trees beside them) the most
+    problems searched and the shallowest and deepest depth (each depth its own search)."""
 
     def seed_of(self, dataset: str) -> int:
         """The tree seed of a synthetic dataset."""
@@ -83,14 +87,18 @@ class Scale:
 QUICK = Scale(km_max_leaves=40_000, km_branchings=(2, 3, 4, 5, 8), km_trees=2,
               pearl=((3, 10), (5, 8)), pearl_trees=12, sweep_branching=6, sweep_depth=6,
               sweep_trees=8, chess_positions=8, chess_depth=3, tt_size=1 << 20,
-              connect4=(("Test_L3_R1", 1000), ("Test_L2_R1", 100), ("Test_L1_R1", 20)))
+              connect4=(("Test_L3_R1", 1000), ("Test_L2_R1", 100), ("Test_L1_R1", 20)),
+              games=(("chess", 4, 2, 3), ("othello", 4, 3, 4), ("checkers", 4, 4, 6),
+                     ("synthetic", 4, 3, 4), ("synthetic-random", 4, 3, 4)))
 """The quick scale: a few minutes on two cores (CI)."""
 
 FULL = Scale(km_max_leaves=2_000_000, km_branchings=(2, 3, 4, 5, 6, 8, 10), km_trees=5,
              pearl=((3, 13), (5, 9)), pearl_trees=40, sweep_branching=8, sweep_depth=6,
              sweep_trees=40, chess_positions=30, chess_depth=4, tt_size=1 << 20,
              connect4=(("Test_L3_R1", 1000), ("Test_L2_R1", 1000), ("Test_L1_R1", 1000)),
-             best_first_trees=6)
+             best_first_trees=6,
+             games=(("chess", 139, 3, 6), ("othello", 50, 6, 10), ("checkers", 240, 10, 14),
+                    ("synthetic", 100, 3, 7), ("synthetic-random", 100, 3, 7)))
 """The full scale: about 20 minutes on two cores (docs/reproduce.md has its table).
 Chess stops at depth 4: at depth 5 the chess part alone ran 11 of 30 positions in 35
 minutes. The unordered configuration of claim 4 is most of it (91% of the chess search
@@ -203,6 +211,9 @@ class Run:
     """With :attr:`visited`: also the leaves it evaluated, named by a digest
     (``leaves_digest``), and those the first such run of the job with the same
     configuration and depth did not evaluate (``new_leaves``): the SSS* claims."""
+    guess_error: int | None = None
+    """An MTD driver's first guess: the score of the job's first run to this depth (its
+    value) plus this (``guess``; the row's ``guess_error``): the sensitivity to the guess."""
 
 
 def measure(tags: tuple[tuple[str, str], ...], problem: Problem,
@@ -216,7 +227,7 @@ def measure(tags: tuple[tuple[str, str], ...], problem: Problem,
     try:
         with collector_paused():
             for run in runs:
-                spec = parse_variants(run.variant)[0]
+                spec = parse_variants(_with_guess(run, rows))[0]
                 if run.ordering is not None and hasattr(tree, "set_ordering"):   # either chess tree
                     tree.set_ordering(run.ordering)
                 result = run_search(tree, spec, run.depth, run.switches, trace=run.visited)
@@ -236,12 +247,25 @@ def measure(tags: tuple[tuple[str, str], ...], problem: Problem,
                         seen = first_leaves.setdefault((run.config, run.depth), leaves)
                         row.update(leaves_digest=visited_digest(leaves),
                                    new_leaves=len(leaves - seen))
+                if run.guess_error is not None:
+                    row["guess_error"] = run.guess_error
                 rows.append(row)
     finally:
         cache = getattr(tree, "cache", None)
         if cache is not None:
             cache.clear()
     return rows
+
+
+def _with_guess(run: Run, rows: Sequence[Mapping[str, Any]]) -> str:
+    """The run's variant, with its first guess when it has a :attr:`Run.guess_error`."""
+    if run.guess_error is None:
+        return run.variant
+    value = next((r["score"] for r in rows if r["depth"] == run.depth), None)
+    if value is None:
+        raise HarnessError(f"{run.variant}: no value to place a first guess around at depth "
+                           f"{run.depth} (the job's first run to that depth gives it)")
+    return f"{run.variant}{',' if ':' in run.variant else ':'}guess={value + run.guess_error}"
 
 
 def visited_digest(nodes: set[tuple[str, ...]]) -> str:

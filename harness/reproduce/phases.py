@@ -48,8 +48,9 @@ PHASE_RULE = (
     "is, or the same data were measured under another rules version.")
 """The report's words on phases."""
 
-SEEDED = ("knuth-moore", "pearl", "sweep", "stockman", "plaat-sss")
-"""The synthetic datasets, each named by its trees' seed."""
+SEEDED = ("knuth-moore", "pearl", "sweep", "stockman", "plaat-sss", "games")
+"""The seeded datasets, each named by its seed (``games``: Plaat et al.'s three games,
+whose seed names their position files and synthetic trees)."""
 
 
 @dataclass(frozen=True)

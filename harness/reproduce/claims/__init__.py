@@ -19,6 +19,7 @@ from harness.reproduce.claims import (
     pons,
     pvs_article,
     stockman,
+    three_games_report,
     zwp,
 )
 
@@ -34,6 +35,7 @@ CLAIMS: tuple[ClaimInfo, ...] = (
     pons.CLAIM,
     stockman.CLAIM,
     plaat_sss.CLAIM,
+    three_games_report.CLAIM,
 )
 """The claims, in report order (a claim's number is its place here)."""
 

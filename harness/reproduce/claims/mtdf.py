@@ -4,7 +4,7 @@ their MT keeps it (horizon leaves stored, a hit narrowing the window)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -27,7 +27,7 @@ from harness.reproduce.analysis import (
     wtl,
 )
 from harness.reproduce.measure import all_configs
-from harness.reproduce.rules import Bootstrap
+from harness.reproduce.rules import Bootstrap, CheckRule
 from harness.reproduce.verdicts import Check, interval_check, ratio_text
 
 RULES = rules.load("mtdf")
@@ -55,24 +55,37 @@ def judge_mtdf(numbers: Mapping[str, Any]) -> list[Check]:
     each the interval of its estimate against its band. All four are claim checks: nothing
     in the setup forces any of them; the two leaves checks share one interval (counted once
     from rules version 6)."""
-    leaves, total = numbers["leaves"], numbers["total_nodes"]
-    passes = numbers["mtdf_passes_per_iteration"]
     fewer, by, nodes, count = (RULES.check("fewer"), RULES.check("five-to-ten"),
                                RULES.check("total-nodes"), RULES.check("passes"))
+    return plaat_checks(numbers["leaves"], numbers["total_nodes"],
+                        numbers["mtdf_passes_per_iteration"], (fewer, by, nodes, count))
+
+
+def plaat_checks(leaves: Mapping[str, float], total: Mapping[str, float],
+                 passes: Mapping[str, float], rules: Sequence[CheckRule],
+                 at: str = "") -> list[Check]:
+    """Plaat et al.'s four statements on MTD(f) against aspiration NegaScout (claims 3 and
+    10): the leaves ratio against "fewer" and "5-10% fewer" (one interval, counted once when
+    the second rule shares the first's), the total-nodes ratio against "fewer" and the passes
+    per iteration against "3 to 6", by the rules ``(fewer, by, nodes, count)``; ``at`` (a
+    game and depth) begins each statement."""
+    fewer, by, nodes, count = rules
+    where = f"{at}: " if at else ""
     # Both leaves checks test one interval: counted once when the rules say so.
-    shared = "leaves ratio" if by.shares == fewer.ident else ""
+    shared = f"{where}leaves ratio" if by.shares == fewer.ident else ""
     return [
-        interval_check(f"MTD(f) evaluates fewer leaves than aspiration NegaScout (geometric-mean "
-                       f"leaves ratio in {fewer.band})", leaves["low"], leaves["high"], fewer.band,
-                       f"leaves ratio {ratio_text(leaves)}", fewer.kind, shared),
-        interval_check(f"by 5-10%: geometric-mean leaves ratio in {by.band}", leaves["low"],
+        interval_check(f"{where}MTD(f) evaluates fewer leaves than aspiration NegaScout "
+                       f"(geometric-mean leaves ratio in {fewer.band})", leaves["low"],
+                       leaves["high"], fewer.band, f"leaves ratio {ratio_text(leaves)}", fewer.kind,
+                       shared),
+        interval_check(f"{where}by 5-10%: geometric-mean leaves ratio in {by.band}", leaves["low"],
                        leaves["high"], by.band, f"leaves ratio {ratio_text(leaves)}", by.kind,
                        shared),
-        interval_check(f"MTD(f) also searches fewer nodes in total (geometric-mean ratio of "
-                       f"nodes + qnodes in {nodes.band})", total["low"], total["high"], nodes.band,
-                       f"total nodes ratio {ratio_text(total)}", nodes.kind),
-        interval_check(f"MTD(f) needs 3 to 6 passes per iteration (mean over positions of the "
-                       f"passes after the first iteration per iteration, in {count.band})",
+        interval_check(f"{where}MTD(f) also searches fewer nodes in total (geometric-mean ratio "
+                       f"of nodes + qnodes in {nodes.band})", total["low"], total["high"],
+                       nodes.band, f"total nodes ratio {ratio_text(total)}", nodes.kind),
+        interval_check(f"{where}MTD(f) needs 3 to 6 passes per iteration (mean over positions "
+                       f"of the passes after the first iteration per iteration, in {count.band})",
                        passes["low"], passes["high"], count.band,
                        f"{passes['mean']:.2f} passes per iteration (interval {passes['low']:.2f} "
                        f"to {passes['high']:.2f}, n = {passes['n']:.0f})", count.kind),
