@@ -444,7 +444,8 @@ def show(run_dir: str) -> None:
               help="Output folder [default: results/reproduce-<time>].")
 @click.option("--no-progress", is_flag=True, help="No progress display on stderr.")
 @click.option("--resume", "resume_dir", type=click.Path(file_okay=False, exists=True),
-              metavar="DIR", help="Finish an interrupted reproduction (its settings are in DIR).")
+              metavar="DIR", help="Finish an interrupted reproduction (its settings are in "
+                                  "DIR); with --keep, keep a finished one.")
 @click.option("--against", type=click.Path(file_okay=False, exists=True), metavar="DIR",
               help="Compare the counts with this earlier run [default: the newest kept run "
                    "in docs/reproduction/].")
@@ -457,12 +458,13 @@ def reproduce(ctx: click.Context, /, quick: bool, phase: str, only: str | None, 
               out: str | None, no_progress: bool, resume_dir: str | None, against: str | None,
               keep_root: str | None) -> None:
     """Measure the literature's claims (Knuth-Moore, Pearl, Plaat et al., the PVS article,
-    the GNUchess study, Breuker, the zero-window-pruning note, ordering quality) and write
+    the GNUchess study, Breuker, the zero-window-pruning note, ordering quality, Pons, the
+    SSS* family, Plaat et al.'s three games) and write
     report.md, report.html and charts with a verdict for each."""
     from harness.reproduce import MEASURED_FILE
     from harness.reproduce import reproduce as run_claims
     from harness.reproduce.document import phase_text
-    from harness.reproduce.kept import KEPT_FOLDER, compare_with_earlier, keep
+    from harness.reproduce.kept import KEPT_FOLDER, compare_with_earlier, finished_run, keep
     from harness.reproduce.provenance import checkout_root
 
     if resume_dir is not None:
@@ -472,6 +474,10 @@ def reproduce(ctx: click.Context, /, quick: bool, phase: str, only: str | None, 
         raise HarnessError("--keep: a quick run (the CI scale) is not kept; keep a full or a "
                            "confirmation run")
     keys = [k.strip() for k in only.split(",") if k.strip()] if only else None
+    if resume_dir is not None and keep_root is not None and finished_run(Path(resume_dir)):
+        # A run made without --keep is kept afterwards as it is, not measured again.
+        click.echo(f"kept its compact form in {keep(Path(resume_dir), Path(keep_root))}")
+        return
     folder = Path(resume_dir or chosen_out(out) or default_out("reproduce"))
     try:
         output = run_claims(folder, quick=quick, jobs=jobs, only=keys,

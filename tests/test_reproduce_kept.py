@@ -163,3 +163,16 @@ def test_a_quick_run_is_refused_before_it_runs(tmp_path: Path) -> None:
                                       "--out", str(tmp_path / "out"), "--keep", str(tmp_path / "k")])
     assert result.exit_code == 2 and "--keep: a quick run" in result.output
     assert not (tmp_path / "out").exists()
+
+
+def test_a_finished_run_made_without_keep_is_kept_by_resume(tmp_path: Path) -> None:
+    run = make_run(tmp_path / "run")
+    done = CliRunner().invoke(cli, ["reproduce", "--resume", str(run), "--keep",
+                                     str(tmp_path / "kept")])
+    assert done.exit_code == 0, done.output
+    assert (tmp_path / "kept" / "2026-11-27" / "verdicts.md").read_bytes() == \
+        (run / "verdicts.md").read_bytes()
+    # without --keep a finished run is still refused, and an unfinished one is not kept
+    done = CliRunner().invoke(cli, ["reproduce", "--resume", str(run)])
+    assert done.exit_code == 2 and "Traceback" not in done.output
+    assert not kept.finished_run(make_run(tmp_path / "open", finished=None))

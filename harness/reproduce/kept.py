@@ -77,6 +77,16 @@ def _record(folder: Path) -> dict[str, Any]:
     return found
 
 
+def finished_run(run: Path) -> bool:
+    """Whether ``run`` holds a finished reproduction (its ``measuring.json`` records a
+    finish)."""
+    try:
+        settings = json.loads((run / "measuring.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    return isinstance(settings, dict) and bool(settings.get("finished"))
+
+
 def keep(run: Path, root: Path) -> Path:
     """Write the compact form of the finished reproduction in ``run`` into ``root/<date>``
     (the date it finished, from its ``measuring.json``) and return that folder. Refuses a
