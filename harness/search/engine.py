@@ -42,6 +42,8 @@ BUILT = _built()
 if BUILT is not None and tuple(BUILT.COUNTER_NAMES) != COUNTER_NAMES:
     raise ImportError("harness.search._engine counts other counters than counters.py: "
                       "`make install` builds it again")
+RULES: tuple[str, ...] = () if BUILT is None else tuple(BUILT.RULES)
+"""The MTD drivers' rules the compiled frame has, in its order (``drivers.RULES``' names)."""
 
 
 PURE_PYTHON = bool(os.environ.get("HARNESS_PURE_PYTHON"))
@@ -102,5 +104,21 @@ class NativeSearch(Search):
         self.best_move = move
         return value, move
 
+    def zero_window_passes(self, depth: int, max_passes: int, g: int, rule: str, lower: int,
+                           upper: int) -> tuple[int, int, Move | None]:
+        """:func:`harness.search.drivers.passes` with the rule named ``rule``
+        (``drivers.RULES``), every pass in the compiled frame in one call."""
+        engine = self._engine
+        engine.node_limit = self.node_limit
+        self.root_lower_bound = False
+        result: tuple[int, int, Move | None] = engine.zero_window_passes(
+            depth, max_passes, g, RULES.index(rule), lower, upper)
+        self.root_line = engine.root_line
+        return result
+
     def principal_variation(self, first: Move | None, depth: int) -> list[Move]:
         return list(self._engine.principal_variation(first, depth))
+
+    def counts(self) -> dict[str, int]:
+        counts: dict[str, int] = self._engine.counts()
+        return counts

@@ -141,13 +141,13 @@ def search_with(frame: type[Search], tree: Tree, spec: VariantSpec, depth: int,
             first_passes = first_passes or search.counters.passes
     except NodeLimitReached:
         tree.reset()
-        return SearchResult(None, "none", "", [], "max-nodes", search.counters.as_dict(), tt_size,
+        return SearchResult(None, "none", "", [], "max-nodes", search.counts(), tt_size,
                             time.perf_counter() - start, _passes(search))
     elapsed = time.perf_counter() - start
     move = "" if outcome.best_move is None else tree.move_name(outcome.best_move)
     pv = line_names(tree, search.principal_variation(outcome.best_move, depth))
     return SearchResult(outcome.score, outcome.bound, move, pv, outcome.status,
-                        search.counters.as_dict(), tt_size, elapsed, _passes(search), first_passes)
+                        search.counts(), tt_size, elapsed, _passes(search), first_passes)
 
 
 def line_names(tree: Tree, line: Sequence[Move]) -> list[str]:
