@@ -698,17 +698,19 @@ static PyObject *Engine_principal_variation(Engine *e, PyObject *args) {
 }
 
 /* Engine.counts() -> {name: count}: Counters.as_dict of the counters object, from the
- * engine's own counts (the same numbers: the object is written from them after a pass). */
+ * engine's own counts (the same numbers: the object is written from them after a pass).
+ * A copy of the zero counts with the others set: most counts of a search stay 0. */
+static PyObject *ZERO_COUNTS;                /* every counter name with 0, in order */
+
 static PyObject *Engine_counts(Engine *e, PyObject *unused) {
-    PyObject *counts = _PyDict_NewPresized(N_COUNTERS);
+    PyObject *counts = PyDict_Copy(ZERO_COUNTS);
     for (int i = 0; counts != NULL && i < N_COUNTERS; i++) {
+        if (e->counters[i] == 0)
+            continue;
         PyObject *count = PyLong_FromLongLong(e->counters[i]);
-        if (count == NULL || PyDict_SetItem(counts, COUNTER_KEYS[i], count) < 0) {
-            Py_XDECREF(count);
+        if (count == NULL || PyDict_SetItem(counts, COUNTER_KEYS[i], count) < 0)
             Py_CLEAR(counts);
-            break;
-        }
-        Py_DECREF(count);
+        Py_XDECREF(count);
     }
     return counts;
 }
@@ -853,9 +855,14 @@ static PyObject *names_tuple(const char *const *names, int n) {
 PyMODINIT_FUNC PyInit__engine(void) {
     if (PyType_Ready(&EngineType) < 0)
         return NULL;
+    PyObject *zero = PyLong_FromLong(0);
+    if (zero == NULL || (ZERO_COUNTS = PyDict_New()) == NULL)
+        return NULL;
     for (int i = 0; i < N_COUNTERS; i++)
-        if ((COUNTER_KEYS[i] = PyUnicode_InternFromString(COUNTER_NAMES[i])) == NULL)
+        if ((COUNTER_KEYS[i] = PyUnicode_InternFromString(COUNTER_NAMES[i])) == NULL
+                || PyDict_SetItem(ZERO_COUNTS, COUNTER_KEYS[i], zero) < 0)
             return NULL;
+    Py_DECREF(zero);
     PyObject *m = PyModule_Create(&module);
     if (m == NULL)
         return NULL;
