@@ -7,7 +7,10 @@
  * methods as C functions (native_tree.h) and for the loops of the alpha-beta family:
  * minimax, fail-hard and fail-soft alpha-beta, so every variant whose every pass runs one
  * of them (alphabeta, alphabeta-fs, minimax, mtdf, mtd-bi, mtd-pons, mt-sss, mt-dual). The
- * drivers stay in Python: a pass is one call of Engine.root.
+ * drivers stay in Python: a pass is one call of Engine.root, except the MTD drivers'
+ * zero-window passes, which run here in one call (Engine.zero_window_passes, the loop of
+ * drivers.passes with its rules by name: a short search paid more for the Python around
+ * each pass than for the pass).
  *
  * Everything mirrors core.py, table.py and alphabeta.py (the same names where they exist):
  * the counters in COUNTER_NAMES's order, the table's slot hash(key) % size and its
