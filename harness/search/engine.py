@@ -7,8 +7,10 @@ functions (``native_tree()``, see ``native_tree.h``: today the compiled Connect 
 and for the alpha-beta family's loops; a variant's ``native_loop`` (the registry) says
 which loop, if any, its passes search.
 :class:`NativeSearch` is a :class:`Search` whose passes the engine runs: the drivers, the
-iterative deepening and the result are the same code either way, and the engine writes
-the counts of every pass into :attr:`Search.counters`.
+iterative deepening and the result are the same code either way (the MTD drivers hand
+the engine all their passes at once, :meth:`NativeSearch.zero_window_passes`, the loop of
+``drivers.passes`` in C), and the engine writes the counts into :attr:`Search.counters`
+after each call.
 
 Everything else runs the Python frame: a tree without ``native_tree``, a quiescence
 search, a null move or check extensions, a tracing observer, a variant with another loop,
