@@ -235,3 +235,33 @@ def test_bad_engines_are_exceptions() -> None:
         engine.BUILT.Engine(object(), "alphabeta", 0, True, False, False, True,
                             run.NodeLimitReached, Counters())
     assert tuple(engine.BUILT.COUNTER_NAMES) == engine.COUNTER_NAMES
+
+
+@pytest.mark.parametrize("name", ["mtdf", "mtd-bi", "mtd-pons", "mt-sss", "mt-dual"])
+@pytest.mark.parametrize("passes", [1, 2, 3])
+def test_the_pass_cap_stops_both_frames_at_the_same_pass(name: str, passes: int) -> None:
+    """The MTD drivers' passes run in one call of the engine (``drivers.passes`` in C):
+    stopped by ``max_passes`` they leave the same bound, move and status as the Python
+    loop, with or without value bounds (the bounds start at infinity without them)."""
+    statuses = set()
+    for bounds in (True, False):
+        for moves in POSITIONS[:4]:
+            spec = make_spec(name, {"max_passes": str(passes)})
+            results = [run_search(connect4_tree(board_from(moves), "threats", True, compiled=True),
+                                  spec, 8, Switches(tt_size=1 << 12, value_bounds=bounds),
+                                  native=native) for native in (True, False)]
+            same(*results)
+            assert results[0].counters["passes"] <= passes
+            statuses.add(results[0].status)
+    assert passes > 1 or statuses == {"pass-cap"}
+
+
+def test_the_engine_has_every_rule_of_the_drivers_and_counts_every_counter() -> None:
+    from harness.search.drivers import RULES
+    assert set(engine.RULES) == set(RULES)
+    assert set(Counters().as_dict()) == set(engine.COUNTER_NAMES)
+    assert not any(Counters().as_dict().values())
+    with pytest.raises(ValueError, match="no rule 9"):
+        engine.BUILT.Engine(connect4_tree(board_from(""), "threats", True, compiled=True),
+                            "alphabeta-fs", 0, True, False, False, True, run.NodeLimitReached,
+                            Counters()).zero_window_passes(4, 10, 0, 9, -10, 10)

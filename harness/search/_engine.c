@@ -7,7 +7,10 @@
  * methods as C functions (native_tree.h) and for the loops of the alpha-beta family:
  * minimax, fail-hard and fail-soft alpha-beta, so every variant whose every pass runs one
  * of them (alphabeta, alphabeta-fs, minimax, mtdf, mtd-bi, mtd-pons, mt-sss, mt-dual). The
- * drivers stay in Python: a pass is one call of Engine.root.
+ * drivers stay in Python: a pass is one call of Engine.root, except the MTD drivers'
+ * zero-window passes, which run here in one call (Engine.zero_window_passes, the loop of
+ * drivers.passes with its rules by name: a short search paid more for the Python around
+ * each pass than for the pass).
  *
  * Everything mirrors core.py, table.py and alphabeta.py (the same names where they exist):
  * the counters in COUNTER_NAMES's order, the table's slot hash(key) % size and its
@@ -498,39 +501,32 @@ static PyObject *pass_result(Engine *e, long value, int move) {
     return Py_BuildValue("(li)", value, move);
 }
 
-/* Engine.root(depth, alpha, beta) -> (value, best move or None): Search.root, one pass,
- * its counts written to the counters object the engine was made with. */
-static PyObject *Engine_root(Engine *e, PyObject *const *args, Py_ssize_t nargs) {
-    if (nargs != 3) {
-        PyErr_Format(PyExc_TypeError, "root(depth, alpha, beta) takes 3 arguments (%zd given)",
-                     nargs);
-        return NULL;
-    }
-    int depth = (int)PyLong_AsLong(args[0]);
-    long alpha = PyLong_AsLong(args[1]), beta = PyLong_AsLong(args[2]);
-    if (PyErr_Occurred())
-        return NULL;
+/* Search.root: one pass, its value, its best move in *move (NO_MOVE for None); with
+ * e->failed set and an exception raised when it failed. The counters are synced by the
+ * caller. */
+static long root_pass(Engine *e, int depth, long alpha, long beta, int *move) {
     long long *c = e->counters;
     c[PASSES]++;
     c[NODES]++;
     e->ply = 0;                              /* forget_lines */
     e->failed = 0;
+    *move = NO_MOVE;
     Py_CLEAR(e->line);
     Py_CLEAR(e->root_line);
     if (depth <= 0) {
         c[LEAVES]++;
-        return pass_result(e, horizon(e), NO_MOVE);
+        return horizon(e);
     }
     int moves[NATIVE_MAX_MOVES];
     int n = e->api->moves(e->tree, moves);
     if (n == 0) {
         c[LEAVES]++;
-        return pass_result(e, e->api->terminal_value(e->tree), NO_MOVE);
+        return e->api->terminal_value(e->tree);
     }
     if (e->value_bounds) {
         long answer;
         if (bounded(e, &alpha, &beta, &answer))
-            return pass_result(e, answer, NO_MOVE);
+            return answer;
     }
     int hash_move = NO_MOVE;
     uint64_t key = e->table.size ? e->api->key(e->tree) : 0;
@@ -546,8 +542,102 @@ static PyObject *Engine_root(Engine *e, PyObject *const *args, Py_ssize_t nargs)
     if (!e->failed) {
         e->root_line = e->line;
         e->line = NULL;
+        *move = e->best_move;
     }
-    return pass_result(e, value, e->best_move);
+    return value;
+}
+
+static int read_longs(PyObject *const *args, Py_ssize_t nargs, Py_ssize_t want,
+                      const char *signature, long *out) {
+    if (nargs != want) {
+        PyErr_Format(PyExc_TypeError, "%s takes %zd arguments (%zd given)", signature, want,
+                     nargs);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < want; i++)
+        out[i] = PyLong_AsLong(args[i]);
+    return PyErr_Occurred() ? -1 : 0;
+}
+
+/* Engine.root(depth, alpha, beta) -> (value, best move or None): Search.root, one pass,
+ * its counts written to the counters object the engine was made with. */
+static PyObject *Engine_root(Engine *e, PyObject *const *args, Py_ssize_t nargs) {
+    long a[3];
+    if (read_longs(args, nargs, 3, "root(depth, alpha, beta)", a) < 0)
+        return NULL;
+    int move;
+    long value = root_pass(e, (int)a[0], a[1], a[2], &move);
+    return pass_result(e, value, move);
+}
+
+/* Python's floor division (the drivers' //), for the bisection's midpoint. */
+static inline long floor_div2(long x) {
+    return x >= 0 ? x / 2 : -((-x + 1) / 2);
+}
+
+/* drivers._halve: x / 2 rounded towards 0, as C divides. */
+static inline long halve(long x) {
+    return x / 2;
+}
+
+enum { RULE_MTDF, RULE_BISECTION, RULE_PONS, RULE_SSS, RULE_DUAL, N_RULES };
+static const char *const RULE_NAMES[] = {"mtdf", "bisection", "pons", "sss", "dual"};
+
+/* The beta each MTD driver tests next (drivers.py's choices, by the rule's name there). */
+static long choose_beta(int rule, long g, long lower, long upper) {
+    switch (rule) {
+    case RULE_MTDF:
+        return g > lower + 1 ? g : lower + 1;
+    case RULE_BISECTION:
+        return floor_div2(lower + upper + 1);
+    case RULE_PONS: {
+        long med = lower + floor_div2(upper - lower);
+        if (med <= 0 && halve(lower) < med)
+            med = halve(lower);
+        else if (med >= 0 && halve(upper) > med)
+            med = halve(upper);
+        return med + 1;
+    }
+    case RULE_SSS:
+        return upper;
+    default:
+        return lower + 1;
+    }
+}
+
+/* Engine.zero_window_passes(depth, max_passes, g, rule, lower, upper) -> (lower, upper,
+ * best move or None): drivers._passes, the MTD loop, every pass in C; the counters are
+ * written once, at its end (or where a pass failed). */
+static PyObject *Engine_zero_window_passes(Engine *e, PyObject *const *args, Py_ssize_t nargs) {
+    long a[6];
+    if (read_longs(args, nargs, 6, "zero_window_passes(depth, max_passes, g, rule, lower, "
+                   "upper)", a) < 0)
+        return NULL;
+    int depth = (int)a[0], rule = (int)a[3];
+    long max_passes = a[1], g = a[2], lower = a[4], upper = a[5];
+    if (rule < 0 || rule >= N_RULES) {
+        PyErr_Format(PyExc_ValueError, "no rule %d (0 to %d)", rule, N_RULES - 1);
+        return NULL;
+    }
+    int best = NO_MOVE;
+    for (long passes = 0; lower < upper && passes < max_passes; passes++) {
+        long beta = choose_beta(rule, g, lower, upper);
+        int move;
+        g = root_pass(e, depth, beta - 1, beta, &move);
+        if (e->failed)
+            return pass_result(e, 0, NO_MOVE);
+        if (g < beta)
+            upper = g;
+        else {
+            lower = g;
+            best = move;
+        }
+    }
+    if (sync_counters(e) < 0)
+        return NULL;
+    if (best == NO_MOVE)
+        return Py_BuildValue("(llO)", lower, upper, Py_None);
+    return Py_BuildValue("(lli)", lower, upper, best);
 }
 
 /* Engine.principal_variation(first, depth): Search.principal_variation, in C. */
@@ -608,6 +698,24 @@ static PyObject *Engine_principal_variation(Engine *e, PyObject *args) {
             PyList_SET_ITEM(list, i, PyLong_FromLong(line[i]));
     }
     return list;
+}
+
+/* Engine.counts() -> {name: count}: Counters.as_dict of the counters object, from the
+ * engine's own counts (the same numbers: the object is written from them after a pass).
+ * A copy of the zero counts with the others set: most counts of a search stay 0. */
+static PyObject *ZERO_COUNTS;                /* every counter name with 0, in order */
+
+static PyObject *Engine_counts(Engine *e, PyObject *unused) {
+    PyObject *counts = PyDict_Copy(ZERO_COUNTS);
+    for (int i = 0; counts != NULL && i < N_COUNTERS; i++) {
+        if (e->counters[i] == 0)
+            continue;
+        PyObject *count = PyLong_FromLongLong(e->counters[i]);
+        if (count == NULL || PyDict_SetItem(counts, COUNTER_KEYS[i], count) < 0)
+            Py_CLEAR(counts);
+        Py_XDECREF(count);
+    }
+    return counts;
 }
 
 static PyObject *Engine_get_root_line(Engine *e, void *unused) {
@@ -710,6 +818,11 @@ static PyGetSetDef Engine_getset[] = {
 static PyMethodDef Engine_methods[] = {
     {"root", (PyCFunction)(void (*)(void))Engine_root, METH_FASTCALL,
      "root(depth, alpha, beta) -> (value, best move or None): one pass (Search.root)."},
+    {"zero_window_passes", (PyCFunction)(void (*)(void))Engine_zero_window_passes, METH_FASTCALL,
+     "zero_window_passes(depth, max_passes, g, rule, lower, upper) -> (lower, upper, best "
+     "move or None): the MTD drivers' passes (drivers._passes)."},
+    {"counts", (PyCFunction)Engine_counts, METH_NOARGS,
+     "counts() -> {name: count}: every counter so far (Counters.as_dict)."},
     {"principal_variation", (PyCFunction)Engine_principal_variation, METH_VARARGS,
      "principal_variation(first, depth) -> [moves] (Search.principal_variation)."},
     {NULL, NULL, 0, NULL},
@@ -735,23 +848,34 @@ static struct PyModuleDef module = {
     "The compiled twin of the search frame (harness.search.engine chooses it).", -1, NULL,
 };
 
+static PyObject *names_tuple(const char *const *names, int n) {
+    PyObject *tuple = PyTuple_New(n);
+    for (int i = 0; tuple != NULL && i < n; i++)
+        PyTuple_SET_ITEM(tuple, i, PyUnicode_FromString(names[i]));
+    return tuple;
+}
+
 PyMODINIT_FUNC PyInit__engine(void) {
     if (PyType_Ready(&EngineType) < 0)
         return NULL;
+    PyObject *zero = PyLong_FromLong(0);
+    if (zero == NULL || (ZERO_COUNTS = PyDict_New()) == NULL)
+        return NULL;
     for (int i = 0; i < N_COUNTERS; i++)
-        if ((COUNTER_KEYS[i] = PyUnicode_InternFromString(COUNTER_NAMES[i])) == NULL)
+        if ((COUNTER_KEYS[i] = PyUnicode_InternFromString(COUNTER_NAMES[i])) == NULL
+                || PyDict_SetItem(ZERO_COUNTS, COUNTER_KEYS[i], zero) < 0)
             return NULL;
+    Py_DECREF(zero);
     PyObject *m = PyModule_Create(&module);
     if (m == NULL)
         return NULL;
-    PyObject *names = PyTuple_New(N_COUNTERS), *loops = PyTuple_New(3);
-    for (int i = 0; names != NULL && i < N_COUNTERS; i++)
-        PyTuple_SET_ITEM(names, i, PyUnicode_FromString(COUNTER_NAMES[i]));
-    for (int i = 0; loops != NULL && i < 3; i++)
-        PyTuple_SET_ITEM(loops, i, PyUnicode_FromString(LOOP_NAMES[i]));
+    PyObject *names = names_tuple(COUNTER_NAMES, N_COUNTERS), *loops = names_tuple(LOOP_NAMES, 3),
+        *rules = names_tuple(RULE_NAMES, N_RULES);
     Py_INCREF(&EngineType);
-    if (names == NULL || loops == NULL || PyModule_AddObject(m, "COUNTER_NAMES", names) < 0
+    if (names == NULL || loops == NULL || rules == NULL
+            || PyModule_AddObject(m, "COUNTER_NAMES", names) < 0
             || PyModule_AddObject(m, "LOOPS", loops) < 0
+            || PyModule_AddObject(m, "RULES", rules) < 0
             || PyModule_AddObject(m, "Engine", (PyObject *)&EngineType) < 0) {
         Py_DECREF(&EngineType);
         Py_DECREF(m);

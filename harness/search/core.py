@@ -425,6 +425,10 @@ class Search:
             tree.pop()
         return line
 
+    def counts(self) -> dict[str, int]:
+        """Every counter so far by name (:meth:`Counters.as_dict`)."""
+        return self.counters.as_dict()
+
     def horizon(self, alpha: int, beta: int) -> int:
         """The value of a node at the horizon: quiescence if set, else the static value."""
         if self.quiescence is None:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from harness.games.base import INF, Move
 from harness.search.core import Loop, Search
+from harness.search.engine import NativeSearch
 
 EXACT, LOWER, UPPER = "exact", "lower", "upper"
 
@@ -85,8 +86,7 @@ def mtdf(inner: Loop, first_guess: int, max_passes: int) -> Driver:
 
     def drive(s: Search, depth: int, guess: int | None) -> Outcome:
         g = first_guess if guess is None else guess
-        return _zero_window_passes(s, inner, depth, max_passes, g,
-                                   lambda g, lower, upper: max(g, lower + 1))
+        return _zero_window_passes(s, inner, depth, max_passes, g, "mtdf")
 
     return drive
 
@@ -96,8 +96,7 @@ def mtd_bi(inner: Loop, max_passes: int) -> Driver:
     value (fail-soft values tighten the bounds faster than halving)."""
 
     def drive(s: Search, depth: int, guess: int | None) -> Outcome:
-        return _zero_window_passes(s, inner, depth, max_passes, 0,
-                                   lambda g, lower, upper: (lower + upper + 1) // 2)
+        return _zero_window_passes(s, inner, depth, max_passes, 0, "bisection")
 
     return drive
 
@@ -109,8 +108,7 @@ def mt_sss(inner: Loop, max_passes: int) -> Driver:
     high on it. The previous iteration's score is not used: SSS* starts from above."""
 
     def drive(s: Search, depth: int, guess: int | None) -> Outcome:
-        return _zero_window_passes(s, inner, depth, max_passes, 0,
-                                   lambda g, lower, upper: upper)
+        return _zero_window_passes(s, inner, depth, max_passes, 0, "sss")
 
     return drive
 
@@ -121,8 +119,7 @@ def mt_dual(inner: Loop, max_passes: int) -> Driver:
     until a pass fails low on it. The previous iteration's score is not used."""
 
     def drive(s: Search, depth: int, guess: int | None) -> Outcome:
-        return _zero_window_passes(s, inner, depth, max_passes, 0,
-                                   lambda g, lower, upper: lower + 1)
+        return _zero_window_passes(s, inner, depth, max_passes, 0, "dual")
 
     return drive
 
@@ -134,21 +131,12 @@ def mtd_pons(inner: Loop, max_passes: int) -> Driver:
     when that is farther from 0): the first passes ask whether the game is won or lost by
     much. A tree that states no range is searched by MTD-bi."""
 
-    def pons(g: int, lower: int, upper: int) -> int:
-        # Pons tests "value > med" with the window (med, med + 1); here beta = med + 1.
-        med = lower + (upper - lower) // 2
-        if med <= 0 and _halve(lower) < med:
-            med = _halve(lower)
-        elif med >= 0 and _halve(upper) > med:
-            med = _halve(upper)
-        return med + 1
-
     bisection = mtd_bi(inner, max_passes)
 
     def drive(s: Search, depth: int, guess: int | None) -> Outcome:
         if s.value_range is None:
             return bisection(s, depth, guess)
-        return _zero_window_passes(s, inner, depth, max_passes, 0, pons)
+        return _zero_window_passes(s, inner, depth, max_passes, 0, "pons")
 
     return drive
 
@@ -158,24 +146,62 @@ def _halve(x: int) -> int:
     return -(-x // 2) if x < 0 else x // 2
 
 
+def _pons(g: int, lower: int, upper: int) -> int:
+    # Pons tests "value > med" with the window (med, med + 1); here beta = med + 1.
+    med = lower + (upper - lower) // 2
+    if med <= 0 and _halve(lower) < med:
+        med = _halve(lower)
+    elif med >= 0 and _halve(upper) > med:
+        med = _halve(upper)
+    return med + 1
+
+
+Rule = Callable[[int, int, int], int]
+"""(g, lower, upper) -> the beta an MTD driver tests next; ``g`` the last pass's value."""
+
+RULES: dict[str, Rule] = {
+    "mtdf": lambda g, lower, upper: max(g, lower + 1),
+    "bisection": lambda g, lower, upper: (lower + upper + 1) // 2,
+    "pons": _pons,
+    "sss": lambda g, lower, upper: upper,
+    "dual": lambda g, lower, upper: lower + 1,
+}
+"""The MTD drivers' choices of beta by name; the compiled frame has the same ones under
+the same names (``_engine.c``'s ``choose_beta``, in this order)."""
+
+
 def _zero_window_passes(s: Search, inner: Loop, depth: int, max_passes: int, g: int,
-                        choose: Callable[[int, int, int], int]) -> Outcome:
-    """The MTD loop: test ``beta = choose(g, lower, upper)`` with the window
+                        rule: str) -> Outcome:
+    """The MTD loop: test ``beta = RULES[rule](g, lower, upper)`` with the window
     ``(beta - 1, beta)``; a value below beta is an upper bound, else a lower bound. The
-    bounds start at the tree's range of values where it states one, else at infinity."""
+    bounds start at the tree's range of values where it states one, else at infinity.
+    A search in the compiled frame runs the same loop there (one call for all its passes);
+    ``tests/test_engine.py`` compares the two."""
     lower, upper = (-INF, INF) if s.value_range is None else s.value_range()
+    if isinstance(s, NativeSearch):
+        lower, upper, best = s.zero_window_passes(depth, max_passes, g, rule, lower, upper)
+    else:
+        lower, upper, best = passes(s, inner, depth, max_passes, g, RULES[rule], lower, upper)
+    if lower >= upper:
+        return Outcome(lower, EXACT, best)
+    if lower > -INF:                            # max_passes passes did not settle it
+        return Outcome(lower, LOWER, best, "pass-cap")
+    return Outcome(upper, UPPER, best, "pass-cap")
+
+
+def passes(s: Search, inner: Loop, depth: int, max_passes: int, g: int, choose: Rule,
+           lower: int, upper: int) -> tuple[int, int, Move | None]:
+    """At most ``max_passes`` zero-window passes from the bounds ``(lower, upper)`` until
+    they meet: the bounds then, and the move of the last pass that failed high (``None``
+    if none did)."""
     best: Move | None = None
-    passes = 0
-    while lower < upper:
-        if passes == max_passes:
-            if lower > -INF:
-                return Outcome(lower, LOWER, best, "pass-cap")
-            return Outcome(upper, UPPER, best, "pass-cap")
+    for _ in range(max_passes):
+        if lower >= upper:
+            break
         beta = choose(g, lower, upper)
         g, move = s.root(inner, depth, beta - 1, beta)
-        passes += 1
         if g < beta:
             upper = g
         else:
             lower, best = g, move
-    return Outcome(lower, EXACT, best)
+    return lower, upper, best

@@ -7,8 +7,10 @@ functions (``native_tree()``, see ``native_tree.h``: today the compiled Connect 
 and for the alpha-beta family's loops; a variant's ``native_loop`` (the registry) says
 which loop, if any, its passes search.
 :class:`NativeSearch` is a :class:`Search` whose passes the engine runs: the drivers, the
-iterative deepening and the result are the same code either way, and the engine writes
-the counts of every pass into :attr:`Search.counters`.
+iterative deepening and the result are the same code either way (the MTD drivers hand
+the engine all their passes at once, :meth:`NativeSearch.zero_window_passes`, the loop of
+``drivers.passes`` in C), and the engine writes the counts into :attr:`Search.counters`
+after each call.
 
 Everything else runs the Python frame: a tree without ``native_tree``, a quiescence
 search, a null move or check extensions, a tracing observer, a variant with another loop,
@@ -42,6 +44,8 @@ BUILT = _built()
 if BUILT is not None and tuple(BUILT.COUNTER_NAMES) != COUNTER_NAMES:
     raise ImportError("harness.search._engine counts other counters than counters.py: "
                       "`make install` builds it again")
+RULES: tuple[str, ...] = () if BUILT is None else tuple(BUILT.RULES)
+"""The MTD drivers' rules the compiled frame has, in its order (``drivers.RULES``' names)."""
 
 
 PURE_PYTHON = bool(os.environ.get("HARNESS_PURE_PYTHON"))
@@ -102,5 +106,21 @@ class NativeSearch(Search):
         self.best_move = move
         return value, move
 
+    def zero_window_passes(self, depth: int, max_passes: int, g: int, rule: str, lower: int,
+                           upper: int) -> tuple[int, int, Move | None]:
+        """:func:`harness.search.drivers.passes` with the rule named ``rule``
+        (``drivers.RULES``), every pass in the compiled frame in one call."""
+        engine = self._engine
+        engine.node_limit = self.node_limit
+        self.root_lower_bound = False
+        result: tuple[int, int, Move | None] = engine.zero_window_passes(
+            depth, max_passes, g, RULES.index(rule), lower, upper)
+        self.root_line = engine.root_line
+        return result
+
     def principal_variation(self, first: Move | None, depth: int) -> list[Move]:
         return list(self._engine.principal_variation(first, depth))
+
+    def counts(self) -> dict[str, int]:
+        counts: dict[str, int] = self._engine.counts()
+        return counts

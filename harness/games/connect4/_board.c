@@ -72,34 +72,52 @@ static inline void play(const Tree *t, State *s, int column) {
     s->moves += 1;
 }
 
-/* Whether `stones` hold four in a line (tree.aligned). */
+/* Whether `stones` hold four in a line `shift` apart. */
+static inline int four_in_line(u64 stones, int shift) {
+    u64 pairs = stones & (stones >> shift);
+    return (pairs & (pairs >> 2 * shift)) != 0;
+}
+
+/* Whether `stones` hold four in a line (tree.aligned): -, the two diagonals, |. */
 static inline int aligned(u64 stones, int h1) {
-    const int shifts[4] = {h1, h1 - 1, h1 + 1, 1};   /* -, the two diagonals, | */
-    for (int i = 0; i < 4; i++) {
-        u64 pairs = stones & (stones >> shifts[i]);
-        if (pairs & (pairs >> 2 * shifts[i]))
-            return 1;
-    }
-    return 0;
+    return four_in_line(stones, h1) || four_in_line(stones, h1 - 1)
+        || four_in_line(stones, h1 + 1) || four_in_line(stones, 1);
 }
 
 /* The empty squares that would give `stones` four in a line (Pons's
  * compute_winning_position). Every term is an AND of shifts landing on the same square,
  * so bits pushed past bit 63 (lost here, kept by Python's ints) are off the board either
  * way; the largest shift, 3 * (height + 2) <= 51, stays below 64. */
-static inline u64 winning_squares(const Tree *t, u64 mask, u64 stones) {
-    const int shifts[3] = {t->height + 1, t->height, t->height + 2};   /* -, /, \ */
+#if defined(__GNUC__) || defined(__clang__)
+#define ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define ALWAYS_INLINE inline
+#endif
+
+/* One line direction of winning_squares: three of `stones` `shift` apart, and the square
+ * that completes them at either end or in either gap. */
+static ALWAYS_INLINE u64 winning_in_line(u64 stones, int shift) {
+    u64 p = (stones << shift) & (stones << 2 * shift);
+    u64 r = (p & (stones << 3 * shift)) | (p & (stones >> shift));
+    p = (stones >> shift) & (stones >> 2 * shift);
+    return r | (p & (stones << shift)) | (p & (stones >> 3 * shift));
+}
+
+static ALWAYS_INLINE u64 winning_squares_of(int height, u64 free, u64 stones) {
     u64 r = (stones << 1) & (stones << 2) & (stones << 3);              /* vertical */
-    for (int i = 0; i < 3; i++) {
-        int s = shifts[i];
-        u64 p = (stones << s) & (stones << 2 * s);
-        r |= p & (stones << 3 * s);
-        r |= p & (stones >> s);
-        p = (stones >> s) & (stones >> 2 * s);
-        r |= p & (stones << s);
-        r |= p & (stones >> 3 * s);
-    }
-    return r & (t->full ^ mask);
+    r |= winning_in_line(stones, height + 1);                           /* - */
+    r |= winning_in_line(stones, height);                               /* / */
+    r |= winning_in_line(stones, height + 2);                           /* \ */
+    return r & free;
+}
+
+/* The standard board's height, 6, is spelled out so the compiler can fold the shifts
+ * (here and in can_win's aligned(): a third of an end-game search's instructions were in
+ * them); any other height is the same code with the shifts read. */
+static ALWAYS_INLINE u64 winning_squares(const Tree *t, u64 mask, u64 stones) {
+    if (t->height == 6)
+        return winning_squares_of(6, t->full ^ mask, stones);
+    return winning_squares_of(t->height, t->full ^ mask, stones);
 }
 
 /* The square each column would be played on (none in a full column). */
@@ -114,7 +132,9 @@ static inline int can_win(const Tree *t, const State *s) {
     u64 possible = playable(t, s);
     if (!possible)
         return 0;
-    return (winning_squares(t, s->mask, s->position) & possible) || aligned(s->position, t->height + 1);
+    if (winning_squares(t, s->mask, s->position) & possible)
+        return 1;
+    return t->height == 6 ? aligned(s->position, 7) : aligned(s->position, t->height + 1);
 }
 
 /* Board.non_losing: the playable squares that do not let the opponent win at once. */
