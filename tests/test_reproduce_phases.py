@@ -160,7 +160,7 @@ def test_claim_3s_confirmation_data_were_looked_at_under_version_5() -> None:
     data = phases.data_of(mtdf, CONFIRM)
     assert data is not None
     digest = phases.data_digest(data)
-    assert [(c.version, c.data) for c in mtdf.confirmations][0] == (5, digest)
+    assert (mtdf.confirmations[0].version, mtdf.confirmations[0].data) == (5, digest)
     # the kept confirmation run of 2026-11-27 measured them again, under version 6
     assert all(c.data == digest for c in mtdf.confirmations)
     expected = CONFIRM if mtdf.version == 5 else EXPLORE
