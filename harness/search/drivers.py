@@ -48,7 +48,8 @@ class Outcome:
         return hash(self._fields())
 
     def __repr__(self) -> str:
-        return "Outcome(score=%r, bound=%r, best_move=%r, status=%r)" % self._fields()
+        return (f"Outcome(score={self.score!r}, bound={self.bound!r}, "
+                f"best_move={self.best_move!r}, status={self.status!r})")
 
     def _fields(self) -> tuple[int, str, Move | None, str]:
         return (self.score, self.bound, self.best_move, self.status)
