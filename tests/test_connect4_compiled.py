@@ -241,6 +241,9 @@ def test_bad_calls_are_exceptions() -> None:
         tree.cutoff(2)
     assert tree.cutoff(2, 5) is None
     assert tree.move_name(0) == "1" and tree.move_name(True) == "2"
+    # The cached names of the columns and the computed ones beyond them, as Python names them.
+    for move in (*range(-3, 15), 2**63, -(2**70)):
+        assert tree.move_name(move) == str(move + 1)
     with pytest.raises(ValueError, match="invalid literal"):
         tree.move_name("x")
     assert tree.value_floor() == -((20 - 2) // 2)

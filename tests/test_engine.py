@@ -234,6 +234,9 @@ def test_bad_engines_are_exceptions() -> None:
     with pytest.raises(AttributeError):
         engine.BUILT.Engine(object(), "alphabeta", 0, True, False, False, True,
                             run.NodeLimitReached, Counters())
+    with pytest.raises(TypeError, match="by position"):
+        engine.BUILT.Engine(tree, "alphabeta", 0, True, False, False, True,
+                            run.NodeLimitReached, counters=Counters())
     assert tuple(engine.BUILT.COUNTER_NAMES) == engine.COUNTER_NAMES
 
 

@@ -63,6 +63,8 @@ enum {
     TT_DEEP_CUTOFFS, N_COUNTERS
 };
 static PyObject *COUNTER_KEYS[N_COUNTERS];   /* COUNTER_NAMES as interned strings */
+static PyObject *NATIVE_TREE_NAME;           /* "native_tree", interned */
+static PyObject *MOVE_NAME_NAME;             /* "move_name", interned */
 
 enum { LOOP_MINIMAX, LOOP_ALPHABETA, LOOP_ALPHABETA_FS };
 static const char *const LOOP_NAMES[] = {"minimax", "alphabeta", "alphabeta-fs"};
@@ -100,7 +102,8 @@ typedef struct {
     long long counters[N_COUNTERS];
     Table table;                         /* size 0: no table */
     int ply, failed;
-    int plies_used;                      /* lines[0..plies_used) may hold memory */
+    int plies_used;                      /* lines[0..plies_used) zeroed, may hold memory;
+                                          * the rest not even zeroed (Engine_new) */
     int best_move;
     PyObject *line, *root_line;          /* core.py's _line and root_line (or NULL) */
     Lines lines[MAX_PLY + 1];
@@ -365,9 +368,11 @@ static long expand(Engine *e, int *moves, int n, int depth, long alpha, long bet
             PREFETCH(slot_of(e, e->api->child_key(e->tree, moves[i])));
     }
     int ply = e->ply;
-    lines_clear(&e->lines[ply]);
-    if (ply >= e->plies_used)
+    if (ply >= e->plies_used) {              /* first reached: its lines are zeroed now */
+        memset(&e->lines[e->plies_used], 0, (ply + 1 - e->plies_used) * sizeof(Lines));
         e->plies_used = ply + 1;
+    }
+    lines_clear(&e->lines[ply]);
     long value = 0;
     int last = 0, best = NO_MOVE;
     loop(e, moves, n, depth, alpha, beta, &value, &last, &best);
@@ -640,11 +645,34 @@ static PyObject *Engine_zero_window_passes(Engine *e, PyObject *const *args, Py_
     return Py_BuildValue("(lli)", lower, upper, best);
 }
 
-/* Engine.principal_variation(first, depth): Search.principal_variation, in C. */
+/* The names of line[0..length) (core.py's line_names, the tree's move_name at the node
+ * each is played from), the tree at the line's start before and after. */
+static PyObject *line_names(Engine *e, const int *line, int length) {
+    PyObject *names = PyList_New(length);
+    int pushed = 0;
+    for (; names != NULL && pushed < length; pushed++) {
+        PyObject *move = PyLong_FromLong(line[pushed]);
+        PyObject *name = move == NULL ? NULL
+            : PyObject_CallMethodOneArg(e->tree, MOVE_NAME_NAME, move);
+        Py_XDECREF(move);
+        if (name == NULL)
+            Py_CLEAR(names);
+        else {
+            PyList_SET_ITEM(names, pushed, name);
+            e->api->push(e->tree, line[pushed]);
+        }
+    }
+    for (int i = 0; i < pushed; i++)
+        e->api->pop(e->tree);
+    return names;
+}
+
+/* Engine.principal_variation(first, depth, names=False): Search.principal_variation, in
+ * C; with `names`, Search.principal_variation_names (the moves by the tree's names). */
 static PyObject *Engine_principal_variation(Engine *e, PyObject *args) {
     PyObject *first_object;
-    int depth;
-    if (!PyArg_ParseTuple(args, "Oi:principal_variation", &first_object, &depth))
+    int depth, names = 0;
+    if (!PyArg_ParseTuple(args, "Oi|p:principal_variation", &first_object, &depth, &names))
         return NULL;
     if (first_object == Py_None)
         return PyList_New(0);
@@ -691,13 +719,13 @@ static PyObject *Engine_principal_variation(Engine *e, PyObject *args) {
         line[length++] = move;
         e->api->push(e->tree, move);
     }
-    PyObject *list = PyList_New(length);
+    PyObject *list = names ? NULL : PyList_New(length);
     for (int i = 0; i < length; i++) {
         e->api->pop(e->tree);
         if (list != NULL)
             PyList_SET_ITEM(list, i, PyLong_FromLong(line[i]));
     }
-    return list;
+    return names ? line_names(e, line, length) : list;
 }
 
 /* Engine.counts() -> {name: count}: Counters.as_dict of the counters object, from the
@@ -723,15 +751,19 @@ static PyObject *Engine_get_root_line(Engine *e, void *unused) {
 }
 
 static PyObject *Engine_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
-    static char *keywords[] = {"tree", "loop", "table_size", "hash_move", "store_leaves",
-                               "narrow_on_hit", "value_bounds", "limit_error", "counters", NULL};
+    /* Positional only (NativeSearch's call): parsing keywords cost a search 1,200
+     * instructions, twice the positional parse. */
     PyObject *tree, *limit_error, *counters;
     const char *loop_name;
     Py_ssize_t table_size;
     int hash_move, store_leaves, narrow_on_hit, value_bounds;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OsnppppOO:Engine", keywords, &tree,
-                                     &loop_name, &table_size, &hash_move, &store_leaves,
-                                     &narrow_on_hit, &value_bounds, &limit_error, &counters))
+    if (kwargs != NULL && PyDict_GET_SIZE(kwargs) > 0) {
+        PyErr_SetString(PyExc_TypeError, "Engine() takes its arguments by position");
+        return NULL;
+    }
+    if (!PyArg_ParseTuple(args, "OsnppppOO:Engine", &tree, &loop_name, &table_size,
+                          &hash_move, &store_leaves, &narrow_on_hit, &value_bounds,
+                          &limit_error, &counters))
         return NULL;
     int loop_kind = -1;
     for (int k = 0; k < 3; k++)
@@ -746,7 +778,7 @@ static PyObject *Engine_new(PyTypeObject *type, PyObject *args, PyObject *kwargs
         PyErr_SetString(PyExc_ValueError, "a table size is not negative");
         return NULL;
     }
-    PyObject *capsule = PyObject_CallMethod(tree, "native_tree", NULL);
+    PyObject *capsule = PyObject_CallMethodNoArgs(tree, NATIVE_TREE_NAME);
     if (capsule == NULL)
         return NULL;
     /* The functions are called on the capsule's tree, which must be `tree` itself: a
@@ -763,11 +795,18 @@ static PyObject *Engine_new(PyTypeObject *type, PyObject *args, PyObject *kwargs
         Py_DECREF(capsule);
         return NULL;
     }
-    Engine *e = (Engine *)type->tp_alloc(type, 0);
+    /* Not tp_alloc, which zeroes the whole struct: its lines (3 KB) are zeroed ply by
+     * ply as a search first reaches them (expand), which a short search rarely does far
+     * (zeroing them cost a Connect Four end-game search 4,000 instructions of 109,000).
+     * The type has no subclasses and no GC, so this is all tp_alloc did. */
+    Engine *e = (Engine *)PyObject_Malloc(sizeof(Engine));
     if (e == NULL) {
         Py_DECREF(capsule);
+        PyErr_NoMemory();
         return NULL;
     }
+    memset(e, 0, offsetof(Engine, lines));
+    PyObject_Init((PyObject *)e, type);
     e->tree = Py_NewRef(tree);
     e->capsule = capsule;
     e->api = api;
@@ -824,7 +863,8 @@ static PyMethodDef Engine_methods[] = {
     {"counts", (PyCFunction)Engine_counts, METH_NOARGS,
      "counts() -> {name: count}: every counter so far (Counters.as_dict)."},
     {"principal_variation", (PyCFunction)Engine_principal_variation, METH_VARARGS,
-     "principal_variation(first, depth) -> [moves] (Search.principal_variation)."},
+     "principal_variation(first, depth, names=False) -> [moves] (Search.principal_variation), "
+     "or with names their names (Search.principal_variation_names)."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -859,7 +899,9 @@ PyMODINIT_FUNC PyInit__engine(void) {
     if (PyType_Ready(&EngineType) < 0)
         return NULL;
     PyObject *zero = PyLong_FromLong(0);
-    if (zero == NULL || (ZERO_COUNTS = PyDict_New()) == NULL)
+    if (zero == NULL || (ZERO_COUNTS = PyDict_New()) == NULL
+            || (NATIVE_TREE_NAME = PyUnicode_InternFromString("native_tree")) == NULL
+            || (MOVE_NAME_NAME = PyUnicode_InternFromString("move_name")) == NULL)
         return NULL;
     for (int i = 0; i < N_COUNTERS; i++)
         if ((COUNTER_KEYS[i] = PyUnicode_InternFromString(COUNTER_NAMES[i])) == NULL

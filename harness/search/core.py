@@ -425,6 +425,11 @@ class Search:
             tree.pop()
         return line
 
+    def principal_variation_names(self, first: Move | None, depth: int) -> list[str]:
+        """:meth:`principal_variation` by the tree's names for its moves (:func:`line_names`):
+        the result's ``pv``."""
+        return line_names(self.tree, self.principal_variation(first, depth))
+
     def counts(self) -> dict[str, int]:
         """Every counter so far by name (:meth:`Counters.as_dict`)."""
         return self.counters.as_dict()
@@ -434,3 +439,16 @@ class Search:
         if self.quiescence is None:
             return self.tree.value()
         return self.quiescence(alpha, beta, self.counters)
+
+
+def line_names(tree: Tree, line: Sequence[Move]) -> list[str]:
+    """The names of a line's moves from the cursor, each named at the node it is played
+    from (a name may depend on it: an index among the node's children, the player to
+    move)."""
+    names = []
+    for move in line:
+        names.append(tree.move_name(move))
+        tree.push(move)
+    for _ in line:
+        tree.pop()
+    return names

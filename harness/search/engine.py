@@ -121,6 +121,12 @@ class NativeSearch(Search):
     def principal_variation(self, first: Move | None, depth: int) -> list[Move]:
         return list(self._engine.principal_variation(first, depth))
 
+    def principal_variation_names(self, first: Move | None, depth: int) -> list[str]:
+        """The Python frame's (its :func:`line_names` of its line) in one call of the
+        engine, which names each move by the tree's ``move_name`` at the node it is played
+        from."""
+        return list(self._engine.principal_variation(first, depth, True))
+
     def counts(self) -> dict[str, int]:
         counts: dict[str, int] = self._engine.counts()
         return counts

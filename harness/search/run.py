@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 from harness.errors import HarnessError
-from harness.games.base import INF, Move, Tree, has_enhancements
+from harness.games.base import INF, Tree, has_enhancements
 from harness.games.base import MAX_DEPTH as MAX_DEPTH  # re-exported: the search's limit
 from harness.search.core import NodeLimitReached, Quiescence, Search
+from harness.search.core import line_names as line_names  # re-exported: its home was here
 from harness.search.engine import NativeSearch, runs_natively
 from harness.search.registry import VariantSpec
 from harness.search.table import DEFAULT_SIZE, TranspositionTable
@@ -147,22 +147,9 @@ def search_with(frame: type[Search], tree: Tree, spec: VariantSpec, depth: int,
                             time.perf_counter() - start, _passes(search))
     elapsed = time.perf_counter() - start
     move = "" if outcome.best_move is None else tree.move_name(outcome.best_move)
-    pv = line_names(tree, search.principal_variation(outcome.best_move, depth))
+    pv = search.principal_variation_names(outcome.best_move, depth)
     return SearchResult(outcome.score, outcome.bound, move, pv, outcome.status,
                         search.counts(), tt_size, elapsed, _passes(search), first_passes)
-
-
-def line_names(tree: Tree, line: Sequence[Move]) -> list[str]:
-    """The names of a line's moves from the cursor, each named at the node it is played
-    from (a name may depend on it: an index among the node's children, the player to
-    move)."""
-    names = []
-    for move in line:
-        names.append(tree.move_name(move))
-        tree.push(move)
-    for _ in line:
-        tree.pop()
-    return names
 
 
 def _passes(search: Search) -> list[TraceNode] | None:

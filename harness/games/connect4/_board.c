@@ -32,6 +32,8 @@ static const char *const ORDER_NAMES[] = {"centre", "left", "threats"};  /* tree
 
 static PyTypeObject TreeType;        /* below: native_tree() checks an instance is exactly one */
 static PyObject *COLUMNS[MAX_WIDTH];  /* the ints moves() hands out: no allocation per move */
+static PyObject *NAMES[MAX_WIDTH];    /* their names, str(c + 1): a principal variation is
+                                       * named move by move at every search */
 
 typedef struct {
     u64 position, mask;      /* as Board: the mover's stones, every stone */
@@ -361,6 +363,12 @@ static PyObject *Tree_key(Tree *self, PyObject *unused) {
 
 /* str(int(move) + 1), as Python: any int-like move, not only a legal one. */
 static PyObject *Tree_move_name(Tree *self, PyObject *move) {
+    if (PyLong_CheckExact(move)) {
+        long c = PyLong_AsLong(move);
+        if (c >= 0 && c < MAX_WIDTH)
+            return Py_NewRef(NAMES[c]);
+        PyErr_Clear();                   /* too large for a long: named below */
+    }
     PyObject *number = PyNumber_Long(move);
     if (number == NULL)
         return NULL;
@@ -590,7 +598,8 @@ PyMODINIT_FUNC PyInit__board(void) {
     if (PyType_Ready(&TreeType) < 0)
         return NULL;
     for (int c = 0; c < MAX_WIDTH; c++)
-        if ((COLUMNS[c] = PyLong_FromLong(c)) == NULL)
+        if ((COLUMNS[c] = PyLong_FromLong(c)) == NULL
+                || (NAMES[c] = PyUnicode_FromFormat("%d", c + 1)) == NULL)
             return NULL;
     PyObject *m = PyModule_Create(&module);
     if (m == NULL)
