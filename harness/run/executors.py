@@ -269,6 +269,21 @@ def running(pid: int) -> bool:
     return state != "Z"
 
 
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """No garbage collection while a Dask ``Client`` starts: it holds its loop runners'
+    shared lock then, and a collection that finalizes an earlier Client (one whose
+    connection failed) stops a runner under that same lock and waits forever (a hung test
+    of a bad ``--scheduler``)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
 class _Dask(Workers):
     parallel = True
 
@@ -288,12 +303,15 @@ class _Dask(Workers):
                                                 threads_per_worker=1, processes=True,
                                                 dashboard_address=None,
                                                 silence_logs=logging.CRITICAL)
-                self.client = Client(self.cluster)
+                with _collector_paused():
+                    self.client = Client(self.cluster)
             else:
-                self.client = Client(execution.scheduler, timeout=execution.connect_timeout)
+                with _collector_paused():
+                    self.client = Client(execution.scheduler, timeout=execution.connect_timeout)
         except (OSError, ValueError) as exc:
             if self.cluster is not None:
                 self.cluster.close()
+            gc.collect()        # the failed Client's finalizer runs here, with no lock held
             where = (f"--scheduler {shlex.quote(execution.scheduler)}"
                      if execution.scheduler is not None else "a local Dask cluster")
             if isinstance(exc, ValueError):     # Dask's parse of the address
