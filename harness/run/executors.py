@@ -84,7 +84,10 @@ class Execution:
 def collector_paused() -> Iterator[None]:
     """Python's cyclic garbage collector off while a job searches its problem: the
     position cache makes millions of long-lived objects without cycles, and the collector
-    would only walk them again and again (7-25% of a problem's time)."""
+    would only walk them again and again (7-25% of a problem's time). Also while a Dask
+    ``Client`` starts: it holds its loop runners' shared lock then, and a collection that
+    finalizes an earlier Client (one whose connection failed) stops a runner under that
+    same lock and waits forever (a hung test of a bad ``--scheduler``)."""
     enabled = gc.isenabled()
     gc.disable()
     try:
@@ -269,21 +272,6 @@ def running(pid: int) -> bool:
     return state != "Z"
 
 
-@contextmanager
-def _collector_paused() -> Iterator[None]:
-    """No garbage collection while a Dask ``Client`` starts: it holds its loop runners'
-    shared lock then, and a collection that finalizes an earlier Client (one whose
-    connection failed) stops a runner under that same lock and waits forever (a hung test
-    of a bad ``--scheduler``)."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
-
-
 class _Dask(Workers):
     parallel = True
 
@@ -303,10 +291,10 @@ class _Dask(Workers):
                                                 threads_per_worker=1, processes=True,
                                                 dashboard_address=None,
                                                 silence_logs=logging.CRITICAL)
-                with _collector_paused():
+                with collector_paused():
                     self.client = Client(self.cluster)
             else:
-                with _collector_paused():
+                with collector_paused():
                     self.client = Client(execution.scheduler, timeout=execution.connect_timeout)
         except (OSError, ValueError) as exc:
             if self.cluster is not None:
