@@ -34,6 +34,7 @@ from harness.errors import HarnessError
 from harness.files import write_whole
 from harness.reproduce.claims import CLAIMS
 from harness.reproduce.document import QUESTION_COLUMNS, datasets_of
+from harness.reproduce.measure import MEASURING_FILE
 from harness.reproduce.provenance import TOUCHING, UNKNOWN, commits_between
 
 KEPT_FOLDER = Path("docs") / "reproduction"
@@ -77,14 +78,20 @@ def _record(folder: Path) -> dict[str, Any]:
     return found
 
 
+def _finished(run: Path) -> str:
+    """When the reproduction in ``run`` finished, from its ``measuring.json`` (``""``: not
+    finished, or no readable record of it)."""
+    try:
+        settings = json.loads((run / MEASURING_FILE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return ""
+    return str(settings.get("finished") or "") if isinstance(settings, dict) else ""
+
+
 def finished_run(run: Path) -> bool:
     """Whether ``run`` holds a finished reproduction (its ``measuring.json`` records a
     finish)."""
-    try:
-        settings = json.loads((run / "measuring.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return False
-    return isinstance(settings, dict) and bool(settings.get("finished"))
+    return bool(_DATE.match(_finished(run)))
 
 
 def keep(run: Path, root: Path) -> Path:
@@ -95,9 +102,7 @@ def keep(run: Path, root: Path) -> Path:
     if record.get("mode") == "quick":
         raise HarnessError(f"{run}: a quick run (the CI scale) is not kept: keep a full or a "
                            "confirmation run")
-    settings = json.loads((run / "measuring.json").read_text(encoding="utf-8")) \
-        if (run / "measuring.json").exists() else {}
-    finished = str(settings.get("finished") or "")
+    finished = _finished(run)
     if not _DATE.match(finished):
         raise HarnessError(f"{run}: unfinished (its measuring.json records no finish); finish it "
                            f"with harness reproduce --resume {run}")
