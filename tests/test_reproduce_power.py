@@ -7,6 +7,7 @@ outside does not."""
 from __future__ import annotations
 
 import math
+from statistics import NormalDist
 
 import numpy as np
 import pytest
@@ -14,7 +15,18 @@ import pytest
 from harness.reproduce import claims as registry
 from harness.reproduce.analysis import mean_summary
 from harness.reproduce.claims.mtdf import judge_mtdf
-from harness.reproduce.power import Estimate, computed, needed_n, one_sided, plan_of
+from harness.reproduce.power import (
+    PROBABILITY,
+    TARGET,
+    WIDTH,
+    Estimate,
+    computed,
+    method_of,
+    needed_n,
+    one_sided,
+    plan_of,
+    probability,
+)
 from harness.reproduce.rules import Bootstrap, CheckRule, Rules
 from harness.reproduce.verdicts import (
     CLAIM,
@@ -57,9 +69,11 @@ def test_every_sampled_claim_check_records_its_power() -> None:
 @pytest.mark.parametrize("rules,rule", with_power(), ids=lambda x: getattr(x, "ident", ""))
 def test_the_recorded_power_is_what_the_computation_gives(rules: Rules, rule: CheckRule) -> None:
     assert rule.power is not None
+    method = method_of(rule.power)
     for estimate in plan_of(rule.power["estimates"]):
         recorded = dict(rule.power["estimates"][estimate.label])
-        assert {k: recorded[k] for k in computed(estimate, rule.band)} == computed(estimate, rule.band)
+        expected = computed(estimate, rule.band, method)
+        assert {k: recorded.get(k) for k in expected} == expected, (rules.claim, rule.ident)
         assert recorded["reaches"] is True, (rules.claim, rule.ident, estimate.label)
 
 
@@ -70,14 +84,14 @@ def test_the_chess_confirmation_is_as_large_as_the_narrowest_band_needs() -> Non
     rule = RULES.check("five-to-ten")
     assert rule.power is not None
     (estimate,) = plan_of(rule.power["estimates"])
-    assert needed_n(estimate, rule.band) == 146 and estimate.confirm_n == 150
+    assert needed_n(estimate, rule.band, WIDTH) == 146 and estimate.confirm_n == 150
     # Claim 4's first-move band at depths 3 to 6 (rules version 6): depth 4's 12.6 points
     # wide at n = 30 against 10 needs the most, 48 positions.
     from harness.reproduce.claims.pvs_article import RULES as PVS
 
     first = PVS.check("first-move")
     assert first.power is not None
-    needed = {rate.label: needed_n(rate, first.band) for rate in plan_of(first.power["estimates"])}
+    needed = {rate.label: needed_n(rate, first.band, WIDTH) for rate in plan_of(first.power["estimates"])}
     assert needed == {"depth 3, first-move rate": 37, "depth 4, first-move rate": 48,
                       "depth 5, first-move rate": 11, "depth 6, first-move rate": 17}
     assert max(n for n in needed.values() if n is not None) <= 150   # 30 could never hold depth 4
@@ -89,12 +103,19 @@ def test_the_power_in_words() -> None:
 
     assert describe(RULES.check("five-to-ten").power) == (
         "leaves ratio: n = 30 explored, 150 to confirm, expected half-width 0.0247, the band "
-        "needs n >= 146")
-    assert describe(RULES.check("fewer").power).endswith("holds beyond 0.9653")
+        "needs n >= 146 for its expected interval to fit (width method)")
+    assert describe(RULES.check("fewer").power).endswith("holds beyond 0.9653 for its expected "
+                                                          "interval to fit (width method)")
+    # With the band, the chance of holding under the probability method: at the width
+    # method's own sample an interval of the expected width fits only at the centre.
+    five = RULES.check("five-to-ten")
+    assert describe(five.power, five.band).endswith("; chance of holding 2% if the truth is 0.925")
     assert describe({"exact": "a count"}) == "none needed: a count" and describe(None) == "–"
-    late = {"estimates": {"x": {"explore_n": 30, "confirm_n": 30, "expected_half_width": 0.06,
+    late = {"estimates": {"x": {"explore_n": 30, "explore_interval": [0.8, 0.92], "confirm_n": 30,
+                                "expected_half_width": 0.06,
                                 "needed_n": 47, "reaches": False}}}
-    assert describe(late).endswith("the band needs n >= 47 (cannot hold at this n)")
+    assert describe(late).endswith("the band needs n >= 47 for its expected interval to fit "
+                                   "(width method) (cannot hold at this n)")
 
 
 def test_a_band_too_narrow_for_its_interval_says_it_cannot_hold() -> None:
@@ -174,3 +195,53 @@ def test_every_verdict_is_reachable_both_ways_at_the_registered_sample(rules: Ru
             found = mean_summary(sample_at(centre, estimate, k), boot)
             check = interval_check("synthetic", found["low"], found["high"], rule.band)
             assert check.outcome == expected, (rules.claim, rule.ident, estimate.label, centre, found)
+
+
+def estimate_of(half_width: float, n: int = 100, centre: float = 0.9, confirm_n: int = 100,
+                truth: float | None = None) -> Estimate:
+    return Estimate("x", n, (centre - half_width, centre + half_width), confirm_n, truth)
+
+
+def test_the_chance_of_holding_at_the_band_centre() -> None:
+    """At the truth on the centre of a two-sided band of half-width W, the interval (the
+    estimate plus and minus z s) lies inside with chance 2 Phi(W / s - z) - 1."""
+    band = Band.parse("[0.85, 0.95]")
+    found = estimate_of(0.02)                   # s = 0.02 / 1.96 at n = 100
+    s = 0.02 / 1.959964
+    expected = 2 * NormalDist().cdf(0.05 / s - 1.959964) - 1
+    assert probability(found, band) == pytest.approx(expected, abs=1e-9)
+    # 80% needs W / s >= z + z(0.9): s <= 0.05 / 3.2415, n >= 100 (s / that)^2.
+    need = needed_n(found, band)
+    assert need == math.ceil(100 * (s / (0.05 / (1.959964 + NormalDist().inv_cdf(0.9)))) ** 2 - 1e-9)
+    assert probability(found, band, need) >= TARGET > probability(found, band, need - 1)
+    # The width method asks only that the expected interval fit: half the sample or less.
+    assert needed_n(found, band, WIDTH) is not None
+    assert needed_n(found, band, WIDTH) < need  # type: ignore[operator]
+
+
+def test_a_truth_on_the_band_s_end_is_never_reached() -> None:
+    band = Band.parse("[0.85, 0.95]")
+    on_edge = estimate_of(0.02, truth=0.95)
+    assert probability(on_edge, band, 10**6) < 0.5 and needed_n(on_edge, band) is None
+    outside = estimate_of(0.02, truth=0.99)
+    assert probability(outside, band) < 0.01 and not computed(outside, band)["reaches"]
+
+
+def test_a_one_sided_band_s_chance_comes_from_the_exploration_s_estimate() -> None:
+    """(0, 0.99] with the exploration at 0.97 (interval 0.96-0.98 on 100): the chance that
+    the upper end falls at or below 0.99, Phi((0.99 - z s - 0.97) / s)."""
+    band = Band.parse("(0, 0.99]")
+    found = estimate_of(0.01, centre=0.97)
+    s = 0.01 / 1.959964
+    assert probability(found, band) == pytest.approx(NormalDist().cdf((0.02 - 0.01) / s), abs=1e-9)
+    assert computed(found, band)["reaches"] is True
+    # zwp-pv's 0.9995 against the same band: no sample would do.
+    assert needed_n(estimate_of(0.0005, centre=0.9995), band) is None
+
+
+def test_every_probability_record_names_its_method_and_reaches_the_target() -> None:
+    for rules, rule in with_power():
+        assert rule.power is not None
+        if method_of(rule.power) == PROBABILITY:
+            for found in rule.power["estimates"].values():
+                assert found["probability"] >= TARGET, (rules.claim, rule.ident)

@@ -233,7 +233,7 @@ def _rules_section(doc: _Doc, claim: Claim, rules: Rules) -> None:
                 + (f" Smallest effect that matters: {r.smallest_effect['value']} "
                    f"({r.smallest_effect['reason']})." if r.smallest_effect else "")
                 + (f" Shares its interval with {r.shares}: counted once." if r.shares else ""),
-                describe_power(r.power)]
+                describe_power(r.power, r.band)]
                for r in rules.checks])
     boot = rules.bootstrap
     doc.para("**The harness's own choices.**")

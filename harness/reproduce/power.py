@@ -12,6 +12,21 @@ finite end's distance from no effect, and :func:`shown_beyond` says what estimat
 confirmation sample needs to show it. A rules file records, for each check, the
 exploration's intervals by estimate and the confirmation's sample (:func:`plan_of`,
 ``power`` in the file); the tests recompute every figure.
+
+Two methods, recorded in a check's ``power`` as ``method``:
+
+- ``width`` (rules registered before issue 27's second referee reading, and any ``power``
+  without a ``method``): the sample at which the *expected* interval is no wider than the
+  band. At that sample an interval of the expected width fits only if the estimate lands
+  on the band's centre, so it is no chance of holding, only its possibility.
+- ``probability`` (:data:`PROBABILITY`): the chance that the confirmation's interval lies
+  wholly inside the band when the truth is the value the rules assume (``assumed_truth``
+  of an estimate, with the reason in the check's ``power.assumed``; by default the band's
+  centre for a band of two finite ends, the exploration's estimate for a one-sided one).
+  The estimate is taken as normal around the truth with the bootstrap's standard
+  deviation shrunk to the sample (:func:`probability`); the sample needed is the smallest
+  whose chance reaches :data:`TARGET` (:func:`needed_n`). The report shows this chance for
+  every check, whatever method its rules were registered with.
 """
 
 from __future__ import annotations
@@ -19,12 +34,26 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
+from statistics import NormalDist
 from typing import Any
 
 from harness.reproduce.verdicts import Band
 
 DIGITS = 4
 """Decimals a rules file records each computed figure with."""
+
+WIDTH, PROBABILITY = "width", "probability"
+"""The power methods (see the module's docstring); ``width`` is the older."""
+
+TARGET = 0.8
+"""The chance of holding a confirmation sample must reach under the ``probability`` method
+when the truth is what the rules assume: the usual 80% of a study's design."""
+
+LEVEL = 0.95
+"""The intervals' level (every rules file's ``statistics.level``)."""
+
+MAX_N = 1_000_000
+"""The largest sample :func:`needed_n` looks at; beyond it a band is called unreachable."""
 
 
 @dataclass(frozen=True)
@@ -39,6 +68,8 @@ class Estimate:
     """Its exploration interval."""
     confirm_n: int
     """Problems the confirmation measures it on."""
+    assumed_truth: float | None = None
+    """The true value the ``probability`` method assumes (``None``: :func:`default_truth`)."""
 
     @property
     def explore_half_width(self) -> float:
@@ -48,6 +79,19 @@ class Estimate:
     def expected_half_width(self) -> float:
         """The half-width its confirmation interval is expected to reach."""
         return self.explore_half_width * math.sqrt(self.explore_n / self.confirm_n)
+
+    @property
+    def explore_estimate(self) -> float:
+        """The exploration's estimate, taken as its interval's midpoint."""
+        return (self.explore_interval[0] + self.explore_interval[1]) / 2
+
+    def spread_at(self, n: int) -> float:
+        """The estimate's standard deviation on ``n`` problems (the bootstrap's, from the
+        exploration interval's half-width at :data:`LEVEL`, shrunk as one over root n)."""
+        return self.explore_half_width * math.sqrt(self.explore_n / n) / _Z
+
+
+_Z = NormalDist().inv_cdf(0.5 + LEVEL / 2)
 
 
 def one_sided(band: Band) -> str:
@@ -60,20 +104,83 @@ def one_sided(band: Band) -> str:
     return ""
 
 
-def needed_n(estimate: Estimate, band: Band) -> int | None:
-    """The smallest sample whose expected interval is no wider than ``band`` (``None``: a
-    one-sided band (:func:`one_sided`), which any sample can reach)."""
+def width_needed_n(estimate: Estimate, band: Band) -> int | None:
+    """The ``width`` method: the smallest sample whose expected interval is no wider than
+    ``band`` (``None``: a one-sided band (:func:`one_sided`), which any sample can reach)."""
     if one_sided(band):
         return None
     half = (band.high - band.low) / 2
     return max(1, math.ceil(estimate.explore_n * (estimate.explore_half_width / half) ** 2 - 1e-9))
 
 
-def reaches(estimate: Estimate, band: Band) -> bool:
-    """Whether the confirmation's sample can reach ``band`` both ways: its expected
-    interval fits inside the band (any sample, for a one-sided band)."""
-    needed = needed_n(estimate, band)
-    return needed is None or estimate.confirm_n >= needed
+def default_truth(estimate: Estimate, band: Band) -> float:
+    """The truth the ``probability`` method assumes without ``assumed_truth``: the band's
+    centre for a band of two finite ends (its source's figure, as the bands are drawn), the
+    exploration's estimate for a one-sided band."""
+    if one_sided(band):
+        return estimate.explore_estimate
+    return (band.low + band.high) / 2
+
+
+def truth_of(estimate: Estimate, band: Band) -> float:
+    """The truth assumed for ``estimate``: its ``assumed_truth`` or :func:`default_truth`."""
+    return default_truth(estimate, band) if estimate.assumed_truth is None else estimate.assumed_truth
+
+
+def probability(estimate: Estimate, band: Band, n: int | None = None) -> float:
+    """The chance that an interval on ``n`` problems (default: the confirmation's sample)
+    lies wholly inside ``band`` when the truth is :func:`truth_of`: the estimate normal
+    around the truth, the interval the estimate plus and minus its expected half-width."""
+    size = estimate.confirm_n if n is None else n
+    spread = estimate.spread_at(size)
+    half = _Z * spread
+    truth = truth_of(estimate, band)
+    if spread == 0:
+        return 1.0 if band.low < truth < band.high else 0.0
+    normal = NormalDist(truth, spread)
+    high = 1.0 if math.isinf(band.high) else normal.cdf(band.high - half)
+    low = 0.0 if math.isinf(band.low) else normal.cdf(band.low + half)
+    return max(0.0, high - low)
+
+
+def probability_needed_n(estimate: Estimate, band: Band) -> int | None:
+    """The smallest sample whose :func:`probability` reaches :data:`TARGET` (``None``: none
+    up to :data:`MAX_N`, as when the assumed truth lies on or outside the band's end)."""
+    if probability(estimate, band, MAX_N) < TARGET:
+        return None
+    low, high = 1, 1
+    while probability(estimate, band, high) < TARGET:
+        low, high = high + 1, high * 2
+    while low < high:                     # the chance grows with the sample
+        middle = (low + high) // 2
+        if probability(estimate, band, middle) >= TARGET:
+            high = middle
+        else:
+            low = middle + 1
+    return low
+
+
+def method_of(power: Mapping[str, Any] | None) -> str:
+    """A check's power method (``width`` when its rules name none)."""
+    return str((power or {}).get("method", WIDTH))
+
+
+def needed_n(estimate: Estimate, band: Band, method: str = PROBABILITY) -> int | None:
+    """The sample the band needs under ``method`` (see :func:`width_needed_n` and
+    :func:`probability_needed_n` for what ``None`` means in each)."""
+    if method == WIDTH:
+        return width_needed_n(estimate, band)
+    return probability_needed_n(estimate, band)
+
+
+def reaches(estimate: Estimate, band: Band, method: str = PROBABILITY) -> bool:
+    """Whether the confirmation's sample is what ``method`` asks: under ``width`` its
+    expected interval fits the band (any sample, one-sided); under ``probability`` its
+    chance of holding reaches :data:`TARGET`."""
+    if method == WIDTH:
+        needed = width_needed_n(estimate, band)
+        return needed is None or estimate.confirm_n >= needed
+    return probability(estimate, band) >= TARGET
 
 
 def shown_beyond(estimate: Estimate, band: Band) -> float | None:
@@ -92,33 +199,51 @@ def plan_of(estimates: Mapping[str, Mapping[str, Any]]) -> list[Estimate]:
     """The estimates of a rules file's ``power.estimates``."""
     return [Estimate(label, int(found["explore_n"]),
                      (float(found["explore_interval"][0]), float(found["explore_interval"][1])),
-                     int(found["confirm_n"])) for label, found in estimates.items()]
+                     int(found["confirm_n"]),
+                     None if found.get("assumed_truth") is None else float(found["assumed_truth"]))
+            for label, found in estimates.items()]
 
 
-def computed(estimate: Estimate, band: Band) -> dict[str, Any]:
+def computed(estimate: Estimate, band: Band, method: str = PROBABILITY) -> dict[str, Any]:
     """What a rules file records of an estimate beside its inputs, rounded to
     :data:`DIGITS` decimals: the expected half-width, the sample needed, whether the
-    confirmation reaches the band, and (one infinite end) the estimate it must pass."""
+    confirmation reaches the band, (one infinite end) the estimate it must pass, and under
+    ``probability`` the chance of holding at the confirmation's sample."""
     beyond = shown_beyond(estimate, band)
-    return {"expected_half_width": round(estimate.expected_half_width, DIGITS),
-            "needed_n": needed_n(estimate, band), "reaches": reaches(estimate, band),
-            **({} if beyond is None else {"holds_beyond": round(beyond, DIGITS)})}
+    found = {"expected_half_width": round(estimate.expected_half_width, DIGITS),
+             "needed_n": needed_n(estimate, band, method), "reaches": reaches(estimate, band, method),
+             **({} if beyond is None else {"holds_beyond": round(beyond, DIGITS)})}
+    if method == PROBABILITY:
+        found["probability"] = round(probability(estimate, band), DIGITS)
+    return found
 
 
-def describe(power: Mapping[str, Any] | None) -> str:
+def describe(power: Mapping[str, Any] | None, band: Band | None = None) -> str:
     """A rules file's ``power`` of a check in words, for the report: per estimate, the
-    samples, the expected half-width and the sample the band needs (or the estimate a
-    one-sided band's expected interval must pass); ``exact`` checks say why none is needed."""
+    samples, the expected half-width, the sample the band needs (or the estimate a
+    one-sided band's expected interval must pass) and, given the band, the chance of
+    holding at the confirmation's sample under the ``probability`` method, whatever method
+    the rules were registered with; ``exact`` checks say why none is needed."""
     if not power:
         return "–"
     if "exact" in power:
         return f"none needed: {power['exact']}"
+    method = method_of(power)
     parts = []
-    for label, found in power.get("estimates", {}).items():
+    for estimate, found in zip(plan_of(power.get("estimates", {})),
+                               power.get("estimates", {}).values(), strict=True):
         need = (f"the band needs n >= {found['needed_n']}" if found.get("needed_n") is not None
                 else f"holds beyond {found['holds_beyond']:g}" if "holds_beyond" in found
                 else "any n")
-        parts.append(f"{label}: n = {found['explore_n']} explored, {found['confirm_n']} to confirm, "
-                     f"expected half-width {found['expected_half_width']:g}, {need}"
-                     + ("" if found.get("reaches", True) else " (cannot hold at this n)"))
+        if method == WIDTH:
+            need = f"{need} for its expected interval to fit (width method)"
+        words = (f"{estimate.label}: n = {estimate.explore_n} explored, {estimate.confirm_n} to "
+                 f"confirm, expected half-width {found['expected_half_width']:g}, {need}"
+                 + ("" if found.get("reaches", True) else " (cannot hold at this n)"))
+        if band is not None:
+            words += (f"; chance of holding {probability(estimate, band):.0%} if the truth is "
+                      f"{truth_of(estimate, band):.4g}")
+            if method == PROBABILITY and found.get("needed_n") is None:
+                words += f" (no sample reaches {TARGET:.0%})"
+        parts.append(words)
     return "; ".join(parts)
