@@ -34,7 +34,7 @@ from harness.reproduce.phases import (
 )
 from harness.reproduce.power import describe as describe_power
 from harness.reproduce.provenance import last_commit_of, provenance
-from harness.reproduce.rules import Rules, describe_versions, sample_differences
+from harness.reproduce.rules import Rules, describe_versions, registered_sample, sample_differences
 from harness.reproduce.verdicts import (
     FAILS,
     GENERAL_RULES,
@@ -47,6 +47,7 @@ from harness.reproduce.verdicts import (
     correctness_text,
     counts_text,
     extension_checks,
+    shared_outcomes,
     verdict_of,
 )
 from harness.results import environment
@@ -216,9 +217,11 @@ def _result(check: Check) -> str:
     return "**fails**" if check.outcome == FAILS else "**not shown** (inconclusive)"
 
 
-def _rules_section(doc: _Doc, claim: Claim, rules: Rules) -> None:
+def _rules_section(doc: _Doc, claim: Claim, rules: Rules, mode: str) -> None:
     """What was registered: the version, every check's estimator and band with the reason,
-    the harness's own choices, and whether the run's sample is the registered one."""
+    the harness's own choices, the data and sample this run measured (``mode``: ``quick``,
+    ``full`` or ``confirm``) as the rules name them for its phase, and whether the run's
+    sample is the registered one."""
     record = claim.rules or {}
     doc.para(f"**Rules.** Version {rules.version}, registered {rules.registered}, "
              f"`{rules.path}` (sha256 `{rules.sha256}`)."
@@ -242,13 +245,28 @@ def _rules_section(doc: _Doc, claim: Claim, rules: Rules) -> None:
                f"{boot.level:.0%} level, {boot.resamples:,} resamples, numpy PCG64 seed {boot.seed}.",
                *([f"Multiplicity: {rules.rules['statistics']['multiplicity']}."]
                  if rules.rules["statistics"].get("multiplicity") else []),
-               "The registered sample (per scale): " + "; ".join(
-                   f"{mode}: " + ", ".join(f"{k} = {json.dumps(v)}" for k, v in fields.items())
-                   for mode, fields in rules.sample.items()) + "."])
+               *_data_items(record, rules, mode)])
     if record.get("sample_differences"):
         doc.para("**Sample.** This run's scale is not the registered sample ("
                  + "; ".join(record["sample_differences"]) + "): its outcomes are shown, but it "
                  "is not the registered experiment.")
+
+
+def _data_items(record: Mapping[str, Any], rules: Rules, mode: str) -> list[str]:
+    """What this run measured, as the rules name it for the run's phase (``phases.<phase>``,
+    ``held_out``), and the sample they register for the run's mode beside every scale's:
+    the choices above are the rules' words, written for the exploration."""
+    data = record.get("data")
+    sample = registered_sample(rules, mode)
+    return [*([f"This run's data, as the rules name them for its phase (`phases.{data['phase']}`): "
+               f"{data['described']}."] if data else []),
+            *([f"Held out (`phases.held_out`): {record['held_out']}"] if record.get("held_out") else []),
+            *([f"The registered sample of this run ({mode}): "
+               + ", ".join(f"{k} = {json.dumps(v)}" for k, v in sample.items()) + "."] if sample else []),
+            "The registered sample per scale (exploration; a confirmation measures every position "
+            "its data name): " + "; ".join(
+                f"{scale}: " + ", ".join(f"{k} = {json.dumps(v)}" for k, v in fields.items())
+                for scale, fields in rules.sample.items()) + "."]
 
 
 def _checks_section(doc: _Doc, claim: Claim) -> None:
@@ -256,9 +274,16 @@ def _checks_section(doc: _Doc, claim: Claim) -> None:
     claims = claim_checks(claim.checks)
     theorems = correctness_checks(claim.checks)
     if claims:
-        doc.para(f"**Claim checks** ({counts_text(claims)}).")
+        shared = shared_outcomes(claims)
+        doc.para(f"**Claim checks** ({counts_text(claims)}"
+                 + "".join(f"; the {len(own)} checks of the {name} test one interval and count "
+                           f"once, as the less favourable of their outcomes ({', '.join(own)}): "
+                           f"{once}" for name, (own, once) in shared.items()) + ").")
         doc.table(["check", "band", "measured", "outcome"],
-                  [[c.statement, c.band, c.measured, _outcome(c)] for c in claims])
+                  [[c.statement, c.band, c.measured, _outcome(c) + (
+                      f" (counted once with the {c.estimate}'s other "
+                      f"check{'s' if len(shared[c.estimate][0]) > 2 else ''}: {shared[c.estimate][1]})"
+                      if c.estimate in shared else "")] for c in claims])
     for label, found in extension_checks(claim.checks).items():
         doc.para(f"**Extension: {label}** (conditions or a reading the author did not name; "
                  f"its own verdict, not the claim's: {counts_text(found)}).")
@@ -315,7 +340,7 @@ def _write_report(out_dir: Path, claims: Sequence[Claim], sections: Sequence[Sec
         doc.para(f"**Claimed.** {claim.claimed}")
         doc.para(f"**Setup (what exactly was measured).** {claim.setup}")
         if rules is not None:
-            _rules_section(doc, claim, rules)
+            _rules_section(doc, claim, rules, CONFIRM if phase == CONFIRM else "quick" if quick else "full")
         doc.para(f"**Measured.** {claim.measured}")
         _checks_section(doc, claim)
         if rules is not None:

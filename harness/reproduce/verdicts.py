@@ -230,6 +230,16 @@ def counted(checks: Sequence[Check]) -> list[str]:
     return [all_of(shared[o]) if o in shared else o for o in outcomes]
 
 
+def shared_outcomes(checks: Sequence[Check]) -> dict[str, tuple[list[str], str]]:
+    """For each interval several checks test (:attr:`Check.estimate`): each check's own
+    outcome, in order, and the one outcome the verdict counts for them (:func:`all_of`)."""
+    found: dict[str, list[str]] = {}
+    for check in checks:
+        if check.estimate:
+            found.setdefault(check.estimate, []).append(check.outcome)
+    return {name: (own, all_of(own)) for name, own in found.items() if len(own) > 1}
+
+
 def counts_text(checks: Sequence[Check]) -> str:
     """``3 of 5 checks hold, 1 inconclusive, 1 does not hold`` (the parts with none are
     left out, but for the checks that hold), checks of one interval counted once
@@ -348,6 +358,11 @@ GENERAL_RULES = (
     "does not hold*). A claim that needs chess positions is *not measured: WAC not found* "
     "when no suite is found (a claim measured on synthetic trees too is then judged on them "
     "alone).",
+    "Checks that test one interval (claim 3's \"fewer leaves\" and \"5-10% fewer leaves\": "
+    "one leaves ratio against two bands) are one piece of evidence, not two: the verdict and "
+    "its counts take them once, as their conjunction, so the less favourable outcome wins "
+    "(does not hold over inconclusive over holds). Each check's own outcome is shown beside "
+    "the one counted.",
     "Pre-registration: each claim's rules (bands, estimators, sample sizes, seeds) are one "
     "file, `harness/reproduce/rules/<claim>.json`, whose version and sha256 every "
     "reproduction records in `claims.json`. Changing a rule makes a new version; the file "
