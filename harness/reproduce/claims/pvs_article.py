@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -19,6 +20,7 @@ from harness.reproduce.analysis import (
     Section,
     fmt,
     interval,
+    mean_summary,
     no_chess,
     pair_ratio,
     rate_summary,
@@ -26,7 +28,10 @@ from harness.reproduce.analysis import (
 )
 from harness.reproduce.measure import BEST, Job, Run, Scale, chess_configs, chess_positions, ladder
 from harness.reproduce.rules import Bootstrap
-from harness.reproduce.verdicts import Check, interval_check, pct, ratio_text
+from harness.reproduce.verdicts import Check, interval_check, pct, ratio_text, verdict_of
+
+SPLIT = ("nodes", "qnodes")
+"""The two parts of total nodes the saving is split into: search nodes and quiescence nodes."""
 
 RULES = rules.load("pvs-article")
 """The registered rules (``rules/pvs-article.json``): "about 90%" is a first-move
@@ -75,18 +80,43 @@ def _summary(part: pd.DataFrame, boot: Bootstrap) -> dict[str, Any]:
     rates = {v: stats.rate(part.loc[part["variant"] == v, "fail_highs_first"],
                            part.loc[part["variant"] == v, "fail_highs"]) for v in ("alphabeta", "pvs")}
     pvs_rows = part[part["variant"] == "pvs"]
+    first, highs = (pvs_rows[c].to_numpy(dtype=float) for c in ("fail_highs_first", "fail_highs"))
     return {"fh_first_alphabeta": rates["alphabeta"], "fh_first_pvs": rates["pvs"],
-            "fh_first_pvs_interval": rate_summary(pvs_rows["fail_highs_first"].to_numpy(dtype=float),
-                                                  pvs_rows["fail_highs"].to_numpy(dtype=float), boot),
+            "fh_first_pvs_interval": rate_summary(first, highs, boot),
+            "fh_first_pvs_mean": mean_summary(first[highs > 0] / highs[highs > 0], boot),
             "ratio": pair_ratio(part, "alphabeta", "pvs", boot),
+            **{f"ratio_{counter}": pair_ratio(part, "alphabeta", "pvs", boot, counter)
+               for counter in SPLIT},
+            "quiescence_share": quiescence_share(part),
             "research_rate_pvs": stats.rate(pvs_rows["researches"], pvs_rows["zw_searches"])}
 
 
+def quiescence_share(part: pd.DataFrame) -> float:
+    """The share of the nodes PVS saves over alpha-beta that are quiescence nodes, as totals
+    over the positions: (qnodes(AB) - qnodes(PVS)) / (total(AB) - total(PVS)). Above 1 when
+    PVS searches more search nodes than alpha-beta; NaN when it saves no node in total."""
+    sums = {v: part.loc[part["variant"] == v, ["nodes", "qnodes"]].sum() for v in ("alphabeta", "pvs")}
+    saved = float(sums["alphabeta"].sum() - sums["pvs"].sum())
+    return float(sums["alphabeta"]["qnodes"] - sums["pvs"]["qnodes"]) / saved if saved > 0 else math.nan
+
+
 def _row(name: str, found: Mapping[str, Any]) -> list[str]:
-    rate, ratio = found["fh_first_pvs_interval"], found["ratio"]
+    rate, ratio, mean = found["fh_first_pvs_interval"], found["ratio"], found["fh_first_pvs_mean"]
     return [name, pct(found["fh_first_alphabeta"]),
             f"{pct(found['fh_first_pvs'])} ({pct(rate['low'])} to {pct(rate['high'])})",
-            fmt(ratio["ratio"], 4), interval(ratio), wtl(ratio), pct(found["research_rate_pvs"])]
+            f"{pct(mean['mean'])} ({pct(mean['low'])} to {pct(mean['high'])})",
+            fmt(ratio["ratio"], 4), interval(ratio), wtl(ratio),
+            *(f"{found[f'ratio_{c}']['ratio']:.4f} ({interval(found[f'ratio_{c}'])})" for c in SPLIT),
+            pct(found["quiescence_share"]), pct(found["research_rate_pvs"])]
+
+
+def split_text(depths: Mapping[str, Mapping[str, Any]]) -> str:
+    """Where PVS's saving is, depth by depth, in words: the share of the nodes it saves that
+    are quiescence nodes, and the ratio on search nodes alone (what the verdict line says)."""
+    return ("quiescence nodes are " + ", ".join(pct(x["quiescence_share"]) for x in depths.values())
+            + f" of the nodes PVS saves at depths {', '.join(depths)}; on search nodes alone "
+            "(no quiescence) PVS / alpha-beta is " + ", ".join(
+                f"{x['ratio_nodes']['ratio']:.3f}" for x in depths.values()))
 
 
 def analyse(ctx: Context, info: ClaimInfo) -> Section:
@@ -104,7 +134,15 @@ def analyse(ctx: Context, info: ClaimInfo) -> Section:
                 "first-move fail-high rate and PVS / alpha-beta total nodes at depths "
                 + ", ".join(str(d) for d in DEPTHS) + ": " + "; ".join(
                     f"{d}: {pct(x['fh_first_pvs'])}, {ratio_text(x['ratio'])}"
-                    for d, x in depths.items()) + f". Per ordering step at depth {ctx.scale.chess_depth} "
+                    for d, x in depths.items()) + ". The saving is judged on total nodes (the "
+                "article's \"a search effort\", quiescence included); where it is: "
+                + split_text(depths) + ", on quiescence nodes alone " + ", ".join(
+                    f"{x['ratio_qnodes']['ratio']:.3f}" for x in depths.values())
+                + ". The first-move rate is a ratio of totals over positions, so deep, branchy "
+                "positions weigh most; the mean of the per-position rates is " + ", ".join(
+                    pct(x["fh_first_pvs_mean"]["mean"]) for x in depths.values())
+                + " (reported, not judged)"
+                + f". Per ordering step at depth {ctx.scale.chess_depth} "
                 "(reported, not judged): " + "; ".join(
                     f"{k} {pct(v['fh_first_pvs'])}, ratio {v['ratio']['ratio']:.3f}"
                     for k, v in configs.items()) + ".")
@@ -117,7 +155,9 @@ def analyse(ctx: Context, info: ClaimInfo) -> Section:
              "Intervals: a bootstrap over positions (the rate's totals and the ratio's pairs "
              "drawn with their position).")
     headers = ["fail-highs first (alphabeta)", f"fail-highs first (pvs, {boot.level:.0%} interval)",
-               "PVS / alpha-beta nodes", f"{boot.level:.0%} interval", "PVS fewer / equal / more",
+               "per-position mean (pvs, not judged)", "PVS / alpha-beta total nodes",
+               f"{boot.level:.0%} interval", "PVS fewer / equal / more",
+               "search nodes only (no qnodes)", "qnodes only", "quiescence share of the saving",
                "PVS re-search rate"]
     return Section(info, setup, measured, numbers, checks,
                    [(f"The verdict: {BEST} at each depth", ["depth", *headers],
@@ -125,7 +165,8 @@ def analyse(ctx: Context, info: ClaimInfo) -> Section:
                     (f"Each ordering step at depth {ctx.scale.chess_depth} (not judged)",
                      ["ordering", *headers], [_row(k, x) for k, x in configs.items()])],
                    [("pvs_article", "First-move fail-highs and PVS's saving per ordering step",
-                     chart(configs))])
+                     chart(configs))],
+                   f"{verdict_of(checks)} ({split_text(depths)})")
 
 
 def chart(configs: Mapping[str, Mapping[str, Any]]) -> Figure:
