@@ -54,7 +54,10 @@ def test_every_rules_file_names_both_phases() -> None:
 
 def test_a_confirmation_measures_the_held_out_data() -> None:
     scale = phase_scale(measure.FULL, CONFIRM, list(registry.CLAIMS))
-    assert (scale.chess_first, scale.chess_positions) == (31, 150)
+    # Every chess claim's new version (issue 27's second referee reading) names the self-play
+    # suite's first 300 positions, the largest sample claims 3 and 4 need.
+    assert phases.suite_named(list(registry.CLAIMS), CONFIRM) == "selfplay-confirm.epd"
+    assert (scale.chess_first, scale.chess_positions) == (1, 300)
     assert dict(scale.seeds) == {"games": 12, "knuth-moore": 1001, "pearl": 1002, "sweep": 1003,
                                  "stockman": 1004, "plaat-sss": 1005}
     assert scale.chess_depth == measure.FULL.chess_depth and scale.connect4 == measure.FULL.connect4
@@ -63,6 +66,7 @@ def test_a_confirmation_measures_the_held_out_data() -> None:
 def test_the_exploration_keeps_the_scales_own_count() -> None:
     quick = phase_scale(measure.QUICK, EXPLORE, list(registry.CLAIMS))
     assert quick == measure.QUICK and (quick.chess_first, quick.chess_positions) == (1, 8)
+    assert phases.suite_named(list(registry.CLAIMS), EXPLORE) == "selfplay-explore.epd"
 
 
 def test_the_suite_searched_is_the_one_the_rules_name_for_the_phase(tmp_path: Path,
@@ -126,10 +130,9 @@ def test_confirmation_positions_must_be_in_the_suite_the_rules_name(tmp_path: Pa
 
 
 def test_the_real_confirmation_positions_are_held_out() -> None:
-    suite = measure.chess_suite()
-    if suite is None or suite.name != "wac.epd":
-        pytest.skip("no wac.epd")
     every = list(registry.CLAIMS)
+    suite = measure.chess_suite(phases.suite_named(every, CONFIRM))
+    assert suite is not None and suite.name == "selfplay-confirm.epd"    # in the package
     check_held_out(every, every, phase_scale(measure.FULL, CONFIRM, every), suite)
 
 
@@ -157,7 +160,7 @@ def test_rules_written_after_a_look_at_the_confirmation_data_are_exploratory() -
     looked = Confirmation(pvs.version - 1, phases.data_digest(data), "runs/2026-11-26", "2026-11-26")
     later = phase_of(replace(pvs, confirmations=(looked,)), CONFIRM, changed=False)
     assert later.phase == EXPLORE
-    assert later.why == (f"its confirmation data (wac.epd positions 31-180) were measured in the "
+    assert later.why == (f"its confirmation data (selfplay-confirm.epd positions 1-300) were measured in the "
                          f"confirmation run runs/2026-11-26 of 2026-11-26 under rules version "
                          f"{pvs.version - 1}; version {pvs.version} came after")
     # The same version run again is a replication; other data are no look at these.
@@ -167,17 +170,19 @@ def test_rules_written_after_a_look_at_the_confirmation_data_are_exploratory() -
 
 
 def test_claim_3s_confirmation_data_were_looked_at_under_version_5() -> None:
-    """Version 5 of claim 3's rules was run on its confirmation data by mistake before it was
-    committed: the file records the run, so any later version is exploratory on those data."""
+    """Version 5 of claim 3's rules was run on its confirmation data (WAC 31-180) by mistake
+    before it was committed, and the kept run of 2026-11-27 measured them again under version
+    6: both runs are recorded, so a version on those data was exploratory. Version 7 names
+    data never searched (selfplay-confirm.epd): confirmatory once committed."""
     mtdf = rules_of("mtdf")
+    assert [c.version for c in mtdf.confirmations] == [5, 6]
+    wac = phases.data_digest({"chess": {"suite": "wac.epd", "positions": [31, 180]}})
+    assert all(c.data == wac for c in mtdf.confirmations)
+    sixth = replace(mtdf, version=6, rules=mtdf.history[-1].rules)
+    assert phase_of(sixth, CONFIRM, changed=False).phase == EXPLORE
     data = phases.data_of(mtdf, CONFIRM)
-    assert data is not None
-    digest = phases.data_digest(data)
-    assert (mtdf.confirmations[0].version, mtdf.confirmations[0].data) == (5, digest)
-    # the kept confirmation run of 2026-11-27 measured them again, under version 6
-    assert all(c.data == digest for c in mtdf.confirmations)
-    expected = CONFIRM if mtdf.version == 5 else EXPLORE
-    assert phase_of(mtdf, CONFIRM, changed=False).phase == expected
+    assert data is not None and phases.data_digest(data) != wac
+    assert phase_of(mtdf, CONFIRM, changed=False).phase == CONFIRM
 
 
 def test_recorded_confirmations_are_checked() -> None:

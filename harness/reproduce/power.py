@@ -26,7 +26,10 @@ Two methods, recorded in a check's ``power`` as ``method``:
   The estimate is taken as normal around the truth with the bootstrap's standard
   deviation shrunk to the sample (:func:`probability`); the sample needed is the smallest
   whose chance reaches :data:`TARGET` (:func:`needed_n`). The report shows this chance for
-  every check, whatever method its rules were registered with.
+  every check, whatever method its rules were registered with. A check that no affordable
+  sample brings to :data:`TARGET` (its assumed truth outside its band, say) is a finding,
+  not a failure: its ``power.unreachable`` says so, and why, before the data, and the check
+  stays in the verdict with its chance shown.
 """
 
 from __future__ import annotations
@@ -239,11 +242,16 @@ def describe(power: Mapping[str, Any] | None, band: Band | None = None) -> str:
             need = f"{need} for its expected interval to fit (width method)"
         words = (f"{estimate.label}: n = {estimate.explore_n} explored, {estimate.confirm_n} to "
                  f"confirm, expected half-width {found['expected_half_width']:g}, {need}"
-                 + ("" if found.get("reaches", True) else " (cannot hold at this n)"))
+                 + ("" if found.get("reaches", True) else " (cannot hold at this n)" if method == WIDTH
+                    else f" (a chance below {TARGET:.0%} at this n)"))
         if band is not None:
             words += (f"; chance of holding {probability(estimate, band):.0%} if the truth is "
                       f"{truth_of(estimate, band):.4g}")
             if method == PROBABILITY and found.get("needed_n") is None:
                 words += f" (no sample reaches {TARGET:.0%})"
         parts.append(words)
+    if power.get("assumed"):
+        parts.append(f"truth assumed: {power['assumed']}")
+    if power.get("unreachable"):
+        parts.append(f"unreachable, as the rules say before data: {power['unreachable']}")
     return "; ".join(parts)

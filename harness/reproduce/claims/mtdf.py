@@ -195,12 +195,15 @@ def chart(frame: pd.DataFrame, depth: int, leaves: Mapping[str, float]) -> Figur
 
 CLAIM = ClaimInfo(
     "mtdf", "Plaat et al.: MTD(f) against aspiration NegaScout in chess",
-    "Plaat, Schaeffer, Pijls and de Bruin (1996), Best-first fixed-depth minimax "
-    "algorithms; alphabeta-aspiration-mtdf-pvs.txt (MTD(f))",
+    "Plaat, Schaeffer, Pijls and de Bruin (1996), Best-first fixed-depth minimax algorithms, "
+    "Artificial Intelligence 87, section 5.2.2: the 5-10%, the total nodes and the 3 to 6 passes "
+    "(read at https://fliphtml5.com/vudd/dxyb/mtd/25, a copy of the paper; not archived in "
+    "../shared/reference); alphabeta-aspiration-mtdf-pvs.txt: MTD(f)'s code and idea, none of "
+    "these figures",
     "With iterative deepening and a transposition table (MT: every node stored, leaves "
     "included), MTD(f) evaluates 5-10% fewer leaves than aspiration NegaScout, searches fewer "
-    "nodes in total too, and needs 3 to 6 passes per iteration. The 5-10% is the paper's figure "
-    "across its three games (chess, checkers, Othello), not a chess figure: measured here on "
-    "chess alone (a later issue takes it to three games).", analyse,
+    "nodes in total too, and needs 3 to 6 passes per iteration. The 5-10% is the paper's range "
+    "over its three games (chess, checkers, Othello), \"depending on the game\": measured here "
+    "on chess alone (claim 12 takes it to three games).", analyse,
     chess=((CONFIG, ASPIRATION), (CONFIG, MTDF), (BEFORE, ASPIRATION), (BEFORE, MTDF)),
     rules=RULES)
