@@ -13,8 +13,9 @@ import numpy as np
 import pytest
 
 from harness.reproduce import claims as registry
-from harness.reproduce.analysis import mean_summary
+from harness.reproduce.analysis import Claim, mean_summary
 from harness.reproduce.claims.mtdf import judge_mtdf
+from harness.reproduce.document import _checks_section, _Doc
 from harness.reproduce.power import (
     PROBABILITY,
     TARGET,
@@ -31,6 +32,7 @@ from harness.reproduce.rules import Bootstrap, CheckRule, Rules
 from harness.reproduce.verdicts import (
     CLAIM,
     FAILS,
+    GENERAL_RULES,
     HOLDS,
     INCONCLUSIVE,
     Band,
@@ -185,15 +187,36 @@ def test_zwp_pv_s_exploration_saving_is_no_saving_now() -> None:
     assert interval_check("zwp-pv", 0.9990, 0.9999, band).outcome == FAILS
 
 
+def mtdf_numbers(leaves: tuple[float, float, float], total: tuple[float, float, float],
+                 n: float = 150.0) -> dict[str, dict[str, float]]:
+    """Claim 3's numbers: the leaves and total-nodes ratios (estimate, low, high), passes
+    4.5 (4.0 to 5.0)."""
+    return {"leaves": dict(zip(("ratio", "low", "high"), leaves, strict=True), n=n),
+            "total_nodes": dict(zip(("ratio", "low", "high"), total, strict=True), n=n),
+            "mtdf_passes_per_iteration": {"mean": 4.5, "low": 4.0, "high": 5.0, "n": n}}
+
+
 def test_checks_of_one_interval_count_once() -> None:
-    numbers = {"leaves": {"ratio": 0.93, "low": 0.91, "high": 0.97, "n": 150.0},
-               "total_nodes": {"ratio": 0.95, "low": 0.93, "high": 0.98, "n": 150.0},
-               "mtdf_passes_per_iteration": {"mean": 4.5, "low": 4.0, "high": 5.0, "n": 150.0}}
-    checks = judge_mtdf(numbers)
+    checks = judge_mtdf(mtdf_numbers((0.93, 0.91, 0.97), (0.95, 0.93, 0.98)))
     assert [c.outcome for c in checks] == [HOLDS, INCONCLUSIVE, HOLDS, HOLDS]
     assert checks[0].estimate == checks[1].estimate == "leaves ratio"
     assert counted(checks) == [INCONCLUSIVE, HOLDS, HOLDS]
     assert verdict_of(checks) == "2 of 3 checks hold, 1 inconclusive"
+
+
+def test_checks_of_one_interval_show_their_own_outcomes_and_the_one_counted() -> None:
+    """Referee M1: the report shows each check's own outcome beside the one counted, and
+    its rules say the less favourable outcome wins."""
+    checks = judge_mtdf(mtdf_numbers((0.96, 0.951, 0.97), (1.05, 1.02, 1.08), 220.0))
+    assert [c.outcome for c in checks] == [HOLDS, FAILS, FAILS, HOLDS]
+    assert verdict_of(checks) == "1 of 3 checks hold, 2 do not hold"
+    doc = _Doc()
+    _checks_section(doc, Claim("mtdf", "t", "s", "", "", "", "", {}, (), tuple(checks)))
+    text = doc.markdown()
+    assert ("the 2 checks of the leaves ratio test one interval and count once, as the less "
+            "favourable of their outcomes (holds, does not hold): does not hold") in text
+    assert "| holds (counted once with the leaves ratio's other check: does not hold) |" in text
+    assert any("the less favourable outcome wins" in rule for rule in GENERAL_RULES)
 
 
 def sample_at(centre: float, estimate: Estimate, seed: int) -> np.ndarray:
