@@ -14,7 +14,7 @@ import pytest
 
 from harness.reproduce import claims as registry
 from harness.reproduce.analysis import Claim, mean_summary
-from harness.reproduce.claims.mtdf import judge_mtdf
+from harness.reproduce.claims.mtdf import judge_mtdf, verdict_line
 from harness.reproduce.document import _checks_section, _Doc
 from harness.reproduce.power import (
     PROBABILITY,
@@ -217,6 +217,10 @@ def test_checks_of_one_interval_show_their_own_outcomes_and_the_one_counted() ->
             "favourable of their outcomes (holds, does not hold): does not hold") in text
     assert "| holds (counted once with the leaves ratio's other check: does not hold) |" in text
     assert any("the less favourable outcome wins" in rule for rule in GENERAL_RULES)
+    assert verdict_line(checks) == ("1 of 3 checks hold, 2 do not hold (fewer leaves: holds; by "
+                                    "5-10%: does not hold; one interval, counted once: does not hold)")
+    agreeing = judge_mtdf(mtdf_numbers((0.93, 0.91, 0.94), (1.05, 1.02, 1.08), 220.0))
+    assert verdict_line(agreeing) == verdict_of(agreeing) == "2 of 3 checks hold, 1 does not hold"
 
 
 def sample_at(centre: float, estimate: Estimate, seed: int) -> np.ndarray:

@@ -28,7 +28,7 @@ from harness.reproduce.analysis import (
 )
 from harness.reproduce.measure import all_configs
 from harness.reproduce.rules import Bootstrap, CheckRule
-from harness.reproduce.verdicts import Check, interval_check, ratio_text
+from harness.reproduce.verdicts import Check, interval_check, ratio_text, shared_outcomes, verdict_of
 
 RULES = rules.load("mtdf")
 """The registered rules (``rules/mtdf.json``): "fewer" is a leaves ratio in (0, 1), "5-10%
@@ -157,7 +157,18 @@ def analyse(ctx: Context, info: ClaimInfo) -> Section:
                      ["switches", "counter", "geo. mean ratio", f"{boot.level:.0%} interval",
                       "MTD(f) fewer / equal / more", "sign test p"], rows)],
                    [("mtdf", "MTD(f) against aspiration NegaScout per position",
-                     chart(frame, depth, numbers["leaves"]))])
+                     chart(frame, depth, numbers["leaves"]))], verdict_line(checks))
+
+
+def verdict_line(checks: Sequence[Check]) -> str:
+    """The verdict, and when the two leaves checks (one interval, counted once) differ, each
+    one's outcome beside the one counted: ``inconclusive (fewer leaves: holds; by 5-10%:
+    inconclusive; one interval, counted once: inconclusive)``."""
+    own, once = shared_outcomes(checks).get("leaves ratio", ([], ""))
+    if len(set(own)) < 2:
+        return verdict_of(checks)
+    return (f"{verdict_of(checks)} (fewer leaves: {own[0]}; by 5-10%: {own[1]}; one interval, "
+            f"counted once: {once})")
 
 
 def chart(frame: pd.DataFrame, depth: int, leaves: Mapping[str, float]) -> Figure:
