@@ -448,7 +448,7 @@ def show(run_dir: str) -> None:
                                   "DIR); with --keep, keep a finished one.")
 @click.option("--against", type=click.Path(file_okay=False, exists=True), metavar="DIR",
               help="Compare the counts with this earlier run [default: the newest kept run "
-                   "in docs/reproduction/].")
+                   "of one of its claims in docs/reproduction/].")
 @click.option("--keep", "keep_root", type=click.Path(file_okay=False), metavar="ROOT",
               help="Keep the run's compact form (claims.json, verdicts.md, data) in ROOT/<date>/.")
 @click.pass_context
