@@ -212,3 +212,28 @@ def test_a_finished_run_made_without_keep_is_kept_by_resume(tmp_path: Path) -> N
     done = CliRunner().invoke(cli, ["reproduce", "--resume", str(run)])
     assert done.exit_code == 2 and "Traceback" not in done.output
     assert not kept.finished_run(make_run(tmp_path / "open", finished=None))
+
+
+def test_keeping_into_the_checkout_writes_the_readme_table(tmp_path: Path,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--resume RUN --keep docs/reproduction`` in a checkout keeps the run and writes the
+    README's block anew; a README without a block is left alone."""
+    import harness.reproduce.provenance as provenance
+
+    top = tmp_path / "checkout"
+    root = top / kept.KEPT_FOLDER
+    first = kept.keep(make_run(tmp_path / "a", finished="2026-11-26T00:00:00+00:00"), root)
+    readme = top / "README.md"
+    readme.write_text("# R\n\n" + kept.readme_block([first], top) + "\nEnd.\n", encoding="utf-8")
+    monkeypatch.setattr(provenance, "checkout_root", lambda where=None: top)
+    run = make_run(tmp_path / "b", verdict="does not hold")
+    result = CliRunner().invoke(cli, ["reproduce", "--resume", str(run), "--keep", str(root)])
+    assert result.exit_code == 0, result.output
+    assert "wrote the kept verdicts into" in result.output
+    text = readme.read_text(encoding="utf-8")
+    assert "| 2 | Pearl | does not hold |" in text and text.endswith("\nEnd.\n")
+    assert kept.readme_differences(text, kept.kept_runs(root), top) == []
+    readme.write_text("# R\n", encoding="utf-8")
+    other = make_run(tmp_path / "c", verdict="inconclusive")
+    result = CliRunner().invoke(cli, ["reproduce", "--resume", str(other), "--keep", str(root)])
+    assert result.exit_code == 0 and readme.read_text(encoding="utf-8") == "# R\n"
