@@ -371,7 +371,7 @@ def _move(board: chess.Board, rng: random.Random, cache: PositionCache, settings
         return searched[depth]
 
     def reasonable(allow: Callable[[chess.Move], bool] | None = None) -> chess.Move | None:
-        return reasonable_move(tree, rng, search(1).score, s.random_margin, allow)
+        return _reasonable_move(tree, rng, search(1).score, s.random_margin, allow)
 
     move: chess.Move | None = None
     if trade and rng.random() < s.trade_chance:
@@ -385,7 +385,7 @@ def _move(board: chess.Board, rng: random.Random, cache: PositionCache, settings
     return move
 
 
-def reasonable_move(tree: ChessTree, rng: random.Random, best: int | None, margin: int,
+def _reasonable_move(tree: ChessTree, rng: random.Random, best: int | None, margin: int,
                      allow: Callable[[chess.Move], bool] | None = None) -> chess.Move | None:
     """A random move among those ``allow`` accepts (default: all) whose score (one ply, then
     the tree's quiescence search) is within ``margin`` centipawns of ``best`` (the depth-1

@@ -10,10 +10,9 @@ which), except that
   legal move is played, so that games differ. Only there: random moves all game long
   (10% of the plies) left most games lopsided by the endgame (6 of 30 games gave one,
   against 12 of 30 this way, seed 21);
-- a move that would repeat a position of the game is replaced by a random move that does
-  not and scores (one ply, then quiescence) within :data:`REPEAT_MARGIN` centipawns of the
-  best (:func:`harness.games.chess.generate.reasonable_move`), when there is one: without
-  this, half the games shuffled pieces to the ply limit and never reached an endgame.
+- a move that would repeat a position of the game is replaced by the best move that does
+  not (each searched a ply less deep once played), when there is one: without this, half
+  the games shuffled pieces to the ply limit and never reached an endgame.
 
 A game gives one position, in the phase the suite needs next (``PHASES`` in turn, by
 position):
@@ -65,11 +64,10 @@ from harness.errors import HarnessError
 from harness.files import read_text_lines
 from harness.games.chess.compiled import chess_tree
 from harness.games.chess.epd import write_epd
-from harness.games.chess.generate import material_balance, phase, project_relative, reasonable_move, repeats
+from harness.games.chess.generate import material_balance, phase, project_relative, repeats
 from harness.games.chess.suites import find_suite
-from harness.games.chess.tree import ChessTree
 from harness.search.registry import make_spec
-from harness.search.run import run_search
+from harness.search.run import SearchResult, run_search
 
 PHASES = ("opening", "middle", "endgame")
 """The phases, taken in turn."""
@@ -81,8 +79,6 @@ RANDOM_PLIES = 16
 """Plies at the start of a game in which random moves are played."""
 RANDOM_MOVE = 0.3
 """The chance that one of those plies is a random legal move, not the search's."""
-REPEAT_MARGIN = 50
-"""Centipawns a move replacing a repeating one may score below the best."""
 OPENING_PLIES = (8, 16)
 """An opening position comes after this many plies (drawn per game, both ends included)."""
 MIDDLE_PLIES = (24, 50)
@@ -129,12 +125,12 @@ class Generated:
     """Positions dropped because an excluded suite holds them, with that suite's id for it."""
 
 
-def game_positions(seed: int, game: int) -> Iterator[tuple[int, chess.Board]]:
+def game_positions(seed: int, game: int, tree: str = "auto") -> Iterator[tuple[int, chess.Board]]:
     """Game ``game`` of ``seed``, a position at a time: ``(ply, board)`` from the start, the
     board the live one (do not keep it). Played lazily, so a caller that stops early saves
-    the rest; the moves depend only on ``seed`` and ``game``."""
+    the rest; the moves depend only on ``seed`` and ``game`` (``tree``, the chess game
+    option of that name, chooses the tree that searches, not the moves)."""
     rng = random.Random(f"harness.games.chess.suite seed={seed} game={game}")
-    spec = make_spec("alphabeta")
     board = chess.Board()
     for ply in range(MAX_PLIES + 1):
         yield ply, board
@@ -144,12 +140,33 @@ def game_positions(seed: int, game: int) -> Iterator[tuple[int, chess.Board]]:
         if ply < RANDOM_PLIES and rng.random() < RANDOM_MOVE:
             move = rng.choice(moves)
         else:
-            move = chess.Move.from_uci(run_search(chess_tree(board), spec, SEARCH_DEPTH).best_move)
+            move = chess.Move.from_uci(search(board, SEARCH_DEPTH, tree).best_move)
             if repeats(board, move):
-                tree = ChessTree(board)
-                move = reasonable_move(tree, rng, run_search(tree, spec, 1).score, REPEAT_MARGIN,
-                                       lambda m: not repeats(board, m)) or move
+                move = best_new_move(board, tree) or move
         board.push(move)
+
+
+def search(board: chess.Board, depth: int, tree: str = "auto") -> SearchResult:
+    """The alpha-beta search (with quiescence) that plays the games."""
+    return run_search(chess_tree(board, choice=tree), make_spec("alphabeta"), depth)
+
+
+def best_new_move(board: chess.Board, tree: str = "auto") -> chess.Move | None:
+    """The best legal move that repeats no position of the game (each move's value the
+    search of the position after it, a ply less deep; the first of equals in python-chess's
+    order), or ``None``."""
+    best: tuple[int, chess.Move] | None = None
+    for move in board.legal_moves:
+        if repeats(board, move):
+            continue
+        board.push(move)
+        score = search(board, SEARCH_DEPTH - 1, tree).score
+        board.pop()
+        if score is None:                       # no node limit is set: cannot happen
+            raise HarnessError(f"{board.fen()}: the search after {move.uci()} gave no score")
+        if best is None or -score > best[0]:
+            best = (-score, move)
+    return None if best is None else best[1]
 
 
 def targets(seed: int, game: int) -> tuple[int, int]:
@@ -275,8 +292,7 @@ def write_suite(path: Path, count: int, seed: int, exclude: Sequence[str] = ()) 
         f"--seed {seed}{option} --out {project_relative(path)}",
         f"Games from the start: alpha-beta depth {SEARCH_DEPTH} with quiescence for both sides; in the first "
         f"{RANDOM_PLIES} plies a random legal move with chance {RANDOM_MOVE};",
-        f"a move repeating a position replaced by a random one within {REPEAT_MARGIN} cp of the best. "
-        "One position a game.",
+        "a move repeating a position replaced by the best one that does not. One position a game.",
         f"Opening: after {low}-{high} plies. Middle game: after {MIDDLE_PLIES[0]}-{MIDDLE_PLIES[1]} "
         f"plies, phase >= {MIDDLE_MIN_PHASE} of 24. Endgame: <= {ENDGAME_MAX_MEN} men, a piece each "
         f"side (first good one in {ENDGAME_WINDOW} plies).",
