@@ -55,7 +55,7 @@ def test_each_section_prints_the_data_of_its_run_s_phase(phase: str) -> None:
     mode = CONFIRM if phase == CONFIRM else "full"
     record = _rules_record(MTDF, mode, phase, asdict(scale))
     items = _data_items(record, MTDF, mode)
-    suite, first, last = (("selfplay-confirm.epd", 1, 220) if phase == CONFIRM
+    suite, first, last = (("selfplay-confirm.epd", 1, 300) if phase == CONFIRM
                           else ("selfplay-explore.epd", 1, 30))
     assert items[0] == (f"This run's data, as the rules name them for its phase (`phases.{phase}`): "
                         f"{suite} positions {first}-{last}.")

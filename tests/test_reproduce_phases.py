@@ -55,9 +55,9 @@ def test_every_rules_file_names_both_phases() -> None:
 def test_a_confirmation_measures_the_held_out_data() -> None:
     scale = phase_scale(measure.FULL, CONFIRM, list(registry.CLAIMS))
     # Every chess claim's new version (issue 27's second referee reading) names the self-play
-    # suite's first 220 positions, the largest sample claims 3 and 4 need.
+    # suite's first 300 positions, more than claims 3 and 4 need (215).
     assert phases.suite_named(list(registry.CLAIMS), CONFIRM) == "selfplay-confirm.epd"
-    assert (scale.chess_first, scale.chess_positions) == (1, 220)
+    assert (scale.chess_first, scale.chess_positions) == (1, 300)
     assert dict(scale.seeds) == {"games": 12, "knuth-moore": 1001, "pearl": 1002, "sweep": 1003,
                                  "stockman": 1004, "plaat-sss": 1005}
     assert scale.chess_depth == measure.FULL.chess_depth and scale.connect4 == measure.FULL.connect4
@@ -160,7 +160,7 @@ def test_rules_written_after_a_look_at_the_confirmation_data_are_exploratory() -
     looked = Confirmation(pvs.version - 1, phases.data_digest(data), "runs/2026-11-26", "2026-11-26")
     later = phase_of(replace(pvs, confirmations=(looked,)), CONFIRM, changed=False)
     assert later.phase == EXPLORE
-    assert later.why == (f"its confirmation data (selfplay-confirm.epd positions 1-220) were measured in the "
+    assert later.why == (f"its confirmation data (selfplay-confirm.epd positions 1-300) were measured in the "
                          f"confirmation run runs/2026-11-26 of 2026-11-26 under rules version "
                          f"{pvs.version - 1}; version {pvs.version} came after")
     # The same version run again is a replication; other data are no look at these.
