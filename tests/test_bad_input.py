@@ -27,7 +27,9 @@ from click.testing import CliRunner, Result
 
 from harness.cli import cli
 from harness.command_line import OneLineUsage
+from harness.reproduce.claims import select
 from harness.reproduce.measure import chess_suite, made_with
+from harness.reproduce.phases import EXPLORE, suite_named
 from harness.run.experiment import run_experiment
 from harness.run.plan import ExperimentConfig
 from harness.search import registry
@@ -469,9 +471,6 @@ CASES = [
                  id="reproduce-out-empty"),
     pytest.param(["reproduce", "--quick", "--phase", "confirm", "--only", "1", "--out", "{out}"],
                  "--quick is exploration", id="reproduce-quick-confirm"),
-    pytest.param(["reproduce", "--phase", "confirm", "--only", "mtdf", "--out", "{out}"],
-                 "--phase confirm: {d}/wac.epd holds 0 of the rules' confirmation positions "
-                 "31-180", id="reproduce-confirm-without-the-positions"),
     # suites
     pytest.param(["suites", "get", "nosuch", "--dest", "{out}"], "unknown suite 'nosuch'",
                  id="suites-get-unknown"),
@@ -766,6 +765,25 @@ def test_a_plugin_variant_gone_or_upgraded_is_not_resumed(interrupted: Path, tmp
     assert (out / "results.csv").read_bytes() == rows
 
 
+def test_a_confirmation_without_its_positions_is_refused(tmp_path: Path,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """A confirmation whose suite lacks the rules' positions is refused in one line. The suite
+    is a stand-in of one position under the name the rules give: the real held-out suite
+    ships in the package, and a refusal that failed must not measure it (this test once
+    named wac.epd, and ran claim 3's confirmation when its rules moved to the self-play suite)."""
+    from harness import reproduce as rp
+
+    short = tmp_path / "selfplay-confirm.epd"
+    short.write_text(f'{START} id "stand-in.1";\n', "utf-8")
+    monkeypatch.setattr(rp, "chess_suite", lambda *named: short)
+    out = tmp_path / "out"
+    result = CliRunner().invoke(cli, ["reproduce", "--phase", "confirm", "--only", "mtdf",
+                                      "--out", str(out)])
+    assert_one_line(result, f"--phase confirm: {short} holds 1 of the rules' confirmation "
+                            "positions 1-300")
+    assert not out.exists()
+
+
 @pytest.mark.parametrize("change,names", [
     (lambda made: made.update(counting_version=0),
      "{out}: cannot resume: its rows were counted by counting rules version 0, this harness "
@@ -783,7 +801,7 @@ def test_a_changed_reproduction_is_not_resumed(tmp_path: Path, change: Callable[
                                                names: str) -> None:
     """``reproduce --resume`` says what changed since its rows were made, where
     ``measuring.json`` records it, and touches nothing."""
-    suite = chess_suite()
+    suite = chess_suite(suite_named(select(["mtdf"]), EXPLORE))     # the suite its rules name
     assert suite is not None
     made = made_with(suite)
     change(made)
