@@ -4,6 +4,7 @@ version fixes, and that every verdict is reachable in both directions."""
 from __future__ import annotations
 
 import dataclasses
+from typing import Any
 
 import pandas as pd
 import pytest
@@ -101,6 +102,61 @@ def test_claim_8_is_judged_on_chess_and_can_come_out_either_way() -> None:
     # no saving with good ordering (or none shown): the other three hold
     assert verdict(ladder_ends(good=1.03, poor=1.2)) == "3 of 4 checks hold, 1 does not hold"
     assert verdict(ladder_ends(good=1.0, poor=1.2)) == "3 of 4 checks hold, 1 inconclusive"
+
+
+def test_claim_8_s_verdict_names_the_central_prediction_and_the_trend_on_chess() -> None:
+    """Referee S3: the verdict line says the failing check is the central prediction (PVS's
+    penalty under poor ordering) and that the trend on chess is inverse, on search nodes
+    alone too (the reversal is not only quiescence); can-lose is a rate."""
+    from harness.reproduce.claims import ordering
+    from tests.test_reproduce import ordering_numbers
+
+    frame = ladder_ends(good=0.93, poor=0.62)
+    poor_pvs = (frame["config"] == "none") & (frame["variant"] == "pvs")
+    frame.loc[poor_pvs, "qnodes"] = frame.loc[poor_pvs, "qnodes"] // 2   # quiescence apart
+    chess = ordering.chess_numbers(frame)
+    assert chess is not None and chess["can_lose"]["mean"] == 0.0
+    assert chess["poor"]["ratio"] < chess["search_nodes"]["poor"]["ratio"] == pytest.approx(0.62, abs=1e-3)
+    checks = ordering.judge_ordering({**ordering_numbers(), "chess": chess})
+    verdict = ordering.verdict_text(checks, chess)
+    assert verdict.startswith(
+        "2 of 4 checks hold, 2 do not hold: the central prediction, PVS's penalty under poor "
+        "ordering (its advantage shrinks), does not hold; the trend on chess is inverse to the "
+        "study's prediction (PVS's advantage over alpha-beta is larger with ordering none); on "
+        "search nodes alone (quiescence left out) pvs / alpha-beta is 0.620 with ordering none, "
+        "0.930 with +hash move, quotient 0.66")
+    assert "(extension, synthetic trees" in verdict
+    assert "more on 0 of 12 positions" in checks[3].measured and "[0.1, 1]" in checks[3].statement
+    assert "claim 4's (pvs-article) depth-4 saving" in checks[0].statement       # shared, marked
+    chess = ordering.chess_numbers(ladder_ends(good=0.9, poor=1.1))
+    assert chess is not None
+    verdict = ordering.verdict_text(ordering.judge_ordering({**ordering_numbers(), "chess": chess}),
+                                    chess)
+    assert verdict.startswith("holds: the central prediction, PVS's penalty under poor ordering "
+                              "(its advantage shrinks), holds; the trend on chess is as the study "
+                              "predicts (PVS's advantage over alpha-beta is smaller with ordering none)")
+    assert ordering.verdict_text(ordering.judge_ordering({**ordering_numbers(), "chess": None}),
+                                 None).startswith(NO_WAC + " (extension, synthetic")
+
+
+def test_claim_8_s_summary_pools_no_count_of_claim_and_extension() -> None:
+    """Referee S3: "Verdict: 9 of 12 statements of the texts hold (chess the claim,
+    synthetic trees its extension)" pooled the extension into the claim; gone."""
+    from harness.reproduce.claims import ordering
+    from harness.reproduce.measure import ORDERING_LEVELS
+    from tests.test_reproduce import ordering_numbers
+
+    numbers: dict[str, Any] = {**ordering_numbers(), "chess": ordering.chess_numbers(
+        ladder_ends(good=0.93, poor=0.62))}
+    level = {"ratio": 0.95, "low": 0.9, "high": 1.0, "n": 8.0, "equal": 8.0}
+    numbers["trends"] = {v: {m: ordering._trend({lv: level for lv in ORDERING_LEVELS})
+                             for m in ("distinct", "tied")} for v in ("pvs", "negascout")}
+    for model in ("distinct", "tied"):
+        numbers["alphabeta_by_level"][model]["nodes"] = {"0.0": 5000.0, "1.0": 431.0}
+    text = ordering._text(numbers, ordering.ordering_statements(numbers))
+    assert "statements of the texts hold" not in text and "Verdict:" not in text
+    assert "The trend on chess is inverse to the study's prediction" in text
+    assert text.endswith("Correctness checks (not in the verdict): every one passes.")
 
 
 def test_claim_8_without_chess_is_not_measured_but_its_extension_is_judged() -> None:
