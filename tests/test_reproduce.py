@@ -251,17 +251,19 @@ def test_zwp_s_verdict_says_what_was_saved_against_the_threshold() -> None:
 
     band = Band.parse("(0, 0.99]")
     assert saving_text(ratio(0.9944, 0.9933, 0.9954), band) == (
-        "saves 0.56% (0.46% to 0.67% saved), below the harness's 1% threshold")
+        "saves 0.56% (0.46% to 0.67%), below the harness's 1% threshold")
     assert saving_text(ratio(0.97, 0.96, 0.985), band).endswith("beyond the harness's 1% threshold")
     assert saving_text(ratio(0.98, 0.97, 0.995), band).endswith("straddling the harness's 1% threshold")
-    assert saving_text(ratio(1.02, 1.01, 1.03), band).startswith("costs 2.00% (-3.00% to -1.00% saved)")
+    assert saving_text(ratio(1.02, 1.01, 1.03), band).startswith("costs 2.00% (3.00% more to 1.00% more)")
+    assert saving_text(ratio(1.0048, 0.9969, 1.0162), band) == (
+        "costs 0.48% (1.62% more to 0.31%), below the harness's 1% threshold")
     numbers = zwp_numbers()
     numbers["sets"]["chess, full window"]["improvement"] = ratio(0.9944, 0.9933, 0.9954, 150)
     checks = judge_zwp(numbers)
     assert checks[2].outcome == FAILS
     assert verdict_text(checks) == (
         "2 of 3 checks hold, 1 does not hold (chess, full window: the improvement saves 0.56% "
-        "(0.46% to 0.67% saved), below the harness's 1% threshold)")
+        "(0.46% to 0.67%), below the harness's 1% threshold)")
     assert verdict_text(judge_zwp(zwp_numbers())) == HOLDS      # nothing to explain
 
 

@@ -108,14 +108,19 @@ def check_typing(labels: Sequence[str]) -> None:
 def saving_text(r: Mapping[str, float], band: Band) -> str:
     """A ratio's saving in words against the smallest effect that matters (``band``'s end
     below 1): ``saves 0.56% (0.46% to 0.67%), below the harness's 1% threshold``; a ratio
-    above 1 ``costs``. What was measured, not only whether it passed."""
+    above 1 ``costs``, an interval end above 1 ``x% more``. What was measured, not only
+    whether it passed."""
     threshold = 1 - band.high
-    saving, low, high = 1 - r["ratio"], 1 - r["high"], 1 - r["low"]
+    low, high = 1 - r["high"], 1 - r["low"]
+
+    def saved(x: float) -> str:
+        return f"{x:.2%}" if x >= 0 else f"{-x:.2%} more"
+
     where = (f"beyond the harness's {threshold:.0%} threshold" if low >= threshold
              else f"below the harness's {threshold:.0%} threshold" if high < threshold
              else f"its interval straddling the harness's {threshold:.0%} threshold")
-    words = f"saves {saving:.2%}" if saving >= 0 else f"costs {-saving:.2%}"
-    return f"{words} ({low:.2%} to {high:.2%} saved), {where}"
+    words = f"saves {saved(1 - r['ratio'])}" if r["ratio"] <= 1 else f"costs {r['ratio'] - 1:.2%}"
+    return f"{words} ({saved(low)} to {saved(high)}), {where}"
 
 
 def judge_zwp(numbers: Mapping[str, Any]) -> list[Check]:
@@ -165,7 +170,7 @@ def judge_zwp(numbers: Mapping[str, Any]) -> list[Check]:
 def verdict_text(checks: Sequence[Check]) -> str:
     """The claim's verdict (:func:`verdict_of`) with what each saves check that does not
     hold measured: ``1 of 5 checks hold, ... (chess, full window: the improvement saves
-    0.56% (0.46% to 0.67% saved), below the harness's 1% threshold)``; a bare outcome
+    0.56% (0.46% to 0.67%), below the harness's 1% threshold)``; a bare outcome
     would hide that the note claims no size."""
     short = [f"{c.statement.partition(' saves nodes')[0]} {c.measured.partition('): ')[2]}"
              for c in claim_checks(checks) if " saves nodes" in c.statement and not c.passed]
