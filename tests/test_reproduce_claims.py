@@ -165,3 +165,34 @@ def test_claim_8_without_chess_is_not_measured_but_its_extension_is_judged() -> 
 
     checks = ordering.judge_ordering({**ordering_numbers(), "chess": None})
     assert verdict_with_extensions(checks, NO_WAC).startswith(NO_WAC + " (extension, synthetic")
+
+
+def test_claims_7_and_8_say_which_bands_no_sample_reaches() -> None:
+    """Rules zwp v8 and ordering v7 (probability method, the truth assumed the exploration's
+    estimate): where it lies outside a band no sample reaches 80%, and where the shared sample
+    is too small the chance at it is stated; each is a finding in ``power.unreachable``, not
+    a band moved to be reachable. The chess checks that can hold reach 80% at 300 positions."""
+    from harness.reproduce.claims.ordering import RULES as ORDERING
+    from harness.reproduce.power import PROBABILITY, TARGET, method_of, plan_of, probability
+
+    def power(rules: Any, ident: str) -> Any:
+        found = rules.check(ident).power
+        assert found is not None and method_of(found) == PROBABILITY and found["assumed"]
+        return found
+
+    for rules, ident in ((zwp.RULES, "improvement-saves"), (zwp.RULES, "zwp-pv-saves"),
+                         (ORDERING, "chess/advantage-shrinks")):
+        found = power(rules, ident)
+        chess = [r for label, r in found["estimates"].items() if label.startswith(("chess", "pvs"))]
+        assert chess and all(r["needed_n"] is None for r in chess), ident
+        assert "no sample reaches 80%" in found["unreachable"]
+    lose = power(ORDERING, "chess/can-lose")
+    (rate,) = plan_of(lose["estimates"])
+    assert (rate.confirm_n, lose["estimates"][rate.label]["needed_n"]) == (300, 334)
+    assert probability(rate, ORDERING.check("chess/can-lose").band, 340) >= TARGET
+    assert "at 300 the chance of holding is 76%" in lose["unreachable"]
+    for ident in ("chess/good-saves", "chess/more-research"):
+        found = power(ORDERING, ident)
+        (estimate,) = found["estimates"].values()
+        assert "unreachable" not in found and estimate["probability"] >= TARGET
+        assert estimate["needed_n"] <= estimate["confirm_n"] == 300
