@@ -43,7 +43,7 @@ from harness.reproduce import (
 )
 from harness.reproduce.claims import pons
 from harness.reproduce.claims.ordering import level_runs
-from harness.reproduce.verdicts import EXTENSION, verdict_with_extensions
+from harness.reproduce.verdicts import EXTENSION, Band, verdict_with_extensions
 from harness.search import parse_variants, run_search
 from harness.search.minimal import knuth_moore
 
@@ -221,12 +221,17 @@ def zwp_numbers() -> dict[str, Any]:
 def test_zwp_checks() -> None:
     numbers = zwp_numbers()
     checks = judge_zwp(numbers)
-    assert [c.kind for c in checks] == [THEOREM, "claim", "claim", THEOREM, "claim", THEOREM, "claim"]
+    # never costs (no table, chess); chess, full window: the improvement, zwp-all; chess,
+    # aspiration windows: zwp-all, zwp-pv (rules v8: zwp-pv is judged there only)
+    assert [c.kind for c in checks] == [THEOREM, "claim", "claim", THEOREM, THEOREM, "claim"]
     assert verdict_of(checks) == HOLDS
-    assert "aspiration windows" in checks[-1].statement and "improvement" not in checks[-2].statement
+    assert "aspiration windows" in checks[-1].statement and "zwp-pv" in checks[-1].statement
+    assert not any("full window: zwp-pv" in c.statement for c in checks)
     numbers["sets"]["chess, aspiration windows"]["zwp-pv"] = ratio(0.995, 0.985, 1.0)   # maybe none
-    assert outcomes(judge_zwp(numbers))[6] == INCONCLUSIVE
+    assert outcomes(judge_zwp(numbers))[5] == INCONCLUSIVE
     numbers = zwp_numbers()
+    numbers["sets"]["chess, full window"]["zwp-pv"] = ratio(1.2, 1.1, 1.3)     # not judged there
+    assert verdict_of(judge_zwp(numbers)) == HOLDS
     numbers["sets"]["chess, full window"]["zwp-all"] = same_tree(differ=1)     # zwp-all acted
     checks = judge_zwp(numbers)
     assert checks[3].outcome == FAILS and checks[3].kind == THEOREM and verdict_of(checks) == HOLDS
@@ -236,7 +241,44 @@ def test_zwp_checks() -> None:
     numbers["improvement_never_costs"]["sets"]["synthetic trees (no table)"]["more"] = 1
     checks = judge_zwp(numbers)
     assert checks[0].outcome == FAILS and checks[0].kind == THEOREM     # a broken implementation
-    assert verdict_of(checks) == "3 of 4 checks hold, 1 does not hold"
+    assert verdict_of(checks) == "2 of 3 checks hold, 1 does not hold"
+
+
+def test_zwp_s_verdict_says_what_was_saved_against_the_threshold() -> None:
+    """Referee S4: "saves 0.56% (0.46-0.67%), below the harness's 1% threshold", not a bare
+    "does not hold": the note claims no size."""
+    from harness.reproduce.claims.zwp import saving_text, verdict_text
+
+    band = Band.parse("(0, 0.99]")
+    assert saving_text(ratio(0.9944, 0.9933, 0.9954), band) == (
+        "saves 0.56% (0.46% to 0.67%), below the harness's 1% threshold")
+    assert saving_text(ratio(0.97, 0.96, 0.985), band).endswith("beyond the harness's 1% threshold")
+    assert saving_text(ratio(0.98, 0.97, 0.995), band).endswith("straddling the harness's 1% threshold")
+    assert saving_text(ratio(1.02, 1.01, 1.03), band).startswith("costs 2.00% (3.00% more to 1.00% more)")
+    assert saving_text(ratio(1.0048, 0.9969, 1.0162), band) == (
+        "costs 0.48% (1.62% more to 0.31%), below the harness's 1% threshold")
+    numbers = zwp_numbers()
+    numbers["sets"]["chess, full window"]["improvement"] = ratio(0.9944, 0.9933, 0.9954, 150)
+    checks = judge_zwp(numbers)
+    assert checks[2].outcome == FAILS
+    assert verdict_text(checks) == (
+        "2 of 3 checks hold, 1 does not hold (chess, full window: the improvement saves 0.56% "
+        "(0.46% to 0.67%), below the harness's 1% threshold)")
+    assert verdict_text(judge_zwp(zwp_numbers())) == HOLDS      # nothing to explain
+
+
+def test_zwp_s_full_window_zwp_pv_is_reported_as_predicted_by_mechanism() -> None:
+    from harness.reproduce.claims.zwp import _measured
+
+    numbers = {**zwp_numbers(), "chess_against_pvs": None}
+    numbers["sets"]["chess, full window"]["zwp-pv"] = ratio(0.99981, 0.99972, 0.99991)
+    for found in numbers["sets"].values():
+        for label in found:
+            found[label].setdefault("differ", 0.0)
+    text = _measured(numbers)
+    # 4 decimals: 3 would print 1.000 to 1.000 and hide that the interval excludes 1
+    assert "zwp-pv / zwp 0.9998 (0.9997 to 0.9999) (not judged: predicted by mechanism" in text
+    assert "aspiration:inner=zwp-pv / aspiration:inner=zwp 0.9700 (0.9500 to 0.9850)." in text
 
 
 def summary(value: float, low: float, high: float, n: int = 10, more: int = 0) -> dict[str, float]:
@@ -253,6 +295,7 @@ def ordering_numbers(models: tuple[str, ...] = ("distinct", "tied")) -> dict[str
                      for v in zw},
         "advantage_shrinks": {m: {v: ratio(1.25, 1.1, 1.4) for v in zw} for m in models},
         "research_nodes": {m: {v: ratio(40.0, 10.0, 150.0) for v in zw} for m in models},
+        "can_lose": {m: {v: rate(0.6, 0.45, 0.75) for v in zw} for m in models},
         "alphabeta_by_level": {m: {
             "steps": [{"from": a, "to": b, **ratio(0.8, 0.7, 0.9)}
                       for a, b in itertools.pairwise(levels)],
@@ -260,6 +303,12 @@ def ordering_numbers(models: tuple[str, ...] = ("distinct", "tied")) -> dict[str
         "minimal_tree": {"model": "distinct", "level": "1.0", "b": 6, "d": 6, "formula": 431,
                          "variants": {v: {"trees": 8, "exact": 8} for v in ("alphabeta", *zw)}},
     }
+
+
+def rate(mean: float, low: float, high: float, n: int = 40) -> dict[str, float]:
+    """A loss rate (:func:`harness.reproduce.claims.ordering.loss_rate`)."""
+    return {"mean": mean, "low": low, "high": high, "n": float(n), "level": 0.95,
+            "more": float(round(mean * n))}
 
 
 def outcome_by_label(numbers: dict[str, Any]) -> dict[str, str]:
@@ -317,12 +366,19 @@ def test_ordering_random_ordering_must_cost_more_re_search() -> None:
     assert found["distinct: more re-search with random ordering"] == HOLDS
 
 
-def test_ordering_can_lose_needs_one_tree_where_alpha_beta_searched_less() -> None:
+def test_ordering_loses_is_a_rate_against_its_smallest_effect() -> None:
+    """Rules version 7 (referee S3): "can lose" is a share of trees of at least 10%, not one
+    tree: one tree in 40 no longer holds it."""
     numbers = ordering_numbers()
-    numbers["variants"]["pvs"]["distinct"]["random"] = summary(0.9, 0.8, 0.99, more=1)
-    assert outcome_by_label(numbers)["distinct: can lose with random ordering"] == HOLDS
-    numbers["variants"]["pvs"]["distinct"]["random"] = summary(0.9, 0.8, 0.99, more=0)
-    assert outcome_by_label(numbers)["distinct: can lose with random ordering"] == FAILS
+    label = "distinct: loses with random ordering"
+    assert outcome_by_label(numbers)[label] == HOLDS
+    numbers["can_lose"]["distinct"]["pvs"] = rate(0.025, 0.0, 0.075)      # one tree of 40
+    assert outcome_by_label(numbers)[label] == FAILS
+    numbers["can_lose"]["distinct"]["pvs"] = rate(0.15, 0.05, 0.25)
+    assert outcome_by_label(numbers)[label] == INCONCLUSIVE
+    check = dict(rp.ordering_statements(numbers))[label]
+    assert "[0.1, 1]" in check.statement
+    assert "15.0% (95% interval 5.0% to 25.0%; more on 6 of 40 trees)" in check.measured
 
 
 def test_ordering_alpha_beta_must_not_rise_significantly_at_any_step() -> None:
@@ -362,6 +418,7 @@ def failing_ordering_numbers() -> dict[str, Any]:
                                              "random": summary(0.9, 0.85, 0.95, more=0)}
             numbers["advantage_shrinks"][model][v] = ratio(0.8, 0.7, 0.9)
             numbers["research_nodes"][model][v] = ratio(0.5, 0.3, 0.8)
+            numbers["can_lose"][model][v] = rate(0.0, 0.0, 0.0)
     return numbers
 
 
@@ -383,6 +440,7 @@ def test_ordering_verdict_says_when_nothing_holds() -> None:
                                               "random": summary(0.9, 0.85, 0.95, more=0)}
         numbers["advantage_shrinks"]["distinct"][v] = ratio(0.8, 0.7, 0.9)
         numbers["research_nodes"]["distinct"][v] = ratio(0.5, 0.3, 0.8)
+        numbers["can_lose"]["distinct"][v] = rate(0.0, 0.0, 0.0)
     numbers["alphabeta_by_level"]["distinct"]["overall"].update(ratio(1.2, 1.1, 1.3))
     numbers["minimal_tree"]["variants"]["pvs"]["exact"] = 0
     checks = judge_ordering(numbers)

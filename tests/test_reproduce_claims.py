@@ -4,6 +4,7 @@ version fixes, and that every verdict is reachable in both directions."""
 from __future__ import annotations
 
 import dataclasses
+from typing import Any
 
 import pandas as pd
 import pytest
@@ -103,9 +104,95 @@ def test_claim_8_is_judged_on_chess_and_can_come_out_either_way() -> None:
     assert verdict(ladder_ends(good=1.0, poor=1.2)) == "3 of 4 checks hold, 1 inconclusive"
 
 
+def test_claim_8_s_verdict_names_the_central_prediction_and_the_trend_on_chess() -> None:
+    """Referee S3: the verdict line says the failing check is the central prediction (PVS's
+    penalty under poor ordering) and that the trend on chess is inverse, on search nodes
+    alone too (the reversal is not only quiescence); can-lose is a rate."""
+    from harness.reproduce.claims import ordering
+    from tests.test_reproduce import ordering_numbers
+
+    frame = ladder_ends(good=0.93, poor=0.62)
+    poor_pvs = (frame["config"] == "none") & (frame["variant"] == "pvs")
+    frame.loc[poor_pvs, "qnodes"] = frame.loc[poor_pvs, "qnodes"] // 2   # quiescence apart
+    chess = ordering.chess_numbers(frame)
+    assert chess is not None and chess["can_lose"]["mean"] == 0.0
+    assert chess["poor"]["ratio"] < chess["search_nodes"]["poor"]["ratio"] == pytest.approx(0.62, abs=1e-3)
+    checks = ordering.judge_ordering({**ordering_numbers(), "chess": chess})
+    verdict = ordering.verdict_text(checks, chess)
+    assert verdict.startswith(
+        "2 of 4 checks hold, 2 do not hold: the central prediction, PVS's penalty under poor "
+        "ordering (its advantage shrinks), does not hold; the trend on chess is inverse to the "
+        "study's prediction (PVS's advantage over alpha-beta is larger with ordering none); on "
+        "search nodes alone (quiescence left out) pvs / alpha-beta is 0.620 with ordering none, "
+        "0.930 with +hash move, quotient 0.66")
+    assert "(extension, synthetic trees" in verdict
+    assert "more on 0 of 12 positions" in checks[3].measured and "[0.1, 1]" in checks[3].statement
+    assert "claim 4's (pvs-article) depth-4 saving" in checks[0].statement       # shared, marked
+    chess = ordering.chess_numbers(ladder_ends(good=0.9, poor=1.1))
+    assert chess is not None
+    verdict = ordering.verdict_text(ordering.judge_ordering({**ordering_numbers(), "chess": chess}),
+                                    chess)
+    assert verdict.startswith("holds: the central prediction, PVS's penalty under poor ordering "
+                              "(its advantage shrinks), holds; the trend on chess is as the study "
+                              "predicts (PVS's advantage over alpha-beta is smaller with ordering none)")
+    assert ordering.verdict_text(ordering.judge_ordering({**ordering_numbers(), "chess": None}),
+                                 None).startswith(NO_WAC + " (extension, synthetic")
+
+
+def test_claim_8_s_summary_pools_no_count_of_claim_and_extension() -> None:
+    """Referee S3: "Verdict: 9 of 12 statements of the texts hold (chess the claim,
+    synthetic trees its extension)" pooled the extension into the claim; gone."""
+    from harness.reproduce.claims import ordering
+    from harness.reproduce.measure import ORDERING_LEVELS
+    from tests.test_reproduce import ordering_numbers
+
+    numbers: dict[str, Any] = {**ordering_numbers(), "chess": ordering.chess_numbers(
+        ladder_ends(good=0.93, poor=0.62))}
+    level = {"ratio": 0.95, "low": 0.9, "high": 1.0, "n": 8.0, "equal": 8.0}
+    numbers["trends"] = {v: {m: ordering._trend({lv: level for lv in ORDERING_LEVELS})
+                             for m in ("distinct", "tied")} for v in ("pvs", "negascout")}
+    for model in ("distinct", "tied"):
+        numbers["alphabeta_by_level"][model]["nodes"] = {"0.0": 5000.0, "1.0": 431.0}
+    text = ordering._text(numbers, ordering.ordering_statements(numbers))
+    assert "statements of the texts hold" not in text and "Verdict:" not in text
+    assert "The trend on chess is inverse to the study's prediction" in text
+    assert text.endswith("Correctness checks (not in the verdict): every one passes.")
+
+
 def test_claim_8_without_chess_is_not_measured_but_its_extension_is_judged() -> None:
     from harness.reproduce.claims import ordering
     from tests.test_reproduce import ordering_numbers
 
     checks = ordering.judge_ordering({**ordering_numbers(), "chess": None})
     assert verdict_with_extensions(checks, NO_WAC).startswith(NO_WAC + " (extension, synthetic")
+
+
+def test_claims_7_and_8_say_which_bands_no_sample_reaches() -> None:
+    """Rules zwp v8 and ordering v7 (probability method, the truth assumed the exploration's
+    estimate): where it lies outside a band no sample reaches 80%, and where the shared sample
+    is too small the chance at it is stated; each is a finding in ``power.unreachable``, not
+    a band moved to be reachable. The chess checks that can hold reach 80% at 300 positions."""
+    from harness.reproduce.claims.ordering import RULES as ORDERING
+    from harness.reproduce.power import PROBABILITY, TARGET, method_of, plan_of, probability
+
+    def power(rules: Any, ident: str) -> Any:
+        found = rules.check(ident).power
+        assert found is not None and method_of(found) == PROBABILITY and found["assumed"]
+        return found
+
+    for rules, ident in ((zwp.RULES, "improvement-saves"), (zwp.RULES, "zwp-pv-saves"),
+                         (ORDERING, "chess/advantage-shrinks")):
+        found = power(rules, ident)
+        chess = [r for label, r in found["estimates"].items() if label.startswith(("chess", "pvs"))]
+        assert chess and all(r["needed_n"] is None for r in chess), ident
+        assert "no sample reaches 80%" in found["unreachable"]
+    lose = power(ORDERING, "chess/can-lose")
+    (rate,) = plan_of(lose["estimates"])
+    assert (rate.confirm_n, lose["estimates"][rate.label]["needed_n"]) == (300, 334)
+    assert probability(rate, ORDERING.check("chess/can-lose").band, 340) >= TARGET
+    assert "at 300 the chance of holding is 76%" in lose["unreachable"]
+    for ident in ("chess/good-saves", "chess/more-research"):
+        found = power(ORDERING, ident)
+        (estimate,) = found["estimates"].values()
+        assert "unreachable" not in found and estimate["probability"] >= TARGET
+        assert estimate["needed_n"] <= estimate["confirm_n"] == 300
