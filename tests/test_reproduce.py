@@ -534,7 +534,7 @@ def test_files_are_written_and_self_contained(cheap: ReproduceOutput) -> None:
 
 def test_chess_claims_are_skipped_cleanly_without_a_suite(tmp_path: Path,
                                                           monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(rp, "chess_suite", lambda: None)
+    monkeypatch.setattr(rp, "chess_suite", lambda *named: None)
     out = reproduce(tmp_path / "out", quick=True, only=["mtdf", "pvs-article"])
     assert [c.verdict for c in out.claims] == [NO_WAC, NO_WAC]
     assert all(not c.checks and not c.charts for c in out.claims)
@@ -546,7 +546,7 @@ def test_every_claim_runs_at_a_tiny_scale(tmp_path: Path, monkeypatch: pytest.Mo
     suite = tmp_path / "tiny.epd"
     suite.write_text(EPD, encoding="utf-8")
     monkeypatch.setattr(rp, "QUICK", TINY)
-    monkeypatch.setattr(rp, "chess_suite", lambda: suite)
+    monkeypatch.setattr(rp, "chess_suite", lambda *named: suite)
     out = reproduce(tmp_path / "out", quick=True, jobs=1)
     assert [c.key for c in out.claims] == rp.claim_keys()
     for claim in out.claims:

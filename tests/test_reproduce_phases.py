@@ -65,6 +65,19 @@ def test_the_exploration_keeps_the_scales_own_count() -> None:
     assert quick == measure.QUICK and (quick.chess_first, quick.chess_positions) == (1, 8)
 
 
+def test_the_suite_searched_is_the_one_the_rules_name_for_the_phase(tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    claim = info_with("mtdf", explore={"chess": {"suite": "mine.epd", "positions": [1, 2]}},
+                      confirm={"chess": {"suite": "theirs.epd", "positions": [1, 2]}})
+    assert phases.suite_named([claim], EXPLORE) == "mine.epd"
+    assert phases.suite_named([claim], CONFIRM) == "theirs.epd"
+    assert phases.suite_named([by_key("knuth-moore")], CONFIRM) is None
+    monkeypatch.setenv("HARNESS_SUITES", str(tmp_path))
+    mine = epd(tmp_path / "mine.epd", START)
+    assert measure.chess_suite("mine.epd") == mine
+    assert measure.chess_suite("absent.epd") == measure.chess_suite("bench.epd")   # as WAC was
+
+
 def test_claims_sharing_a_dataset_must_name_the_same_data() -> None:
     odd = info_with("zwp", confirm={"chess": {"suite": "wac.epd", "positions": [31, 90]},
                                     "sweep": {"seed": 1003}})

@@ -66,7 +66,14 @@ from harness.reproduce.measure import (
     measuring,
     plan,
 )
-from harness.reproduce.phases import CONFIRM, EXPLORE, PHASES, check_held_out, phase_scale
+from harness.reproduce.phases import (
+    CONFIRM,
+    EXPLORE,
+    PHASES,
+    check_held_out,
+    phase_scale,
+    suite_named,
+)
 from harness.reproduce.verdicts import (
     CLAIM,
     FAILS,
@@ -128,7 +135,7 @@ def _prepare(quick: bool, only: Sequence[str] | None,
     selected = select(only)
     # QUICK and chess_suite are looked up here, in this module, so a test can replace them
     scale = phase_scale(QUICK if quick else FULL, phase, selected)
-    suite = chess_suite() if any(c.chess for c in selected) else None
+    suite = chess_suite(suite_named(selected, phase)) if any(c.chess for c in selected) else None
     if phase == CONFIRM:
         check_held_out(selected, CLAIMS, scale, suite)
     return selected, scale, suite

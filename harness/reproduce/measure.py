@@ -279,11 +279,13 @@ Job = tuple[tuple[tuple[str, str], ...], Problem, tuple[Run, ...]]
 """The tags of every row (``dataset`` first), the problem, and its runs."""
 
 
-def chess_suite() -> Path | None:
-    """The chess positions: ``wac.epd`` wherever :func:`find_suite` finds it (the project's
-    ``harness/games/chess/positions/``, ``HARNESS_SUITES``, the download folder), else the project's own
-    ``bench.epd``; ``None`` when neither is there."""
-    for name in ("wac.epd", "bench.epd"):
+def chess_suite(named: str | None = None) -> Path | None:
+    """The chess positions: the suite ``named`` (by the rules' data for the run's phase:
+    :func:`harness.reproduce.phases.suite_named`; ``wac.epd`` when none is) wherever
+    :func:`find_suite` finds it (the project's ``harness/games/chess/positions/``,
+    ``HARNESS_SUITES``, the download folder), else the project's own ``bench.epd``;
+    ``None`` when neither is there."""
+    for name in (named or "wac.epd", "bench.epd"):
         try:
             return find_suite(name)
         except HarnessError:

@@ -121,6 +121,13 @@ def _merged(selected: Sequence[ClaimInfo], phase: str) -> dict[str, tuple[Any, s
     return merged
 
 
+def suite_named(selected: Sequence[ClaimInfo], phase: str) -> str | None:
+    """The chess suite the selected claims' rules name for ``phase`` (``None``: none names
+    one, e.g. a confirmation without held-out chess data keeps the exploration's)."""
+    found = _merged(selected, phase).get("chess")
+    return None if found is None else str(found[0]["suite"])
+
+
 def phase_scale(base: Scale, phase: str, selected: Sequence[ClaimInfo]) -> Scale:
     """The scale a run of ``phase`` measures: ``base`` (quick or full) with each dataset's
     data as the selected claims' rules name them for the phase: the chess positions'
