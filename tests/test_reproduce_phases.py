@@ -55,7 +55,7 @@ def test_every_rules_file_names_both_phases() -> None:
 def test_a_confirmation_measures_the_held_out_data() -> None:
     scale = phase_scale(measure.FULL, CONFIRM, list(registry.CLAIMS))
     assert (scale.chess_first, scale.chess_positions) == (31, 150)
-    assert dict(scale.seeds) == {"games": 12, "knuth-moore": 1001, "pearl": 1002, "sweep": 1003,
+    assert dict(scale.seeds) == {"games": 12, "knuth-moore": 1001, "pearl": 2002, "sweep": 2003,
                                  "stockman": 1004, "plaat-sss": 1005}
     assert scale.chess_depth == measure.FULL.chess_depth and scale.connect4 == measure.FULL.connect4
 
