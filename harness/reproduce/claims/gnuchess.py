@@ -114,9 +114,10 @@ def describe(numbers: Mapping[str, Any], by_level: pairwise.Shares) -> str:
     parts = [f"{name}: a node alpha-beta did not visit on {x['new']}, more nodes in total on "
              f"{x['more']} of {x['problems']} problems" for name, x in sets.items()]
     worst = max(by_level.items(), key=lambda kv: kv[1]["more"] / kv[1]["problems"])
-    return ("; ".join(lead) + ". Per set: " + "; ".join(parts) + f". More nodes in total most "
-            f"often at {worst[0].replace('/', ' values, ordering ')} ({worst[1]['more']:.0f} of "
-            f"{worst[1]['problems']:.0f}).")
+    text = "; ".join(lead)
+    return (text[:1].upper() + text[1:] + ". Per set: " + "; ".join(parts) + ". More nodes in "
+            f"total most often at {worst[0].replace('/', ' values, ordering ')} "
+            f"({worst[1]['more']:.0f} of {worst[1]['problems']:.0f}).")
 
 
 CHART = ("gnuchess", "How often PVS searches more than alpha-beta",
