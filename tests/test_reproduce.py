@@ -519,12 +519,14 @@ def test_files_are_written_and_self_contained(cheap: ReproduceOutput) -> None:
         assert claim.title in md and f"Verdict: {claim.verdict}" in md
         assert {p.suffix for p in claim.charts} == {".png", ".svg"}
         assert all(p.is_file() and p.parent == out / "charts" for p in claim.charts)
-    assert "How verdicts are decided" in md and "toward (claim check) in (0, inf)" in md
+    assert "How verdicts are decided" in md and "nearer/b=3 (extension) in [0.9032, 1.0306]" in md
     assert "**Earlier versions of the rules**" in md and "Correctness checks" in md
     assert "The harness's own choices" in md
-    # Power before data: claim 2's band needs 4 trees of b = 3, the confirmation has 40.
-    assert "power (before data)" in md and "b = 3: n = 40 explored, 40 to confirm, expected " \
-        "half-width 0.0655, holds beyond 0.0655" in md and "Multiplicity: none" in md
+    # Power before data: claim 2's band at b = 3 needs 144 trees for an 80% chance of holding.
+    assert "power (before data)" in md and "b = 3: n = 40 explored, 144 to confirm, expected " \
+        "half-width 0.0214, the band needs n >= 144; chance of holding 80% if the truth is 1" in md
+    assert "Multiplicity: none" in md and "extension (the finite depth: nearer x/(1-x) than its " \
+        "rivals): its own verdict" in md
     assert "![" in md and "(charts/knuth_moore.png)" in md
     images = re.findall(r'src="([^"]+)"', page)
     assert len(images) == 2 and all(i.startswith("data:image/png;base64,") for i in images)

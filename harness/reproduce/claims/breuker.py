@@ -158,7 +158,7 @@ def analyse(ctx: Context, info: ClaimInfo) -> Section:
 
 
 CLAIM = ClaimInfo(
-    "breuker", "Breuker: Marsland's PVS and Reinefeld's NegaScout expand the same tree",
+    "breuker", "Breuker: Marsland's PVS and Reinefeld's NegaScout are identical",
     "pvs-wiki-article.txt (Dennis Breuker, CCC 2004, quoting note 15 of his thesis; the wiki "
     "article's own sentence)",
     "Breuker: \"the version of principal-variation search as mentioned by Marsland (1986) is "
