@@ -150,7 +150,9 @@ def test_an_installed_package_finds_its_own_suites(built: Built, tmp_path: Path)
     assert Path(found["package"]).parent == installed / "harness"
     assert found["bench"] == str(positions / "bench.epd")
     assert found["suites"] == {"bench.epd": [str(positions / "bench.epd"), 40],
-                               "perft.epd": [str(positions / "perft.epd"), 6]}
+                               "perft.epd": [str(positions / "perft.epd"), 6],
+                               "selfplay-confirm.epd": [str(positions / "selfplay-confirm.epd"), 450],
+                               "selfplay-explore.epd": [str(positions / "selfplay-explore.epd"), 60]}
 
 
 def test_the_wheel_ships_every_page_template(built: Built) -> None:

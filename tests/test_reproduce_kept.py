@@ -57,7 +57,7 @@ def test_keep_writes_the_compact_form_in_a_dated_folder(tmp_path: Path) -> None:
     # the same run kept again writes the same bytes (no time stamp in the archive)
     again = kept.keep(run, tmp_path / "other")
     assert (again / "data" / "pearl.csv.gz").read_bytes() == packed
-    with pytest.raises(HarnessError, match="exists already"):
+    with pytest.raises(HarnessError, match=r"kept already, in .*2026-11-27"):
         kept.keep(run, tmp_path / "docs" / "reproduction")
 
 
@@ -123,7 +123,14 @@ def test_the_commits_between_two_runs_are_those_that_touched_searches_or_games()
 def test_the_newest_kept_run_is_compared_by_default(tmp_path: Path) -> None:
     root = tmp_path / "kept"
     kept.keep(make_run(tmp_path / "a", nodes=7, finished="2026-11-20T00:00:00+00:00"), root)
-    newest = kept.keep(make_run(tmp_path / "b", nodes=8, finished="2026-11-27T00:00:00+00:00"), root)
+    newest = kept.keep(make_run(tmp_path / "b", nodes=8, finished="2026-11-27T00:00:00+00:00",
+                                verdict="inconclusive"), root)
+    # A later kept run of another claim only is passed over: it measured nothing of this one.
+    other = make_run(tmp_path / "c", finished="2026-11-28T00:00:00+00:00")
+    record = json.loads((other / "claims.json").read_text(encoding="utf-8"))
+    record["claims"][0]["key"] = "three-games"
+    (other / "claims.json").write_text(json.dumps(record), encoding="utf-8")
+    assert kept.keep(other, root).name == "2026-11-28"
     run = make_run(tmp_path / "run", nodes=8)
     found = kept.compare_with_earlier(run, None, root)
     assert found is not None and found.old == str(newest) and not found.differences
@@ -131,24 +138,53 @@ def test_the_newest_kept_run_is_compared_by_default(tmp_path: Path) -> None:
     assert kept.compare_with_earlier(run, None, tmp_path / "none") is None
 
 
-def test_the_readme_table_must_be_the_newest_kept_run(tmp_path: Path) -> None:
+def test_the_readme_table_must_be_the_kept_runs_rows(tmp_path: Path) -> None:
     root = tmp_path / "docs" / "reproduction"
     assert kept.readme_differences("# README\n", [], tmp_path) == []
     dest = kept.keep(make_run(tmp_path / "run"), root)
     relative = "docs/reproduction/2026-11-27/verdicts.md"
-    block = kept.readme_block(dest / "verdicts.md", relative)
+    block = kept.readme_block([dest], tmp_path)
     readme = f"# README\n\nThe verdicts:\n\n{block}\nMore.\n"
     assert kept.readme_table(readme) == (relative, (dest / "verdicts.md").read_text("utf-8"))
     assert kept.readme_differences(readme, [dest], tmp_path) == []
     assert kept.readme_differences("# README\n", [dest], tmp_path) == [
-        f"the README shows no kept run's verdicts ({relative} is the newest kept run)"]
+        f"the README shows no kept run's verdicts ({relative} kept)"]
     edited = readme.replace("| holds |", "| does not hold |")
     assert kept.readme_differences(edited, [dest], tmp_path) == [
-        f"the README's table differs from {relative}"]
+        f"the README's table differs from the kept rows of {relative}"]
     assert kept.readme_differences(readme, [], tmp_path) == [
         f"the README shows {relative}, but no run is kept"]
     with pytest.raises(HarnessError, match="not closed"):
         kept.readme_table(readme.replace(kept.README_END, ""))
+
+
+def test_a_later_run_of_some_claims_replaces_only_their_rows(tmp_path: Path) -> None:
+    """Claims 2 and 3 kept on one day, claim 3 confirmed again the next, claim 4 alone on the
+    same day (its folder gets -2): the README shows 2 from the first, 3 and 4 from the later."""
+    root = tmp_path / "docs" / "reproduction"
+    first = kept.keep(make_run(tmp_path / "a", finished="2026-11-27T10:00:00+00:00"), root)
+    (first / "verdicts.md").write_text("| # | claim | verdict |\n|---|---|---|\n| 2 | Pearl | holds |\n"
+                                       "| 3 | Plaat | inconclusive |\n", encoding="utf-8")
+    second = kept.keep(make_run(tmp_path / "b", finished="2026-11-28T01:00:00+00:00",
+                                verdict="inconclusive"), root)
+    (second / "verdicts.md").write_text("| # | claim | verdict |\n|---|---|---|\n"
+                                        "| 3 | Plaat | holds |\n", encoding="utf-8")
+    third = kept.keep(make_run(tmp_path / "c", finished="2026-11-28T02:00:00+00:00",
+                               verdict="does not hold"), root)
+    assert third.name == "2026-11-28-2"
+    (third / "verdicts.md").write_text("| # | claim | verdict |\n|---|---|---|\n"
+                                       "| 4 | PVS | does not hold |\n", encoding="utf-8")
+    runs = kept.kept_runs(root)
+    assert runs == [first, second, third]
+    names, table = kept.kept_table(runs, tmp_path)
+    assert names == ("docs/reproduction/2026-11-27/verdicts.md, docs/reproduction/2026-11-28/"
+                     "verdicts.md, docs/reproduction/2026-11-28-2/verdicts.md")
+    assert table.splitlines()[2:] == ["| 2 | Pearl | holds |", "| 3 | Plaat | holds |",
+                                      "| 4 | PVS | does not hold |"]
+    readme = "# R\n\n" + kept.readme_block(runs[:1], tmp_path) + "\nEnd.\n"
+    assert kept.readme_differences(readme, runs, tmp_path) != []
+    updated = kept.readme_with_kept(readme, runs, tmp_path)
+    assert kept.readme_differences(updated, runs, tmp_path) == [] and updated.endswith("\nEnd.\n")
 
 
 def test_the_readme_shows_the_newest_kept_run() -> None:
@@ -176,3 +212,28 @@ def test_a_finished_run_made_without_keep_is_kept_by_resume(tmp_path: Path) -> N
     done = CliRunner().invoke(cli, ["reproduce", "--resume", str(run)])
     assert done.exit_code == 2 and "Traceback" not in done.output
     assert not kept.finished_run(make_run(tmp_path / "open", finished=None))
+
+
+def test_keeping_into_the_checkout_writes_the_readme_table(tmp_path: Path,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--resume RUN --keep docs/reproduction`` in a checkout keeps the run and writes the
+    README's block anew; a README without a block is left alone."""
+    import harness.reproduce.provenance as provenance
+
+    top = tmp_path / "checkout"
+    root = top / kept.KEPT_FOLDER
+    first = kept.keep(make_run(tmp_path / "a", finished="2026-11-26T00:00:00+00:00"), root)
+    readme = top / "README.md"
+    readme.write_text("# R\n\n" + kept.readme_block([first], top) + "\nEnd.\n", encoding="utf-8")
+    monkeypatch.setattr(provenance, "checkout_root", lambda where=None: top)
+    run = make_run(tmp_path / "b", verdict="does not hold")
+    result = CliRunner().invoke(cli, ["reproduce", "--resume", str(run), "--keep", str(root)])
+    assert result.exit_code == 0, result.output
+    assert "wrote the kept verdicts into" in result.output
+    text = readme.read_text(encoding="utf-8")
+    assert "| 2 | Pearl | does not hold |" in text and text.endswith("\nEnd.\n")
+    assert kept.readme_differences(text, kept.kept_runs(root), top) == []
+    readme.write_text("# R\n", encoding="utf-8")
+    other = make_run(tmp_path / "c", verdict="inconclusive")
+    result = CliRunner().invoke(cli, ["reproduce", "--resume", str(other), "--keep", str(root)])
+    assert result.exit_code == 0 and readme.read_text(encoding="utf-8") == "# R\n"

@@ -3,9 +3,12 @@
 :func:`keep` writes the compact form of a finished run into a dated folder
 (``docs/reproduction/<date>/``): its ``claims.json`` and ``verdicts.md`` as written, and the
 data behind each verdict, ``data/<dataset>.csv.gz``: every row's question, variant and
-counts, without the times (they differ from run to run; the counts must not). The README's
-table of verdicts is the newest kept run's ``verdicts.md`` between two markers
-(:func:`readme_table`), and a test checks they are equal.
+counts, without the times (they differ from run to run; the counts must not). A second run
+kept on the same day goes to ``<date>-2`` and so on. The README's table of verdicts, between
+two markers (:func:`readme_table`), is the kept runs' ``verdicts.md`` rows, each claim's row
+from the newest kept run that measured it (:func:`kept_table`: a confirmation of some claims
+alone, such as one new rules version, replaces only their rows), and a test checks they are
+equal.
 
 :func:`compare` takes a run and an earlier one (kept or not). For every claim both judged by
 the same rules (the rules' sha256) on the same data (their digest) at the same scale, it
@@ -48,9 +51,12 @@ SHOWN = 5
 
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}")
 
+_FOLDER = re.compile(r"^\d{4}-\d{2}-\d{2}(-(\d+))?$")
+"""A kept run's folder: its date, and ``-2`` and on for a second run of the day."""
+
 README_BEGIN = "<!-- kept reproduction: "
-"""How the README's block of the kept run's verdicts begins: the marker names the file,
-``<!-- kept reproduction: docs/reproduction/<date>/verdicts.md -->``."""
+"""How the README's block of the kept runs' verdicts begins: the marker names the files its
+rows come from, ``<!-- kept reproduction: docs/reproduction/<date>/verdicts.md, ... -->``."""
 
 README_END = "<!-- end of kept reproduction -->"
 """How the block ends."""
@@ -96,8 +102,9 @@ def finished_run(run: Path) -> bool:
 
 def keep(run: Path, root: Path) -> Path:
     """Write the compact form of the finished reproduction in ``run`` into ``root/<date>``
-    (the date it finished, from its ``measuring.json``) and return that folder. Refuses a
-    quick run, an unfinished one and a folder that already exists."""
+    (the date it finished, from its ``measuring.json``; ``-2`` and on after a run kept that
+    day) and return that folder. Refuses a quick run, an unfinished one and one kept already
+    (the same ``claims.json``)."""
     record = _record(run)
     if record.get("mode") == "quick":
         raise HarnessError(f"{run}: a quick run (the CI scale) is not kept: keep a full or a "
@@ -106,9 +113,14 @@ def keep(run: Path, root: Path) -> Path:
     if not _DATE.match(finished):
         raise HarnessError(f"{run}: unfinished (its measuring.json records no finish); finish it "
                            f"with harness reproduce --resume {run}")
+    claims = (run / "claims.json").read_bytes()
+    for earlier in kept_runs(root):
+        if (earlier / "claims.json").read_bytes() == claims:
+            raise HarnessError(f"{run}: kept already, in {earlier}")
     dest = root / finished[:10]
-    if dest.exists():
-        raise HarnessError(f"{dest}: exists already (a kept run is never overwritten)")
+    same_day = 2
+    while dest.exists():            # a kept run is never overwritten
+        dest, same_day = root / f"{finished[:10]}-{same_day}", same_day + 1
     (dest / "data").mkdir(parents=True)
     for name in ("claims.json", "verdicts.md"):
         shutil.copyfile(run / name, dest / name)
@@ -126,12 +138,22 @@ def _read(path: Path) -> pd.DataFrame:
     return pd.read_csv(path, dtype={"problem_id": str}, low_memory=False)
 
 
+def _age(folder: Path) -> tuple[str, int]:
+    found = _FOLDER.match(folder.name)
+    return folder.name[:10], int(found.group(2)) if found and found.group(2) else 1
+
+
 def kept_runs(root: Path) -> list[Path]:
-    """The kept runs under ``root``, oldest first (their folders are dates)."""
+    """The kept runs under ``root``, oldest first (their folders are dates, ``-2`` and on for
+    a second run of a day)."""
     if not root.is_dir():
         return []
-    return sorted(p for p in root.iterdir()
-                  if p.is_dir() and _DATE.match(p.name) and (p / "claims.json").exists())
+    return sorted((p for p in root.iterdir()
+                   if p.is_dir() and _FOLDER.match(p.name) and (p / "claims.json").exists()), key=_age)
+
+
+def _claim_keys(run: Path) -> set[str]:
+    return {str(c["key"]) for c in _record(run).get("claims", [])}
 
 
 @dataclass(frozen=True)
@@ -307,8 +329,8 @@ def write_comparison(out_dir: Path, comparison: Comparison) -> Path:
 
 
 def readme_table(readme: str) -> tuple[str, str] | None:
-    """The README's block of the kept run's verdicts: the file it names and the table
-    between the markers; ``None`` without a block."""
+    """The README's block of the kept runs' verdicts: the files it names (as written in its
+    marker) and the table between the markers; ``None`` without a block."""
     start = readme.find(README_BEGIN)
     if start < 0:
         return None
@@ -321,40 +343,76 @@ def readme_table(readme: str) -> tuple[str, str] | None:
     return name, readme[head_end + 3:end].strip("\n") + "\n"
 
 
-def readme_block(verdicts: Path, relative: str) -> str:
-    """The README's block for a kept run's ``verdicts.md`` (``relative``: its path from the
-    checkout's top)."""
-    return (f"{README_BEGIN}{relative} -->\n{verdicts.read_text(encoding='utf-8')}"
-            f"{README_END}\n")
+def _rows(verdicts: str) -> tuple[list[str], dict[int, str]]:
+    """A ``verdicts.md``'s two header lines and its rows by claim number."""
+    lines = [line for line in verdicts.splitlines() if line.startswith("|")]
+    rows = {}
+    for line in lines[2:]:
+        number = line.split("|")[1].strip()
+        if number.isdigit():
+            rows[int(number)] = line
+    return lines[:2], rows
+
+
+def kept_table(kept: Sequence[Path], top: Path) -> tuple[str, str]:
+    """The kept runs' table: each claim's row from the newest kept run with a row for it, in
+    claim order, and the files the rows come from (relative to ``top``, oldest first, comma
+    separated). ``kept`` is oldest first (:func:`kept_runs`)."""
+    header: list[str] = []
+    chosen: dict[int, tuple[str, Path]] = {}
+    for run in kept:
+        found_header, rows = _rows((run / "verdicts.md").read_text(encoding="utf-8"))
+        header = header or found_header
+        chosen.update({number: (row, run) for number, row in rows.items()})
+    used = sorted({run for _, run in chosen.values()}, key=_age)
+    names = ", ".join((run / "verdicts.md").relative_to(top).as_posix() for run in used)
+    return names, "\n".join([*header, *(chosen[n][0] for n in sorted(chosen))]) + "\n"
+
+
+def readme_block(kept: Sequence[Path], top: Path) -> str:
+    """The README's block for the kept runs under ``top`` (:func:`kept_table`)."""
+    names, table = kept_table(kept, top)
+    return f"{README_BEGIN}{names} -->\n{table}{README_END}\n"
 
 
 def readme_differences(readme: str, kept: Sequence[Path], top: Path) -> list[str]:
-    """Where the README's table is not the newest kept run's ``verdicts.md`` (empty: it
+    """Where the README's table is not the kept runs' table (:func:`kept_table`; empty: it
     is, or there is no kept run and no table)."""
     block = readme_table(readme)
     if not kept:
         return [] if block is None else [f"the README shows {block[0]}, but no run is kept"]
-    newest = kept[-1] / "verdicts.md"
-    relative = newest.relative_to(top).as_posix()
+    names, table = kept_table(kept, top)
     if block is None:
-        return [f"the README shows no kept run's verdicts ({relative} is the newest kept run)"]
-    name, table = block
+        return [f"the README shows no kept run's verdicts ({names} kept)"]
+    shown, shown_table = block
     problems = []
-    if name != relative:
-        problems.append(f"the README's block names {name}, the newest kept run is {relative}")
-    if table != newest.read_text(encoding="utf-8"):
-        problems.append(f"the README's table differs from {relative}")
+    if shown != names:
+        problems.append(f"the README's block names {shown}, the kept rows come from {names}")
+    if shown_table != table:
+        problems.append(f"the README's table differs from the kept rows of {names}")
     return problems
+
+
+def readme_with_kept(readme: str, kept: Sequence[Path], top: Path) -> str:
+    """``readme`` with its block replaced by the kept runs' (:func:`readme_block`)."""
+    start = readme.find(README_BEGIN)
+    end = readme.find(README_END, start)
+    if start < 0 or end < 0:
+        raise HarnessError(f"README: no block {README_BEGIN.strip()} ... {README_END} to replace")
+    return readme[:start] + readme_block(kept, top) + readme[end + len(README_END) + 1:]
 
 
 def compare_with_earlier(out_dir: Path, against: Path | None, root: Path | None) -> Comparison | None:
     """Compare the run in ``out_dir`` with ``against`` or, without it, with the newest kept
-    run under ``root`` (none: ``None``), and write ``comparison.md`` into ``out_dir``."""
+    run under ``root`` that measured one of its claims (or else the newest; none kept:
+    ``None``), and write ``comparison.md`` into ``out_dir``."""
     if against is None:
         kept = [p for p in kept_runs(root) if p.resolve() != out_dir.resolve()] if root else []
+        mine = _claim_keys(out_dir)
+        sharing = [p for p in kept if _claim_keys(p) & mine]   # a run of other claims says nothing
         if not kept:
             return None
-        against = kept[-1]
+        against = (sharing or kept)[-1]
     found = compare(out_dir, against)
     write_comparison(out_dir, found)
     return found

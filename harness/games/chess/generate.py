@@ -281,7 +281,7 @@ def write_generated_suite(path: str | Path, count: int = DEFAULT_COUNT, seed: in
     do not depend on the current folder."""
     path = Path(path)
     suite = generate_suite(count, seed, settings, workers=workers)
-    write_epd(path, suite, header=generated_header(count, seed, settings, _shown(path)))
+    write_epd(path, suite, header=generated_header(count, seed, settings, project_relative(path)))
     return path
 
 
@@ -380,8 +380,8 @@ def _move(board: chess.Board, rng: random.Random, cache: PositionCache, settings
         move = reasonable()
     if move is None:
         move = chess.Move.from_uci(search(s.depth).best_move)
-    if _repeats(board, move):
-        move = reasonable(lambda m: not _repeats(board, m)) or move
+    if repeats(board, move):
+        move = reasonable(lambda m: not repeats(board, m)) or move
     return move
 
 
@@ -406,7 +406,7 @@ def _reasonable_move(tree: ChessTree, rng: random.Random, best: int | None, marg
     return rng.choice(good) if good else None
 
 
-def _repeats(board: chess.Board, move: chess.Move) -> bool:
+def repeats(board: chess.Board, move: chess.Move) -> bool:
     """Whether ``move`` leads to a position that occurred before in the game."""
     board.push(move)
     try:
@@ -529,7 +529,7 @@ def _default_workers() -> int:
     return max(1, min(8, available))
 
 
-def _shown(path: Path) -> str:
+def project_relative(path: Path) -> str:
     """``path`` relative to the project root when it is inside it, else as given."""
     try:
         return path.resolve().relative_to(project_root()).as_posix()
