@@ -54,7 +54,10 @@ def test_every_rules_file_names_both_phases() -> None:
 
 def test_a_confirmation_measures_the_held_out_data() -> None:
     scale = phase_scale(measure.FULL, CONFIRM, list(registry.CLAIMS))
-    assert (scale.chess_first, scale.chess_positions) == (31, 150)
+    # Every chess claim's new version (issue 27's second referee reading) names the self-play
+    # suite's first 300 positions, more than claims 3 and 4 need (215).
+    assert phases.suite_named(list(registry.CLAIMS), CONFIRM) == "selfplay-confirm.epd"
+    assert (scale.chess_first, scale.chess_positions) == (1, 300)
     assert dict(scale.seeds) == {"games": 12, "knuth-moore": 1001, "pearl": 2002, "sweep": 2003,
                                  "stockman": 1004, "plaat-sss": 1005}
     assert scale.chess_depth == measure.FULL.chess_depth and scale.connect4 == measure.FULL.connect4
@@ -63,6 +66,7 @@ def test_a_confirmation_measures_the_held_out_data() -> None:
 def test_the_exploration_keeps_the_scales_own_count() -> None:
     quick = phase_scale(measure.QUICK, EXPLORE, list(registry.CLAIMS))
     assert quick == measure.QUICK and (quick.chess_first, quick.chess_positions) == (1, 8)
+    assert phases.suite_named(list(registry.CLAIMS), EXPLORE) == "selfplay-explore.epd"
 
 
 def test_the_suite_searched_is_the_one_the_rules_name_for_the_phase(tmp_path: Path,
@@ -126,10 +130,9 @@ def test_confirmation_positions_must_be_in_the_suite_the_rules_name(tmp_path: Pa
 
 
 def test_the_real_confirmation_positions_are_held_out() -> None:
-    suite = measure.chess_suite()
-    if suite is None or suite.name != "wac.epd":
-        pytest.skip("no wac.epd")
     every = list(registry.CLAIMS)
+    suite = measure.chess_suite(phases.suite_named(every, CONFIRM))
+    assert suite is not None and suite.name == "selfplay-confirm.epd"    # in the package
     check_held_out(every, every, phase_scale(measure.FULL, CONFIRM, every), suite)
 
 
