@@ -125,30 +125,43 @@ def interval(value: float, low: float, high: float) -> dict[str, float]:
     return {"value": value, "low": low, "high": high}
 
 
-def pearl_numbers(toward: tuple[float, float], relative: tuple[float, float],
-                  outside: int = 0) -> dict[str, Any]:
-    """Claim 2's numbers for b = 5: the registered estimator's fall toward the asymptote
-    and its deepest value relative to it, each an interval over trees, and ``outside`` of
-    its 90 searches outside the minimal tree's and b^d's bounds."""
+def pearl_numbers(relative: tuple[float, float], outside: int = 0) -> dict[str, Any]:
+    """Claim 2's numbers for b = 5: the registered estimator's deepest value relative to
+    the asymptote, an interval over trees, and ``outside`` of its 90 searches outside the
+    minimal tree's and b^d's bounds."""
     target = pearl_asymptote(5)
     x = {"first_depth": 3, "last_depth": 9, "first": interval(3.9, 3.8, 4.0),
          "last": interval(target * sum(relative) / 2, target * relative[0], target * relative[1]),
-         "toward": interval(sum(toward) / 2, *toward), "relative": interval(sum(relative) / 2, *relative)}
+         "toward": interval(0.5, 0.3, 0.6), "relative": interval(sum(relative) / 2, *relative)}
     return {"branchings": {"5": {"asymptote": target, "registered": "two-ply",
                                  "estimators": {"two-ply": x}, "limit_ok": True, "residual": 0.0,
                                  "outside_bounds": outside, "searches": 90}}}
 
 
-def test_pearl_s_verdict_is_convergence_toward_his_limit_whatever_the_finite_depth_reaches() -> None:
-    assert verdict_of(judge_pearl(pearl_numbers((0.3, 0.6), (1.02, 1.09)))) == HOLDS
-    # Rules version 5: how near a finite depth ends (here past 10%) is reported, not judged.
-    assert verdict_of(judge_pearl(pearl_numbers((0.3, 0.6), (1.05, 1.13)))) == HOLDS
-    assert verdict_of(judge_pearl(pearl_numbers((-0.2, -0.05), (1.12, 1.2)))) == FAILS
-    # Within 10% but not shown to move toward it.
-    assert verdict_of(judge_pearl(pearl_numbers((-0.1, 0.2), (0.93, 0.97)))) == INCONCLUSIVE
-    theorems = [c for c in judge_pearl(pearl_numbers((0.3, 0.6), (1.0, 1.0), outside=1))
-                if c.kind == THEOREM]
+FINITE = "the finite depth: nearer x/(1-x) than its rivals"
+"""Claim 2's extension (rules version 6)."""
+
+
+def test_pearl_s_limit_is_the_theorem_and_the_finite_depth_an_extension() -> None:
+    """Rules version 6: the verdict is the theorem's; the extension holds only where E(D)
+    is nearer x/(1-x) than sqrt(b) and b^(3/4), at b = 5 E / (x/(1-x)) in [0.8631, 1.0428]."""
+    def verdict(relative: tuple[float, float], outside: int = 0) -> str:
+        return verdict_with_extensions(judge_pearl(pearl_numbers(relative, outside)))
+
+    passes = f"{THEOREM_VERDICT}: 2 of 2 correctness checks pass"
+    assert verdict((0.97, 1.03)) == f"{passes} (extension, {FINITE}: holds)"
+    assert verdict((1.02, 1.09)) == f"{passes} (extension, {FINITE}: inconclusive)"
+    assert verdict((0.85, 0.95)) == f"{passes} (extension, {FINITE}: inconclusive)"
+    assert verdict((1.09, 1.13)) == f"{passes} (extension, {FINITE}: does not hold)"  # b^(3/4)
+    assert verdict((0.70, 0.80)) == f"{passes} (extension, {FINITE}: does not hold)"  # sqrt(b)
+    # Convergence alone (the estimate falling toward the limit) no longer decides anything.
+    checks = judge_pearl(pearl_numbers((1.09, 1.13)))
+    assert [c.kind for c in checks] == [EXTENSION, THEOREM, THEOREM]
+    assert "b^(3/4) at 1.086" in checks[0].statement and "sqrt(b) at 0.726" in checks[0].statement
+    theorems = [c for c in judge_pearl(pearl_numbers((1.0, 1.0), outside=1)) if c.kind == THEOREM]
     assert outcomes(theorems) == [HOLDS, FAILS]         # the limit; one search outside the bounds
+    assert verdict((0.97, 1.03), outside=1).startswith(
+        f"{THEOREM_VERDICT}: 1 of 2 correctness checks pass, 1 fails")
 
 
 def fh_rate(rate: float, low: float, high: float) -> dict[str, float]:
@@ -173,24 +186,27 @@ LEARNING = "chess, killers, history or a table (+killers, +history, +hash move)"
 
 
 def test_breuker_is_judged_on_the_published_algorithms_and_a_table_is_an_extension() -> None:
-    """Rules version 6: the sets without a table are Breuker's object (claim checks); chess
-    with a table is an extension with its own verdict."""
+    """Rules version 8: the sets without a table are Breuker's object, a theorem of the
+    setup (correctness checks, the verdict the theorem's); chess with a table is an
+    extension with its own verdict."""
     same = {"sets": {DISTINCT: {"problems": 100, "identical": 100},
                      TIED: {"problems": 100, "identical": 100},
                      NO_TABLE: {"problems": 40, "identical": 40},
                      WITH_TABLE: {"problems": 10, "identical": 10}}}
     checks = judge_same_tree(same)
-    assert [c.kind for c in checks] == ["claim", "claim", "claim", "extension"]
+    assert [c.kind for c in checks] == [THEOREM, THEOREM, THEOREM, EXTENSION]
     assert checks[3].extension == "chess with a table"
-    assert verdict_with_extensions(checks) == "holds (extension, chess with a table: holds)"
+    theorem = f"{THEOREM_VERDICT}: 3 of 3 correctness checks pass"
+    assert verdict_with_extensions(checks) == f"{theorem} (extension, chess with a table: holds)"
     same["sets"][WITH_TABLE]["identical"] = 9                 # a table parts them: the extension
     checks = judge_same_tree(same)
-    assert verdict_of(checks) == HOLDS
-    assert verdict_with_extensions(checks) == "holds (extension, chess with a table: does not hold)"
+    assert verdict_of(checks) == theorem
+    assert verdict_with_extensions(checks) == f"{theorem} (extension, chess with a table: does not hold)"
     same["sets"][WITH_TABLE]["identical"] = 10
-    same["sets"][TIED]["identical"] = 99                      # the published algorithms part
+    same["sets"][TIED]["identical"] = 99                      # the published algorithms part: a bug
     checks = judge_same_tree(same)
-    assert verdict_of(checks) == "2 of 3 checks hold, 1 does not hold" and checks[1].outcome == FAILS
+    assert verdict_of(checks) == f"{THEOREM_VERDICT}: 2 of 3 correctness checks pass, 1 fails"
+    assert checks[1].outcome == FAILS
     # The pair measured before is an observation: it is never judged.
     same["observation"] = {"sets": {TIED: {"problems": 100, "identical": 3}}}
     assert len(judge_same_tree(same)) == 4
@@ -561,12 +577,14 @@ def test_files_are_written_and_self_contained(cheap: ReproduceOutput) -> None:
         assert claim.title in md and f"Verdict: {claim.verdict}" in md
         assert {p.suffix for p in claim.charts} == {".png", ".svg"}
         assert all(p.is_file() and p.parent == out / "charts" for p in claim.charts)
-    assert "How verdicts are decided" in md and "toward (claim check) in (0, inf)" in md
+    assert "How verdicts are decided" in md and "nearer/b=3 (extension) in [0.9032, 1.0306]" in md
     assert "**Earlier versions of the rules**" in md and "Correctness checks" in md
     assert "The harness's own choices" in md
-    # Power before data: claim 2's band needs 4 trees of b = 3, the confirmation has 40.
-    assert "power (before data)" in md and "b = 3: n = 40 explored, 40 to confirm, expected " \
-        "half-width 0.0655, holds beyond 0.0655" in md and "Multiplicity: none" in md
+    # Power before data: claim 2's band at b = 3 needs 144 trees for an 80% chance of holding.
+    assert "power (before data)" in md and "b = 3: n = 40 explored, 144 to confirm, expected " \
+        "half-width 0.0214, the band needs n >= 144; chance of holding 80% if the truth is 1" in md
+    assert "Multiplicity: none" in md and "extension (the finite depth: nearer x/(1-x) than its " \
+        "rivals): its own verdict" in md
     assert "![" in md and "(charts/knuth_moore.png)" in md
     images = re.findall(r'src="([^"]+)"', page)
     assert len(images) == 2 and all(i.startswith("data:image/png;base64,") for i in images)
@@ -624,9 +642,10 @@ def test_every_claim_runs_at_a_tiny_scale(tmp_path: Path, monkeypatch: pytest.Mo
     assert list(by_key["pvs-article"].numbers["depths"]) == ["3", "4", "5", "6"]
     gnuchess = by_key["gnuchess"]
     assert set(gnuchess.numbers["sets"]) == {DISTINCT, TIED, STATIC, LEARNING}
-    # The author's object decides; the extensions' verdicts follow (rules version 6).
+    # The author's object is a theorem; the extensions' verdicts follow (rules version 7).
+    assert gnuchess.verdict.startswith(f"{THEOREM_VERDICT}: 1 of 1 correctness check passes (")
     assert gnuchess.verdict.endswith(")") and "(extension, killers, history or a table: " in gnuchess.verdict
-    assert [c.kind for c in gnuchess.checks] == ["claim", "extension", "extension"]
+    assert [c.kind for c in gnuchess.checks] == ["theorem", "extension", "extension"]
     for name in ("sweep", "chess"):                     # alpha-beta and PVS were traced
         frame = pd.read_csv(out.out_dir / "data" / f"{name}.csv")
         traced = frame[frame["variant"].isin(["alphabeta", "pvs"])]
@@ -639,7 +658,7 @@ def test_every_claim_runs_at_a_tiny_scale(tmp_path: Path, monkeypatch: pytest.Mo
         pair = frame[frame["variant"].isin(["pvs-marsland", "negascout-fs"])]
         assert pair["visited_digest"].notna().all() and (pair["visited_digest"].str.len() == 16).all()
     assert breuker.numbers["variants"] == ["pvs-marsland", "negascout-fs"]
-    # Without a table the pair is one search (a theorem); with one it is the claim.
+    # Without a table the pair is one search (a theorem); with one it is the extension.
     assert all(s["identical"] == s["problems"] > 0 for name, s in breuker.numbers["sets"].items()
                if name != WITH_TABLE)
     observed = breuker.numbers["observation"]

@@ -62,6 +62,47 @@ def test_pearl_s_bounds_check_counts_searches_outside() -> None:
     assert outside_bounds(3, [1, 2, 3], np.array([[2, 5, 28], [3, 4, 11]], dtype=float)) == 3
 
 
+def test_pearl_s_band_is_the_half_way_to_each_rival() -> None:
+    """Claim 2's extension (rules version 6): E(D) / (x/(1-x)) nearer 1 than sqrt(b) / (x/(1-x))
+    and b^(3/4) / (x/(1-x)), each end the half-way point rounded inward; the rules register
+    exactly these bands, and at every branching x/(1-x) lies inside, both rivals outside."""
+    from harness.reproduce.claims.pearl import RULES, nearer_band, pearl_asymptote
+
+    assert (str(nearer_band(3)), str(nearer_band(5))) == ("[0.9032, 1.0306]", "[0.8631, 1.0428]")
+    for b in range(2, 13):
+        band, limit = nearer_band(b), pearl_asymptote(b)
+        low, high = (1 + b ** 0.5 / limit) / 2, (1 + b ** 0.75 / limit) / 2
+        assert low <= band.low < low + 1e-4 and high - 1e-4 < band.high <= high
+        assert band.contains(1.0) and band.below(b ** 0.5 / limit) and band.above(b ** 0.75 / limit)
+    for b in (3, 5):
+        assert RULES.check("nearer", within=f"b = {b}").band == nearer_band(b)
+
+
+def test_pearl_s_extension_records_its_power_by_the_probability_method() -> None:
+    """Each branching's sample (the full scale's trees) reaches 80% at the assumed truth,
+    x/(1-x); the chance at the exploration's own estimate is recorded beside it (at b = 3
+    it lies outside the band: no sample would make the check hold there)."""
+    from harness.reproduce import measure
+    from harness.reproduce.claims.pearl import RULES
+    from harness.reproduce.power import PROBABILITY, TARGET, computed, plan_of, probability
+
+    for b in (3, 5):
+        rule = RULES.check("nearer", within=f"b = {b}")
+        assert rule.power is not None and rule.power["method"] == PROBABILITY
+        for estimate in plan_of(rule.power["estimates"]):
+            recorded = rule.power["estimates"][estimate.label]
+            expected = computed(estimate, rule.band, PROBABILITY)
+            assert {k: recorded[k] for k in expected} == expected
+            assert recorded["reaches"] and probability(estimate, rule.band) >= TARGET
+            assert estimate.assumed_truth == 1.0 and estimate.confirm_n == measure.FULL.pearl_trees
+            explored = dataclasses.replace(estimate, assumed_truth=recorded["explore_estimate"])
+            assert recorded["probability_at_explore_estimate"] == round(
+                probability(explored, rule.band), 4)
+    (three,) = RULES.check("nearer", within="b = 3").power["estimates"].values()  # type: ignore[index]
+    assert three["needed_n"] == measure.FULL.pearl_trees == 144
+    assert three["probability_at_explore_estimate"] < 0.01
+
+
 def ladder_ends(good: float, poor: float, research: tuple[float, float] = (10, 400),
                 positions: int = 12) -> pd.DataFrame:
     """Chess rows at the ladder's ends: alpha-beta 1000 total nodes a position; pvs ``good``

@@ -58,7 +58,7 @@ def test_a_confirmation_measures_the_held_out_data() -> None:
     # suite's first 300 positions, more than claims 3 and 4 need (215).
     assert phases.suite_named(list(registry.CLAIMS), CONFIRM) == "selfplay-confirm.epd"
     assert (scale.chess_first, scale.chess_positions) == (1, 300)
-    assert dict(scale.seeds) == {"games": 12, "knuth-moore": 1001, "pearl": 1002, "sweep": 1003,
+    assert dict(scale.seeds) == {"games": 12, "knuth-moore": 1001, "pearl": 2002, "sweep": 2003,
                                  "stockman": 1004, "plaat-sss": 1005}
     assert scale.chess_depth == measure.FULL.chess_depth and scale.connect4 == measure.FULL.connect4
 
@@ -67,19 +67,6 @@ def test_the_exploration_keeps_the_scales_own_count() -> None:
     quick = phase_scale(measure.QUICK, EXPLORE, list(registry.CLAIMS))
     assert quick == measure.QUICK and (quick.chess_first, quick.chess_positions) == (1, 8)
     assert phases.suite_named(list(registry.CLAIMS), EXPLORE) == "selfplay-explore.epd"
-
-
-def test_the_suite_searched_is_the_one_the_rules_name_for_the_phase(tmp_path: Path,
-                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
-    claim = info_with("mtdf", explore={"chess": {"suite": "mine.epd", "positions": [1, 2]}},
-                      confirm={"chess": {"suite": "theirs.epd", "positions": [1, 2]}})
-    assert phases.suite_named([claim], EXPLORE) == "mine.epd"
-    assert phases.suite_named([claim], CONFIRM) == "theirs.epd"
-    assert phases.suite_named([by_key("knuth-moore")], CONFIRM) is None
-    monkeypatch.setenv("HARNESS_SUITES", str(tmp_path))
-    mine = epd(tmp_path / "mine.epd", START)
-    assert measure.chess_suite("mine.epd") == mine
-    assert measure.chess_suite("absent.epd") == measure.chess_suite("bench.epd")   # as WAC was
 
 
 def test_the_suite_searched_is_the_one_the_rules_name_for_the_phase(tmp_path: Path,

@@ -341,10 +341,10 @@ def test_malformed_rules_are_refused() -> None:
 def test_checks_for_a_set_find_their_rule() -> None:
     from harness.reproduce.claims.breuker import RULES
 
-    assert RULES.check("identical", within="synthetic trees, distinct values").kind == CLAIM
-    assert RULES.check("identical", within="chess, no table (none to +history)").kind == CLAIM
+    assert RULES.check("identical", within="synthetic trees, distinct values").kind == THEOREM
+    assert RULES.check("identical", within="chess, no table (none to +history)").kind == THEOREM
     assert RULES.check("identical", within="chess, a table (+hash move)").kind == EXTENSION
-    assert RULES.check("identical").kind == CLAIM
+    assert RULES.check("identical").kind == THEOREM
     with pytest.raises(HarnessError, match="no check 'nothing'"):
         RULES.check("nothing")
 
@@ -477,27 +477,28 @@ def gnuchess_numbers(new: int = 0, more: int = 0, static_new: int = 0) -> dict[s
 
 
 def test_gnuchess_is_judged_on_the_authors_object_with_extensions_apart() -> None:
-    """Rules version 6: the claim check is the distinct reading on fixed orders without a
-    table; learning orders and the total-nodes reading are extensions with their own verdicts."""
+    """Rules version 7: the distinct reading on fixed orders without a table (the author's
+    object) is a theorem of the setup, so the verdict is the theorem's; learning orders and
+    the total-nodes reading are extensions with their own verdicts."""
     checks = judge_never_more(gnuchess_numbers())
-    assert [c.kind for c in checks] == ["claim", EXTENSION, EXTENSION]
+    assert [c.kind for c in checks] == [THEOREM, EXTENSION, EXTENSION]
     assert [c.extension for c in checks] == ["", "killers, history or a table",
                                              "total nodes, re-searches counted"]
     assert outcomes(checks) == [HOLDS] * 3
     assert verdict_with_extensions(checks) == (
-        "holds (extension, killers, history or a table: holds; extension, total nodes, "
-        "re-searches counted: holds)")
+        f"{THEOREM_VERDICT}: 1 of 1 correctness check passes (extension, killers, history or a "
+        "table: holds; extension, total nodes, re-searches counted: holds)")
     assert checks[0].measured == "a node alpha-beta did not visit on 0 of 220 problems"
     assert checks[1].measured == "a node alpha-beta did not visit on 0 of 30 problems"
     assert checks[2].measured == "more on 0 of 250 problems"          # every set pooled
-    # Learning orders and re-search cost refute only the extensions: the claim holds.
+    # Learning orders and re-search cost refute only the extensions: the theorem passes.
     checks = judge_never_more(gnuchess_numbers(new=1, more=7))
     assert verdict_with_extensions(checks) == (
-        "holds (extension, killers, history or a table: does not hold; extension, total "
-        "nodes, re-searches counted: does not hold)")
-    # A new node where the order is fixed refutes the claim (and breaks the theorem).
+        f"{THEOREM_VERDICT}: 1 of 1 correctness check passes (extension, killers, history or a "
+        "table: does not hold; extension, total nodes, re-searches counted: does not hold)")
+    # A new node where the order is fixed breaks the theorem: the implementation is wrong.
     checks = judge_never_more(gnuchess_numbers(static_new=1))
-    assert verdict_of(checks) == FAILS
+    assert verdict_of(checks) == f"{THEOREM_VERDICT}: 0 of 1 correctness check passes, 1 fails"
     nothing = {"sets": {DISTINCT: {"problems": 0, "new": 0, "more": 0}}}
     assert outcomes(judge_never_more(nothing)) == [INCONCLUSIVE, INCONCLUSIVE, INCONCLUSIVE]
 
@@ -527,6 +528,37 @@ def test_the_plan_traces_and_adds_runs_where_claims_ask() -> None:
         mt = [r for r in chess_runs if r.config == "MT"]
         assert {r.variant for r in mt} == {"mtdf", "aspiration:inner=negascout"}
         assert all(r.switches.tt_leaves and r.switches.tt_narrow and r.switches.tt_size for r in mt)
+
+
+def test_a_claim_of_theorems_with_extensions_has_the_theorem_verdict_then_theirs() -> None:
+    """Claims 2, 5 and 6 (issue 27's second referee reading, S1 and S2): on the author's
+    object the claim is a theorem, so its verdict is the theorem's, however the extensions
+    come out; each extension's verdict follows in brackets, in the README's row as well."""
+    from types import SimpleNamespace
+
+    from harness.reproduce.document import verdict_table
+
+    def extension(outcome: str, label: str) -> Check:
+        return dataclasses.replace(check(outcome, EXTENSION), extension=label)
+
+    checks = [check(HOLDS, THEOREM), extension(FAILS, "a table"), extension(HOLDS, "total nodes")]
+    verdict = verdict_with_extensions(checks)
+    assert verdict == (f"{THEOREM_VERDICT}: 1 of 1 correctness check passes (extension, a table: "
+                       "does not hold; extension, total nodes: holds)")
+    assert verdict_with_extensions([check(HOLDS, THEOREM), extension(HOLDS, "a table")]).startswith(
+        f"{THEOREM_VERDICT}: ")                       # never "holds": no data could refute it
+    claim = SimpleNamespace(key="gnuchess", title="GNUchess", verdict=verdict, rules={"version": 7},
+                            measured="The author's object is a theorem of this setup, so a "
+                            "correctness check. More.", phase="confirm", phase_why="")
+    row = verdict_table([claim]).splitlines()[2]  # type: ignore[list-item]
+    assert row == (f"| 5 | GNUchess | {THEOREM_VERDICT}: 1 of 1 correctness check passes "
+                   "(extension, a table: does not hold; extension, total nodes: holds) | "
+                   "confirmation | v7 | The author's object is a theorem of this setup, so a "
+                   "correctness check. |")
+    for key in ("pearl", "gnuchess", "breuker"):      # their rules: no claim check is left
+        found = rules.load(key)
+        assert not [r for r in found.checks if r.kind == CLAIM], key
+        assert [r for r in found.checks if r.kind == EXTENSION], key
 
 
 def test_the_verdict_table_is_one_row_per_claim_with_its_first_real_sentence() -> None:

@@ -36,11 +36,13 @@ from harness.reproduce.power import describe as describe_power
 from harness.reproduce.provenance import last_commit_of, provenance
 from harness.reproduce.rules import Rules, describe_versions, registered_sample, sample_differences
 from harness.reproduce.verdicts import (
+    EXTENSION,
     FAILS,
     GENERAL_RULES,
     HOLDS,
     NOT_MEASURED,
     STATISTICS_RULE,
+    THEOREM,
     Check,
     claim_checks,
     correctness_checks,
@@ -198,11 +200,22 @@ def _rules() -> list[str]:
     for i, c in enumerate(registry.CLAIMS, 1):
         if c.rules is not None:
             own.append(f"{c.title} ({i}), rules version {c.rules.version}: " + "; ".join(
-                f"{r.ident} ({'correctness check' if r.kind == 'theorem' else 'claim check'}) "
+                f"{r.ident} ({kind_text(r.kind)}) "
                 f"in {r.band}" for r in c.rules.checks) + ".")
         elif c.rule:
             own.append(f"{c.rule[0]} ({i}){c.rule[1]}")
     return [*GENERAL_RULES, *own, STATISTICS_RULE]
+
+
+def kind_text(kind: str, extension: str | None = None) -> str:
+    """A registered check's kind in words: ``claim check``, ``correctness check`` or
+    ``extension``; given an extension's conditions (``""`` for other kinds), the long form:
+    ``correctness check (theorem)``, ``extension (its conditions): its own verdict``."""
+    if kind == THEOREM:
+        return "correctness check" + ("" if extension is None else " (theorem)")
+    if kind == EXTENSION:
+        return "extension" + ("" if extension is None else f" ({extension}): its own verdict")
+    return "claim check"
 
 
 def _outcome(check: Check) -> str:
@@ -229,7 +242,7 @@ def _rules_section(doc: _Doc, claim: Claim, rules: Rules, mode: str) -> None:
              + (f" {rules.note}" if rules.note else ""))
     doc.table(["registered check", "kind", "measured (estimator)", "band", "why this band",
                "power (before data)"],
-              [[r.ident, "correctness check (theorem)" if r.kind == "theorem" else "claim check",
+              [[r.ident, kind_text(r.kind, r.extension),
                 r.measure, str(r.band),
                 r.reason + ("" if r.reason.endswith(".") or not r.test else ".")
                 + (f" Test: `{r.test}`." if r.test else "")

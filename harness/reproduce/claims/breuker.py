@@ -1,4 +1,6 @@
-"""Claim 6. Breuker: Marsland's PVS and Reinefeld's NegaScout expand the same tree."""
+"""Claim 6. Breuker: Marsland's PVS and Reinefeld's NegaScout are "identical" (the wiki: "they
+expand the same search tree"): on the published algorithms (no table) a theorem of the setup,
+so the verdict is the theorem's; chess with a table is an extension with its own verdict."""
 
 from __future__ import annotations
 
@@ -13,9 +15,10 @@ from harness.reproduce.verdicts import Check, count_check, verdict_with_extensio
 
 RULES = rules.load("breuker")
 """The registered rules (``rules/breuker.json``): per set, no problem where Marsland's PVS
-and Reinefeld's fail-soft NegaScout searched different node counts (the band [0, 0] on the
-count); a claim check on Breuker's object (no table), an extension where they can part
-(chess with a table)."""
+and Reinefeld's fail-soft NegaScout visited different nodes or searched different node
+counts (the band [0, 0] on the count); on Breuker's object (no table) a theorem, a
+correctness check (from rules version 8), and an extension where they can part (chess with
+a table)."""
 
 NO_TABLE_STEPS = tuple(c.name for c in chess_configs(1) if not c.switches.tt_size)
 """The ordering steps without a table (none to +history)."""
@@ -57,7 +60,8 @@ PAIR = pairwise.Pair(
     "Reinefeld's max(t, re-search) agree; on the synthetic trees and the ordering steps "
     "without a table the count is a correctness check. With a table an entry from another "
     "search can make a re-search return less than its test proved, where Marsland keeps the "
-    "re-search's value and Reinefeld the larger: chess with a table is the claim check.",
+    "re-search's value and Reinefeld the larger: chess with a table is the extension, the part "
+    "the data can refute.",
     "Problems where Marsland's PVS and Reinefeld's fail-soft NegaScout visited identical node "
     "sets with identical node counts",
     ("negascout-fs / pvs-marsland (geo. mean)", "negascout-fs fewer / equal / more"),
@@ -78,15 +82,15 @@ OBSERVATION = pairwise.Pair(
 
 
 def judge_same_tree(numbers: Mapping[str, Any]) -> list[Check]:
-    """Claim 6: Marsland's PVS and Reinefeld's fail-soft NegaScout searched exactly as many
-    nodes on every problem of each set, an exact statement tested on its count of problems
-    where they differ.
+    """Claim 6: Marsland's PVS and Reinefeld's fail-soft NegaScout visited the same nodes,
+    as many times, on every problem of each set, an exact statement tested on its count of
+    problems where they differ, of the kind its rule registers.
 
-    From rules version 6 the claim checks are Breuker's object, the published algorithms
-    with no table (the synthetic trees, chess without a table: there the two cannot part,
-    a theorem as well); chess with a table, where a re-search can return less than its test
-    proved, is a labelled extension (``identical/table``). The observation
-    (``numbers["observation"]``) is never judged."""
+    Breuker's object is the published algorithms with no table (the synthetic trees, chess
+    without a table): there the two cannot part, a theorem, from rules version 8 a
+    correctness check (the verdict is the theorem's); chess with a table, where a re-search
+    can return less than its test proved, is a labelled extension (``identical/table``).
+    The observation (``numbers["observation"]``) is never judged."""
     checks = []
     for name, found in numbers["sets"].items():
         rule = RULES.check("identical", within=name)
@@ -107,7 +111,17 @@ def _identical(sets: Mapping[str, Mapping[str, Any]]) -> str:
 def describe(numbers: Mapping[str, Any], by_level: pairwise.Shares) -> str:
     """Where the named pair is identical, then the observation: where the wiki's pair parts,
     why it can at all, and who wins where it does."""
-    measured = f"{MARSLAND} against {REINEFELD}: {_identical(numbers['sets'])}."
+    sets = numbers["sets"]
+    table = [n for n in sets if RULES.check("identical", within=n).extension]
+    pooled = {part: (sum(int(sets[n]["identical"]) for n in names),
+                     sum(int(sets[n]["problems"]) for n in names))
+              for part, names in (("without", [n for n in sets if n not in table]),
+                                  ("with", table))}
+    measured = (f"Without a table (Breuker's object, a theorem of this setup, so a correctness "
+                f"check) {MARSLAND} and {REINEFELD} visited identical node sets with identical "
+                f"counts on {pooled['without'][0]} of {pooled['without'][1]} problems; with a "
+                f"table (the extension) on {pooled['with'][0]} of {pooled['with'][1]}. "
+                f"{MARSLAND} against {REINEFELD}: {_identical(sets)}.")
     apart = [name for name, x in numbers["sets"].items() if x["identical"] < x["problems"]]
     if apart:
         measured += f" They differ in: {', '.join(apart)}."
@@ -144,9 +158,14 @@ def analyse(ctx: Context, info: ClaimInfo) -> Section:
 
 
 CLAIM = ClaimInfo(
-    "breuker", "Breuker: Marsland's PVS and Reinefeld's NegaScout expand the same tree",
-    "pvs-wiki-article.txt (Dennis Breuker, CCC 2004; his thesis, note 15)",
-    "\"The version of principal-variation search as mentioned by Marsland (1986) is identical "
-    "to the version of negascout as mentioned by Reinefeld (1989)\": they expand the same "
-    "search tree.", analyse, sweep=(MARSLAND, REINEFELD, *WIKI),
-    chess=ladder(MARSLAND, REINEFELD, *WIKI), traced=(MARSLAND, REINEFELD), rules=RULES)
+    "breuker", "Breuker: Marsland's PVS and Reinefeld's NegaScout are identical",
+    "pvs-wiki-article.txt (Dennis Breuker, CCC 2004, quoting note 15 of his thesis; the wiki "
+    "article's own sentence)",
+    "Breuker: \"the version of principal-variation search as mentioned by Marsland (1986) is "
+    "identical to the version of negascout as mentioned by Reinefeld (1989)\". The wiki, "
+    "hedged: \"Practically, due to Quiescence Search, and fail-soft implementations of PVS, "
+    "the two algorithms are essentially equivalent to each other - they expand the same "
+    "search tree\". Read as the same tree (the same nodes, as many times); on the published "
+    "algorithms (no table) a theorem of this setup; with a table an extension.", analyse,
+    sweep=(MARSLAND, REINEFELD, *WIKI), chess=ladder(MARSLAND, REINEFELD, *WIKI),
+    traced=(MARSLAND, REINEFELD), rules=RULES)

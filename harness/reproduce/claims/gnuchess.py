@@ -1,6 +1,7 @@
 """Claim 5. The GNUchess study: PVS never searches more nodes than alpha-beta, "but it might
 have to research some of the subtrees": on the author's object (a fixed tree, no table) the
-distinct nodes PVS visits; extensions: orders that learn from the search, and every node
+distinct nodes PVS visits, a theorem of the setup (so the verdict is the theorem's);
+extensions, each with its own verdict: orders that learn from the search, and every node
 searched with re-searches counted (the cost the sentence concedes)."""
 
 from __future__ import annotations
@@ -17,7 +18,8 @@ from harness.reproduce.verdicts import Check, count_check, verdict_with_extensio
 RULES = rules.load("gnuchess")
 """The registered rules (``rules/gnuchess.json``): each check an exact statement, its count
 of counter-examples against [0, 0]: ``distinct`` (PVS visited a node alpha-beta did not) on
-the author's object, fixed trees with no table; the extensions ``distinct/learning``
+the author's object, fixed trees with no table, a theorem (a correctness check, from rules
+version 7); the extensions ``distinct/learning``
 (killers, history or a table) and ``total`` (PVS searched more nodes, re-searches counted:
 the reading the author's own concession rules out)."""
 
@@ -44,9 +46,11 @@ PAIR = pairwise.Pair(
     "searched more nodes than alpha-beta, re-searches counted (total nodes on chess). Each "
     "reading is one exact check, its counter-examples over every set where it is a claim "
     "against [0, 0]. Where the move order cannot learn from the search (the synthetic trees; "
-    "chess without killers, history or a table) a zero-window test and its re-search each "
-    "search within alpha-beta's window for the child, so PVS visits a subset of "
-    "alpha-beta's nodes: that part of the distinct reading is a correctness check.",
+    "chess without killers, history or a table: the author's object) a zero-window test and "
+    "its re-search each search within alpha-beta's window for the child, so PVS visits a "
+    "subset of alpha-beta's nodes: there the distinct reading is a theorem, a correctness "
+    "check, and the claim's verdict is the theorem's; what the data can refute is in the "
+    "extensions (killers, history or a table; total nodes, re-searches counted).",
     "Problems where PVS visited a node alpha-beta did not, and where it searched more nodes",
     ("PVS / alpha-beta total nodes (geo. mean)", "PVS fewer / equal / more"),
     columns=("new_nodes",))
@@ -61,21 +65,31 @@ STATEMENTS = {
 """What each count of counter-examples tests, and how its measurement begins."""
 
 
+def _pooled(sets: Mapping[str, Any], rule: rules.CheckRule, key: str) -> tuple[int, int]:
+    """A rule's count of ``key`` (``new`` or ``more``) and its problems, over the sets it
+    names (every set when it names none)."""
+    names = [n for n in sets if not rule.sets or n in rule.sets]
+    return (sum(int(sets[n][key]) for n in names), sum(int(sets[n]["problems"]) for n in names))
+
+
+def _key(rule: rules.CheckRule) -> str:
+    """The count a rule tests: ``new`` (distinct nodes) or ``more`` (total nodes)."""
+    return "new" if rule.ident.startswith("distinct") else "more"
+
+
 def judge_never_more(numbers: Mapping[str, Any]) -> list[Check]:
     """Claim 5: one exact check per registered rule, its counter-examples pooled over the
-    sets it names (every set when it names none). From rules version 6 the claim check is
-    the author's object: the distinct-nodes reading (the re-search cost conceded) on fixed
-    trees with no table; killers, history and a table, and the total-nodes reading, are
-    extensions with their own verdicts. Earlier versions' theorems stay correctness checks."""
+    sets it names (every set when it names none), of the rule's kind. From rules version 6
+    the author's object is the distinct-nodes reading (the re-search cost conceded) on fixed
+    trees with no table, from version 7 a correctness check (a theorem of the setup, so the
+    verdict is the theorem's); killers, history and a table, and the total-nodes reading,
+    are extensions with their own verdicts."""
     sets = numbers["sets"]
     checks = []
     for rule in RULES.checks:
-        key = "new" if rule.ident.startswith("distinct") else "more"
-        statement, counted = STATEMENTS[key]
-        names = [n for n in sets if not rule.sets or n in rule.sets]
-        found = sum(int(sets[n][key]) for n in names)
-        problems = sum(int(sets[n]["problems"]) for n in names)
-        where = "; ".join(names) or "no set measured"
+        statement, counted = STATEMENTS[_key(rule)]
+        found, problems = _pooled(sets, rule, _key(rule))
+        where = "; ".join(n for n in sets if not rule.sets or n in rule.sets) or "no set measured"
         check = count_check(f"{statement} ({where}; problems against it in {rule.band})", found,
                             problems, rule.band, f"{counted} {found} of {problems} problems",
                             rule.kind)
@@ -84,14 +98,26 @@ def judge_never_more(numbers: Mapping[str, Any]) -> list[Check]:
 
 
 def describe(numbers: Mapping[str, Any], by_level: pairwise.Shares) -> str:
-    """Per set, how often PVS visited a node alpha-beta did not and how often it searched
-    more nodes; where most often."""
+    """What each registered check counted (the author's object first, a theorem; then each
+    extension), per set how often PVS visited a node alpha-beta did not and how often it
+    searched more nodes; where most often."""
+    sets = numbers["sets"]
+    lead = []
+    for rule in RULES.checks:
+        found, problems = _pooled(sets, rule, _key(rule))
+        what = ("visited a node alpha-beta did not" if _key(rule) == "new"
+                else "searched more nodes in total")
+        where = (f"extension, {rule.extension}" if rule.extension
+                 else "the author's object, a fixed order with no table (a theorem of this "
+                      "setup, so a correctness check)")
+        lead.append(f"{where}: PVS {what} on {found} of {problems} problems")
     parts = [f"{name}: a node alpha-beta did not visit on {x['new']}, more nodes in total on "
-             f"{x['more']} of {x['problems']} problems" for name, x in numbers["sets"].items()]
+             f"{x['more']} of {x['problems']} problems" for name, x in sets.items()]
     worst = max(by_level.items(), key=lambda kv: kv[1]["more"] / kv[1]["problems"])
-    return ("; ".join(parts) + f". More nodes in total most often at "
-            f"{worst[0].replace('/', ' values, ordering ')} ({worst[1]['more']:.0f} of "
-            f"{worst[1]['problems']:.0f}).")
+    text = "; ".join(lead)
+    return (text[:1].upper() + text[1:] + ". Per set: " + "; ".join(parts) + ". More nodes in "
+            f"total most often at {worst[0].replace('/', ' values, ordering ')} "
+            f"({worst[1]['more']:.0f} of {worst[1]['problems']:.0f}).")
 
 
 CHART = ("gnuchess", "How often PVS searches more than alpha-beta",
@@ -110,7 +136,8 @@ CLAIM = ClaimInfo(
     "\"In any case, PVS will not search any more nodes than alpha beta, but it might "
     "have to research some of the subtrees like the example with the changed values "
     "mentioned above.\" On the author's object, a fixed tree with no table: PVS visits no "
-    "node alpha-beta does not (the re-searches, conceded, search again nodes it visited). "
-    "Extensions: killers, history or a table; every node searched, re-searches counted.",
+    "node alpha-beta does not (the re-searches, conceded, search again nodes it visited), a "
+    "theorem of this setup. Extensions, which the data can refute: killers, history or a "
+    "table; every node searched, re-searches counted.",
     analyse, sweep=("alphabeta", "pvs"),
     chess=ladder("alphabeta", "pvs"), traced=("alphabeta", "pvs"), rules=RULES)
