@@ -227,7 +227,8 @@ def test_keeping_into_the_checkout_writes_the_readme_table(tmp_path: Path,
     readme.write_text("# R\n\n" + kept.readme_block([first], top) + "\nEnd.\n", encoding="utf-8")
     monkeypatch.setattr(provenance, "checkout_root", lambda where=None: top)
     run = make_run(tmp_path / "b", verdict="does not hold")
-    result = CliRunner().invoke(cli, ["reproduce", "--resume", str(run), "--keep", str(root)])
+    monkeypatch.chdir(top)                      # ROOT as a user types it, relative
+    result = CliRunner().invoke(cli, ["reproduce", "--resume", str(run), "--keep", "docs/reproduction"])
     assert result.exit_code == 0, result.output
     assert "wrote the kept verdicts into" in result.output
     text = readme.read_text(encoding="utf-8")

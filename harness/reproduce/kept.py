@@ -365,7 +365,8 @@ def kept_table(kept: Sequence[Path], top: Path) -> tuple[str, str]:
         header = header or found_header
         chosen.update({number: (row, run) for number, row in rows.items()})
     used = sorted({run for _, run in chosen.values()}, key=_age)
-    names = ", ".join((run / "verdicts.md").relative_to(top).as_posix() for run in used)
+    names = ", ".join((run / "verdicts.md").resolve().relative_to(top.resolve()).as_posix()
+                      for run in used)
     return names, "\n".join([*header, *(chosen[n][0] for n in sorted(chosen))]) + "\n"
 
 
