@@ -175,12 +175,14 @@ def test_claim_3s_confirmation_data_were_looked_at_under_version_5() -> None:
     6: both runs are recorded, so a version on those data was exploratory. Version 7 names
     data never searched (selfplay-confirm.epd): confirmatory once committed."""
     mtdf = rules_of("mtdf")
-    assert [c.version for c in mtdf.confirmations] == [5, 6, 7]
+    assert [c.version for c in mtdf.confirmations] == [5, 6, 7, 7]
     wac = phases.data_digest({"chess": {"suite": "wac.epd", "positions": [31, 180]}})
     assert all(c.data == wac for c in mtdf.confirmations[:2])
     # Version 7's data were measured by mistake inside a test (recorded, unread): the same
     # version on the same data, so its confirmation stays confirmatory.
     assert "not kept: run by mistake inside a test" in mtdf.confirmations[2].run
+    assert mtdf.confirmations[3].run == "docs/reproduction/2026-11-27-3"      # the kept one
+    assert mtdf.confirmations[3].data == mtdf.confirmations[2].data
     sixth = replace(mtdf, version=6, rules=mtdf.history[-1].rules)
     assert phase_of(sixth, CONFIRM, changed=False).phase == EXPLORE
     data = phases.data_of(mtdf, CONFIRM)
