@@ -175,7 +175,9 @@ def test_every_exact_variant_searches_the_same_nodes(name: str) -> None:
         result = same_search(moves, width, height, order, anticipate, name, depth, switches, CAP)
         spent += result.counters["nodes"]
         searched += 1
-    assert searched >= min(len(plan()), 8), (name, searched)
+    # Enough positions, or the budget spent (without Pons's sets, ../shared/connect4, the
+    # small boards alone can spend minimax's budget in a few searches).
+    assert searched >= min(len(plan()), 8) or spent >= BUDGET, (name, searched)
 
 
 def test_traced_searches_visit_the_same_nodes() -> None:

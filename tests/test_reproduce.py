@@ -41,7 +41,7 @@ from harness.reproduce import (
     reproduce,
     verdict_of,
 )
-from harness.reproduce.claims import pons
+from harness.reproduce.claims import pons, three_games
 from harness.reproduce.claims.ordering import level_runs
 from harness.reproduce.verdicts import EXTENSION, Band, verdict_with_extensions
 from harness.search import parse_variants, run_search
@@ -641,6 +641,7 @@ def test_every_claim_runs_at_a_tiny_scale(tmp_path: Path, monkeypatch: pytest.Mo
     suite.write_text(EPD, encoding="utf-8")
     monkeypatch.setattr(rp, "QUICK", TINY)
     monkeypatch.setattr(rp, "chess_suite", lambda *named: suite)
+    monkeypatch.setattr(three_games, "find_suite", lambda name: suite)   # its own chess data
     out = reproduce(tmp_path / "out", quick=True, jobs=1)
     assert [c.key for c in out.claims] == rp.claim_keys()
     for claim in out.claims:

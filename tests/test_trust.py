@@ -17,6 +17,7 @@ import pytest
 from click.testing import CliRunner
 
 from harness import cli as cli_module
+from harness import cli_reproduce
 from harness.cli import cli
 from harness.errors import HarnessError
 from harness.lock import hold_folder, reading_folder
@@ -276,7 +277,7 @@ def test_ctrl_c_in_reproduce_keeps_what_was_measured_and_resume_finishes(
     whole = tmp_path / "whole"
     assert invoke("reproduce", "--quick", "--only", "1", "--out", str(whole)).exit_code == 0
     out = tmp_path / "cut"
-    monkeypatch.setattr(cli_module, "progress_for", lambda options: Interrupter(5))
+    monkeypatch.setattr(cli_reproduce, "progress_for", lambda options: Interrupter(5))
     result = CliRunner().invoke(cli, ["reproduce", "--quick", "--only", "1",
                                                       "--out", str(out)])
     assert result.exit_code == 130
@@ -339,6 +340,7 @@ def test_sigterm_in_compare_and_reproduce_goes_the_ctrl_c_way(tmp_path: Path,
             os.kill(os.getpid(), signal.SIGTERM)
 
     monkeypatch.setattr(cli_module, "progress_for", lambda options: Terminator())
+    monkeypatch.setattr(cli_reproduce, "progress_for", lambda options: Terminator())
     before = signal.getsignal(signal.SIGTERM)
     out = tmp_path / "cmp"
     result = CliRunner().invoke(cli, ["compare", "alphabeta", "pvs", "--trees",
