@@ -136,7 +136,8 @@ def fens(parts: list[Any]) -> set[str]:
         part["positions"][1] - part["positions"][0] + 1)}
 
 
-EXPLORE_SEED, CONFIRM_SEED = (int(tg.RULES.rules["phases"][p]["games"]["seed"]) for p in ("explore", "confirm"))
+EXPLORE_SEED, CONFIRM_SEED = (int(tg.RULES.rules["phases"][p]["games"]["seed"])
+                              for p in ("explore", "confirm"))
 
 
 def test_the_phases_name_held_out_data() -> None:

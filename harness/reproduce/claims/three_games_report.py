@@ -214,8 +214,9 @@ def setup_text(ctx: Context) -> str:
             "algorithm's leaves and total nodes (nodes + qnodes) over aspiration NegaScout's, "
             "with paired bootstrap intervals; MTD(f)'s passes per iteration after the first; the "
             f"spread, the most over the fewest geometric mean of {_spread_names()} (and, the "
-            "extension, of all six), with a bootstrap interval drawing the problems together. First guess: MTD(f) to each game's deepest "
-            "depth without iterative deepening from v + e (v the value), e in "
+            "extension, of all six), with a bootstrap interval drawing the problems together. "
+            "First guess: MTD(f) to each game's deepest depth without iterative deepening from "
+            "v + e (v the value), e in "
             + "; ".join(f"{g}: {', '.join(map(str, e))}" for g, e in
                         RULES.parameters["guess_errors"].items()) + ".")
 
@@ -261,4 +262,5 @@ CLAIM = ClaimInfo(
     "searches fewer nodes in total, and calls its zero-window search about 3-6 times per "
     "iteration; the algorithms (MTD(f), aspiration NegaScout, MT-SSS*, MT-DUAL*) differ by "
     "less than 20% in real programs (\"our results showed variations of less than 20%\"), where "
-    "simulations had shown Alpha-Beta expanding almost 100% more leaf nodes.", analyse, jobs=jobs, rules=RULES)
+    "simulations had shown Alpha-Beta expanding almost 100% more leaf nodes.", analyse, jobs=jobs,
+    rules=RULES)
