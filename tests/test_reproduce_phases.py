@@ -58,7 +58,7 @@ def test_a_confirmation_measures_the_held_out_data() -> None:
     # suite's first 300 positions, more than claims 3 and 4 need (215).
     assert phases.suite_named(list(registry.CLAIMS), CONFIRM) == "selfplay-confirm.epd"
     assert (scale.chess_first, scale.chess_positions) == (1, 300)
-    assert dict(scale.seeds) == {"games": 12, "knuth-moore": 1001, "pearl": 2002, "sweep": 2003,
+    assert dict(scale.seeds) == {"games": 13, "knuth-moore": 1001, "pearl": 2002, "sweep": 2003,
                                  "stockman": 1004, "plaat-sss": 1005}
     assert scale.chess_depth == measure.FULL.chess_depth and scale.connect4 == measure.FULL.connect4
 

@@ -17,7 +17,17 @@ from harness.reproduce.claims import three_games as tg
 from harness.reproduce.measure import FULL, QUICK, chess_positions, measure
 from harness.reproduce.phases import CONFIRM, EXPLORE, check_held_out, data_of, phase_scale
 from harness.reproduce.rules import Bootstrap
-from harness.reproduce.verdicts import FAILS, HOLDS, INCONCLUSIVE, THEOREM, counted, verdict_of
+from harness.reproduce.verdicts import (
+    CLAIM,
+    EXTENSION,
+    FAILS,
+    HOLDS,
+    INCONCLUSIVE,
+    THEOREM,
+    counted,
+    verdict_of,
+    verdict_with_extensions,
+)
 from harness.search.registry import parse_variants
 from harness.search.run import run_search
 
@@ -131,6 +141,11 @@ def test_positions_are_spread_evenly_through_each_file() -> None:
     assert tg.spread_evenly(othello, 10) == othello
 
 
+def held_chess(data: Any) -> set[str]:
+    """A confirmation's chess positions (board, side, castling, en passant)."""
+    return {tg._key(p) for p in tg.problems_of("chess", data, 10_000, 1)}
+
+
 def fens(parts: list[Any]) -> set[str]:
     """Chess positions (board, side, castling, en passant) of a phase's ranges."""
     return {" ".join(p.position.split()[:4]) for part in parts for p in chess_positions(
@@ -138,9 +153,13 @@ def fens(parts: list[Any]) -> set[str]:
         part["positions"][1] - part["positions"][0] + 1)}
 
 
+EXPLORE_SEED, CONFIRM_SEED = (int(tg.RULES.rules["phases"][p]["games"]["seed"])
+                              for p in ("explore", "confirm"))
+
+
 @needs_wac
 def test_the_phases_name_held_out_data() -> None:
-    explore, confirm = (tg.phase_data(seed) for seed in (11, 12))
+    explore, confirm = (tg.phase_data(seed) for seed in (EXPLORE_SEED, CONFIRM_SEED))
     assert [data_of(tg.RULES, p) for p in (EXPLORE, CONFIRM)] == [{"games": explore}, {"games": confirm}]
     assert explore["seed"] != confirm["seed"]
     seen, held = fens(tg.chess_parts(explore)), fens(tg.chess_parts(confirm))
@@ -154,22 +173,34 @@ def test_the_phases_name_held_out_data() -> None:
             if chess is not None:
                 assert not fens([chess]) & (seen | held), info.key
     for game in ("othello", "checkers"):
-        seen = {p.position for p in tg.problems_of(game, explore, 1000, 1)}
-        held = {p.position for p in tg.problems_of(game, confirm, 1000, 1)}
+        seen = {p.position for p in tg.problems_of(game, explore, 10_000, 1)}
+        held = {p.position for p in tg.problems_of(game, confirm, 10_000, 1)}
         assert seen and held and not seen & held
+    # Nor any position an earlier version's confirmation searched (held out means new).
+    for earlier in tg.RULES.history:
+        before = earlier.rules.get("phases", {}).get("confirm", {}).get("games")
+        if before is None or before["seed"] == confirm["seed"]:
+            continue
+        assert not fens(tg.chess_parts(before)) & held_chess(confirm)
+        for game in ("othello", "checkers"):
+            searched = {p.position for p in tg._positions(game, before)}
+            assert not searched & {p.position for p in tg.problems_of(game, confirm, 10_000, 1)}
     with pytest.raises(HarnessError, match="no phase's games data have seed 99"):
         tg.phase_data(99)
     # A confirmation never searches an explored position: here every one of them.
     assert tg.problems_of("checkers", {**confirm, "checkers": explore["checkers"]}, 1000, 1) == []
+    # Nor a position of a file its data name as searched before.
+    again = {**confirm, "searched": {"othello": [confirm["othello"]]}}
+    assert tg.problems_of("othello", again, 1000, 1) == []
 
 
 def test_a_confirmation_on_the_exploration_seed_is_refused() -> None:
     selected = [c for c in registry.CLAIMS if c.key == tg.KEY]
     scale = phase_scale(QUICK, CONFIRM, selected)
-    assert dict(scale.seeds)["games"] == 12
+    assert dict(scale.seeds)["games"] == CONFIRM_SEED
     check_held_out(selected, registry.CLAIMS, scale, None)
-    explored = replace(scale, seeds=tuple((k, 11 if k == "games" else v) for k, v in scale.seeds))
-    with pytest.raises(HarnessError, match="games seed 11 is exploration data"):
+    explored = replace(scale, seeds=tuple((k, EXPLORE_SEED if k == "games" else v) for k, v in scale.seeds))
+    with pytest.raises(HarnessError, match=f"games seed {EXPLORE_SEED} is exploration data"):
         check_held_out(selected, registry.CLAIMS, explored, None)
 
 
@@ -185,6 +216,10 @@ def test_the_spread_is_the_most_over_the_fewest_geometric_mean() -> None:
     assert found["low"] == pytest.approx(1.2 / 0.9) and found["high"] == pytest.approx(1.2 / 0.9)
     assert [found["most"], found["fewest"]] == ["mtd-bi", "mtdf"]
     assert tg.spread(pd.DataFrame(rows[:0], columns=list(rows[0])), BOOT)["n"] == 0
+    # Among the spread check's algorithms only: MTD-bi and PVS left out.
+    four = tg.spread(pd.DataFrame(rows), BOOT, among=tg.SPREAD)
+    assert set(tg.SPREAD) == {tg.MTDF, tg.REFERENCE, "mt-sss", "mt-dual"}
+    assert four["spread"] == pytest.approx(1.1 / 0.9) and four["most"] == "mt-sss"
 
 
 def numbers_with(leaves: tuple[float, float, float], total: tuple[float, float, float],
@@ -196,7 +231,9 @@ def numbers_with(leaves: tuple[float, float, float], total: tuple[float, float, 
     at = {"ratios": {tg.MTDF: {"leaves": ratio(leaves), "effort": ratio(total)}},
           "passes": {"mean": passes[0], "low": passes[1], "high": passes[2], "n": 100.0},
           "spread": {"spread": spread[0], "low": spread[1], "high": spread[2], "n": 100.0,
-                     "most": "mt-sss", "fewest": "mtdf"}}
+                     "most": "mt-sss", "fewest": "mtdf"},
+          "spread_all": {"spread": spread[0], "low": spread[1], "high": spread[2], "n": 100.0,
+                         "most": "mtd-bi", "fewest": "mtdf"}}
     return {"sets": {g: {"deepest": 6, "by_depth": {"6": at}} for g in tg.GAMES},
             "value_disagreements": 0, "searches": 10}
 
@@ -208,21 +245,38 @@ OUTSIDE = numbers_with((1.05, 1.01, 1.09), (1.05, 1.02, 1.08), (8.0, 7.0, 9.0), 
 @pytest.mark.parametrize("numbers,verdict", [(INSIDE, HOLDS), (OUTSIDE, FAILS)])
 def test_every_check_is_reachable_both_ways(numbers: dict[str, Any], verdict: str) -> None:
     checks = tg.judge_three_games(numbers)
-    claims = [c for c in checks if c.kind != THEOREM]
+    claims = [c for c in checks if c.kind == CLAIM]
+    extensions = [c for c in checks if c.kind == EXTENSION]
     assert len(claims) == 15 and {c.outcome for c in claims} == {verdict}
     assert len(counted(claims)) == 12          # the two leaves checks of a game count once
+    assert len(extensions) == 3 and {c.outcome for c in extensions} == {verdict}
     assert verdict_of(checks) == verdict
+
+
+def test_the_spread_of_all_six_is_an_extension_with_its_own_verdict() -> None:
+    """MTD-bi outside 20% (the extension) leaves the claim's verdict as the four make it."""
+    numbers = numbers_with((0.93, 0.91, 0.94), (0.95, 0.93, 0.97), (4.5, 4.0, 5.0), (1.1, 1.05, 1.15))
+    for game in tg.GAMES:
+        numbers["sets"][game]["by_depth"]["6"] = {
+            **numbers["sets"][game]["by_depth"]["6"],
+            "spread_all": {"spread": 1.3, "low": 1.25, "high": 1.35, "n": 100.0, "most": "mtd-bi",
+                           "fewest": "mtdf"}}
+    checks = tg.judge_three_games(numbers)
+    assert verdict_of(checks) == HOLDS
+    six = [c for c in checks if c.kind == EXTENSION]
+    assert [c.outcome for c in six] == [FAILS] * 3 and "MTD-bi" in six[0].measured
+    assert verdict_with_extensions(checks) == f"{HOLDS} (extension, {six[0].extension}: {FAILS})"
 
 
 def test_five_to_ten_and_fewer_share_one_interval() -> None:
     numbers = numbers_with((0.97, 0.96, 0.98), (0.95, 0.93, 0.97), (4.5, 4.0, 5.0), (1.1, 1.05, 1.15))
     checks = tg.judge_three_games(numbers)
-    chess = [c for c in checks if c.statement.startswith("chess")]
+    chess = [c for c in checks if c.statement.startswith("chess") and c.kind == CLAIM]
     assert [c.outcome for c in chess] == [HOLDS, FAILS, HOLDS, HOLDS, HOLDS]
     assert chess[0].estimate == chess[1].estimate == "chess, depth 6: leaves ratio"
     assert verdict_of(checks) == "9 of 12 checks hold, 3 do not hold"
     unsure = numbers_with((0.95, 0.93, 1.0), (0.95, 0.93, 0.97), (4.5, 4.0, 5.0), (1.1, 1.05, 1.25))
-    outcomes = counted([c for c in tg.judge_three_games(unsure) if c.kind != THEOREM])
+    outcomes = counted([c for c in tg.judge_three_games(unsure) if c.kind == CLAIM])
     assert outcomes.count(INCONCLUSIVE) == 6
 
 
@@ -230,7 +284,7 @@ def test_a_game_not_measured_has_no_checks() -> None:
     numbers = dict(INSIDE)
     numbers["sets"] = {"othello": INSIDE["sets"]["othello"]}
     checks = tg.judge_three_games(numbers)
-    assert len([c for c in checks if c.kind != THEOREM]) == 5
+    assert len([c for c in checks if c.kind == CLAIM]) == 5
 
 
 def test_the_scales_are_the_registered_samples() -> None:

@@ -97,7 +97,7 @@ FULL = Scale(km_max_leaves=2_000_000, km_branchings=(2, 3, 4, 5, 6, 8, 10), km_t
              sweep_trees=40, chess_positions=30, chess_depth=4, tt_size=1 << 20,
              connect4=(("Test_L3_R1", 1000), ("Test_L2_R1", 1000), ("Test_L1_R1", 1000)),
              best_first_trees=6,
-             games=(("chess", 139, 3, 6), ("othello", 50, 6, 10), ("checkers", 240, 10, 14),
+             games=(("chess", 470, 3, 6), ("othello", 128, 6, 10), ("checkers", 552, 10, 13),
                     ("synthetic", 100, 3, 7), ("synthetic-random", 100, 3, 7)))
 """The full scale: about 20 minutes on two cores (docs/reproduce.md has its table).
 Chess stops at depth 4: at depth 5 the chess part alone ran 11 of 30 positions in 35
