@@ -295,3 +295,15 @@ def test_the_scales_are_the_registered_samples() -> None:
 def test_the_claim_is_the_last_one() -> None:
     assert registry.CLAIMS[-1].key == tg.KEY
     assert registry.CLAIMS[-1].jobs is tg.jobs
+
+
+def test_chess_is_not_measured_without_its_suites(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without ../shared/positions (a fresh clone) the exploration's WAC positions are not
+    found: chess has no problems, so it is not measured, and the other games still are."""
+    def absent(name: str) -> Any:
+        raise HarnessError(f"suite {name!r} not found")
+
+    monkeypatch.setattr(tg, "find_suite", absent)
+    explore = tg.RULES.rules["phases"]["explore"]["games"]
+    assert tg.problems_of("chess", explore, 5, 3) == []
+    assert len(tg.problems_of("othello", explore, 2, 3)) == 2
