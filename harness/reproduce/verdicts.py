@@ -213,31 +213,34 @@ def correctness_checks(checks: Sequence[Check]) -> list[Check]:
     return [c for c in checks if c.kind == THEOREM]
 
 
+def _by_interval(checks: Sequence[Check]) -> dict[str, list[str]]:
+    """The outcomes of the checks of each interval (:attr:`Check.estimate`), in order."""
+    found: dict[str, list[str]] = {}
+    for check in checks:
+        if check.estimate:
+            found.setdefault(check.estimate, []).append(check.outcome)
+    return found
+
+
 def counted(checks: Sequence[Check]) -> list[str]:
     """The outcomes a verdict counts: one per check, but one per interval for checks that
     test the same interval (:attr:`Check.estimate`), whose outcome is their conjunction
-    (:func:`all_of`): correlated checks are one piece of evidence."""
+    (:func:`all_of`), at its first check's place: correlated checks are one piece of
+    evidence."""
+    shared = _by_interval(checks)
     outcomes: list[str] = []
-    shared: dict[str, list[str]] = {}
     for check in checks:
-        if check.estimate:
-            if check.estimate not in shared:
-                shared[check.estimate] = []
-                outcomes.append(check.estimate)
-            shared[check.estimate].append(check.outcome)
-        else:
+        if not check.estimate:
             outcomes.append(check.outcome)
-    return [all_of(shared[o]) if o in shared else o for o in outcomes]
+        elif check.estimate in shared:                       # the interval's first check
+            outcomes.append(all_of(shared.pop(check.estimate)))
+    return outcomes
 
 
 def shared_outcomes(checks: Sequence[Check]) -> dict[str, tuple[list[str], str]]:
     """For each interval several checks test (:attr:`Check.estimate`): each check's own
     outcome, in order, and the one outcome the verdict counts for them (:func:`all_of`)."""
-    found: dict[str, list[str]] = {}
-    for check in checks:
-        if check.estimate:
-            found.setdefault(check.estimate, []).append(check.outcome)
-    return {name: (own, all_of(own)) for name, own in found.items() if len(own) > 1}
+    return {name: (own, all_of(own)) for name, own in _by_interval(checks).items() if len(own) > 1}
 
 
 def counts_text(checks: Sequence[Check]) -> str:
