@@ -271,9 +271,10 @@ def wtl(r: Mapping[str, float]) -> str:
     return f"{r['fewer']:.0f} / {r['equal']:.0f} / {r['more']:.0f}"
 
 
-def interval(r: Mapping[str, float]) -> str:
-    """A ratio's interval."""
-    return f"{fmt(r['low'])} to {fmt(r['high'])}"
+def interval(r: Mapping[str, float], digits: int = 3) -> str:
+    """A ratio's interval (claim 7 gives 4 digits: at 3 an interval such as 0.9997 to
+    0.9999 would print as 1.000 to 1.000 and hide that it excludes 1)."""
+    return f"{fmt(r['low'], digits)} to {fmt(r['high'], digits)}"
 
 
 def p_value(p: float) -> str:

@@ -17,6 +17,7 @@ from harness.reproduce.analysis import (
     Context,
     Section,
     fmt,
+    interval,
     not_measured,
     pair_ratio,
     paired,
@@ -202,10 +203,10 @@ def analyse(ctx: Context, info: ClaimInfo) -> Section:
         if window == "full window":
             for variant in ZWP_FAMILY:
                 r = pair_ratio(frame, "pvs", variant, boot)
-                rows.append([name, variant, "pvs", fmt(r["ratio"], 4), interval4(r), wtl(r)])
+                rows.append([name, variant, "pvs", fmt(r["ratio"], 4), interval(r, 4), wtl(r)])
         for label, (a, b) in WINDOWS[window].items():
             r = sets[name][label]
-            rows.append([name, b, a, fmt(r["ratio"], 4), interval4(r), wtl(r)])
+            rows.append([name, b, a, fmt(r["ratio"], 4), interval(r, 4), wtl(r)])
     every = {NO_TABLE: sweep} if chess is None else {NO_TABLE: sweep, WITH_TABLE: chess}
     never: dict[str, dict[str, int]] = {}
     for name, frame in every.items():
@@ -231,19 +232,13 @@ def analyse(ctx: Context, info: ClaimInfo) -> Section:
                    verdict=verdict_text(checks))
 
 
-def interval4(r: Mapping[str, float]) -> str:
-    """A ratio's interval to 4 decimals: at 3 an interval such as 0.9997 to 0.9999 would
-    print as 1.000 to 1.000 and hide that it excludes 1."""
-    return f"{fmt(r['low'], 4)} to {fmt(r['high'], 4)}"
-
-
 def _measured(numbers: Mapping[str, Any]) -> str:
     sets, never = numbers["sets"], numbers["improvement_never_costs"]
     judged = RULES.check("zwp-pv-saves").sets
 
     def one(name: str, label: str, a: str, b: str) -> str:
         r = sets[name][label]
-        text = f"{b} / {a} {r['ratio']:.4f} ({interval4(r)})"
+        text = f"{b} / {a} {r['ratio']:.4f} ({interval(r, 4)})"
         if label == "zwp-pv" and name not in judged:
             text += (" (not judged: predicted by mechanism, as zwp-pv can hardly act with a "
                      "full root window)")
