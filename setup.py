@@ -79,7 +79,8 @@ def compiled_extensions() -> list[Extension]:
                   Extension("harness.games._openspiel_cursor", ["harness/games/_openspiel_cursor.c"],
                             extra_compile_args=["-O2"], optional=True),
                   Extension("harness.search._engine", ["harness/search/_engine.c"],
-                            depends=["harness/search/native_tree.h"],
+                            depends=["harness/search/native_tree.h", "harness/search/engine_state.h",
+                                     "harness/search/engine_frame.h"],
                             extra_compile_args=["-O2"], optional=True),
                   Extension("harness.games.chess._board", ["harness/games/chess/_board.c"],
                             depends=[f"harness/games/chess/board_{part}.h"

@@ -1,0 +1,224 @@
+/* The frame (core.py's Search, node for node) of the compiled engine (_engine.c, the only
+ * file that includes this): child, the loops of alphabeta.py, bounded, expand and node. */
+#ifndef HARNESS_SEARCH_ENGINE_FRAME_H
+#define HARNESS_SEARCH_ENGINE_FRAME_H
+
+/* ---- the frame (core.py) ------------------------------------------------------------------ */
+
+static long node(Engine *e, int depth, long alpha, long beta);
+
+static long fail(Engine *e) {                /* an exception is set: unwind */
+    e->failed = 1;
+    return 0;
+}
+
+static long limit_reached(Engine *e) {
+    PyErr_SetNone(e->limit_error);
+    return fail(e);
+}
+
+static inline long horizon(Engine *e) {
+    return e->api->value(e->tree);
+}
+
+/* Search.child: the leaf shortcut (no quiescence, no leaves in the table), or the node. */
+static long child(Engine *e, int move, int depth, long alpha, long beta) {
+    if (depth <= 0 && !e->store_leaves) {
+        if (++e->counters[NODES] > e->node_limit)
+            return limit_reached(e);
+        e->counters[LEAVES]++;
+        return e->api->child_value(e->tree, move);
+    }
+    e->api->push(e->tree, move);
+    e->ply++;
+    long value = node(e, depth, alpha, beta);
+    e->ply--;
+    e->api->pop(e->tree);
+    if (e->failed)
+        return 0;
+    if (e->line != NULL) {                   /* the child's value is exact: keep its line */
+        PyObject *line = e->line;
+        e->line = NULL;
+        if (lines_put(&e->lines[e->ply], move, line) < 0)
+            return fail(e);
+    }
+    return value;
+}
+
+/* The loops (alphabeta.py): value, index of the last child searched, best move. */
+static void loop(Engine *e, const int *moves, int n, int depth, long alpha, long beta,
+                 long *value, int *last, int *best_move) {
+    int soft = e->loop == LOOP_ALPHABETA_FS, prune = e->loop != LOOP_MINIMAX;
+    long best = -INF;
+    *best_move = NO_MOVE;
+    for (int i = 0; i < n; i++) {
+        long v = -child(e, moves[i], depth - 1, -beta, -alpha);
+        if (e->failed)
+            return;
+        if (v > best) {
+            best = v;
+            *best_move = moves[i];
+        }
+        if (!prune)
+            continue;
+        if (v >= beta) {
+            *value = soft ? v : beta;
+            *last = i;
+            *best_move = moves[i];
+            return;
+        }
+        if (v > alpha)
+            alpha = v;
+    }
+    *value = prune && !soft ? alpha : best;
+    *last = n - 1;
+}
+
+/* Search.bounded: 1 and the answer when the tree's bounds leave no window. */
+static int bounded(Engine *e, long *alpha, long *beta, long *answer) {
+    long floor = e->api->value_floor ? e->api->value_floor(e->tree) : -INF;
+    if (*alpha < floor) {
+        *alpha = floor;
+        if (*alpha >= *beta) {
+            e->counters[BOUND_CUTOFFS]++;
+            *answer = *alpha;
+            return 1;
+        }
+    }
+    long bound = e->api->value_bound(e->tree);
+    if (*beta > bound) {
+        *beta = bound;
+        if (*alpha >= *beta) {
+            e->counters[BOUND_CUTOFFS]++;
+            *answer = *beta;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Search.expand: the loop over the children (hash move first), the node classified, stored. */
+static long expand(Engine *e, int *moves, int n, int depth, long alpha, long beta,
+                   int hash_move, uint64_t key) {
+    if (hash_move != NO_MOVE && moves[0] != hash_move) {
+        for (int k = 1; k < n; k++)
+            if (moves[k] == hash_move) {
+                memmove(moves + 1, moves, k * sizeof(int));
+                moves[0] = hash_move;
+                break;
+            }
+    }
+    if (e->table.size && e->api->child_key != NULL && (depth > 1 || e->store_leaves)) {
+        /* The children the loop may search probe the table first thing, each a cache
+         * miss: ask for their slots now, so the misses overlap rather than follow one
+         * another (Stockfish prefetches its entry as it makes a move). Counts nothing. */
+        for (int i = 0; i < n; i++)
+            PREFETCH(slot_of(e, e->api->child_key(e->tree, moves[i])));
+    }
+    int ply = e->ply;
+    if (ply >= e->plies_used) {              /* first reached: its lines are zeroed now */
+        memset(&e->lines[e->plies_used], 0, (ply + 1 - e->plies_used) * sizeof(Lines));
+        e->plies_used = ply + 1;
+    }
+    lines_clear(&e->lines[ply]);
+    long value = 0;
+    int last = 0, best = NO_MOVE;
+    loop(e, moves, n, depth, alpha, beta, &value, &last, &best);
+    if (e->failed)
+        return 0;
+    long long *c = e->counters;
+    if (value >= beta) {
+        c[FAIL_HIGHS]++;
+        c[CUT_NODES]++;
+        if (last == 0)
+            c[FAIL_HIGHS_FIRST]++;
+        if (last < n - 1)
+            c[CUTOFFS]++;
+        if (best != NO_MOVE && e->api->cutoff != NULL)
+            e->api->cutoff(e->tree, best, depth);
+    } else if (value <= alpha) {
+        c[FAIL_LOWS]++;
+        c[ALL_NODES]++;
+    } else {
+        c[PV_NODES]++;
+        if (best != NO_MOVE) {
+            PyObject *rest = lines_get(&e->lines[ply], best);
+            e->line = Py_BuildValue("(iO)", best, rest != NULL ? rest : Py_None);
+            if (e->line == NULL)
+                return fail(e);
+        }
+    }
+    if (e->table.size)
+        store(e, key, depth, alpha, beta, value, best);
+    e->best_move = best;
+    return value;
+}
+
+/* Search.node: count, stop at a leaf or a table cutoff, else expand. */
+static long node(Engine *e, int depth, long alpha, long beta) {
+    long long *c = e->counters;
+    if (++c[NODES] > e->node_limit)
+        return limit_reached(e);
+    if (e->ply > MAX_PLY) {
+        PyErr_SetString(PyExc_RecursionError, "the compiled frame: deeper than its stack");
+        return fail(e);
+    }
+    if (depth <= 0 && !e->store_leaves) {
+        c[LEAVES]++;
+        return horizon(e);
+    }
+    int hash_move = NO_MOVE;
+    uint64_t key = 0;                        /* read once: the probe's and the store's */
+    if (e->table.size) {
+        c[TT_PROBES]++;
+        key = e->api->key(e->tree);
+        Slot *entry = probe(e, key);
+        if (entry != NULL) {
+            c[TT_HITS]++;
+            if (entry->depth >= depth) {
+                long lower = entry->lower, upper = entry->upper;
+                int deeper = entry->depth > depth;
+                if (lower >= beta || lower == upper) {
+                    c[TT_CUTOFFS]++;
+                    c[TT_DEEP_CUTOFFS] += deeper;
+                    return lower;
+                }
+                if (upper <= alpha) {
+                    c[TT_CUTOFFS]++;
+                    c[TT_DEEP_CUTOFFS] += deeper;
+                    return upper;
+                }
+                if (e->narrow_on_hit && (lower > alpha || upper < beta)) {
+                    c[TT_DEEP_CUTOFFS] += deeper;
+                    if (lower > alpha)
+                        alpha = lower;
+                    if (upper < beta)
+                        beta = upper;
+                }
+            }
+            if (e->hash_move)
+                hash_move = entry->move;
+        }
+    }
+    if (depth <= 0) {                        /* a leaf the table did not settle: store it */
+        c[LEAVES]++;
+        long value = horizon(e);
+        if (e->table.size)
+            store(e, key, 0, alpha, beta, value, NO_MOVE);
+        return value;
+    }
+    int moves[NATIVE_MAX_MOVES];
+    int n = e->api->moves(e->tree, moves);
+    if (n == 0) {
+        c[LEAVES]++;
+        return e->api->terminal_value(e->tree);
+    }
+    if (e->value_bounds) {
+        long answer;
+        if (bounded(e, &alpha, &beta, &answer))
+            return answer;
+    }
+    return expand(e, moves, n, depth, alpha, beta, hash_move, key);
+}
+
+#endif

@@ -1,0 +1,224 @@
+/* The search engine's state (_engine.c, the only file that includes this): the counters in
+ * COUNTER_NAMES's order, the table (table.py) and the exact children's lines (core.py's
+ * _lines), with the Engine object that holds them. */
+#ifndef HARNESS_SEARCH_ENGINE_STATE_H
+#define HARNESS_SEARCH_ENGINE_STATE_H
+
+#define INF 1000000000L          /* harness.games.base.INF */
+#define MAX_PLY 128              /* harness.games.base.MAX_DEPTH (100), with room */
+#define NO_MOVE (-1)
+#if defined(__GNUC__) || defined(__clang__)
+#define PREFETCH(address) __builtin_prefetch(address)
+#else
+#define PREFETCH(address) ((void)(address))
+#endif
+#define MERSENNE_61 ((uint64_t)0x1FFFFFFFFFFFFFFFULL)   /* Python hashes ints modulo 2^61 - 1 */
+
+static const char *const COUNTER_NAMES[] = {
+    "nodes", "leaves", "qnodes", "zw_searches", "researches", "research_nodes",
+    "fail_highs", "fail_highs_first", "fail_lows", "cutoffs",
+    "pv_nodes", "cut_nodes", "all_nodes", "passes",
+    "tt_probes", "tt_hits", "tt_cutoffs", "null_searches", "null_cutoffs", "bound_cutoffs",
+    "tt_deep_cutoffs",
+};
+enum {
+    NODES, LEAVES, QNODES, ZW_SEARCHES, RESEARCHES, RESEARCH_NODES,
+    FAIL_HIGHS, FAIL_HIGHS_FIRST, FAIL_LOWS, CUTOFFS,
+    PV_NODES, CUT_NODES, ALL_NODES, PASSES,
+    TT_PROBES, TT_HITS, TT_CUTOFFS, NULL_SEARCHES, NULL_CUTOFFS, BOUND_CUTOFFS,
+    TT_DEEP_CUTOFFS, N_COUNTERS
+};
+static PyObject *COUNTER_KEYS[N_COUNTERS];   /* COUNTER_NAMES as interned strings */
+static PyObject *NATIVE_TREE_NAME;           /* "native_tree", interned */
+static PyObject *MOVE_NAME_NAME;             /* "move_name", interned */
+
+enum { LOOP_MINIMAX, LOOP_ALPHABETA, LOOP_ALPHABETA_FS };
+static const char *const LOOP_NAMES[] = {"minimax", "alphabeta", "alphabeta-fs"};
+
+typedef struct {
+    uint64_t key;
+    int32_t depth, lower, upper, move;   /* move: NO_MOVE for None */
+    uint32_t search;                     /* the search that wrote it; another's is empty */
+} Slot;
+
+typedef struct {
+    Slot *slots;
+    size_t size;
+    uint32_t search;                     /* the stamp of the search using it */
+} Table;
+
+static Table spare = {NULL, 0, 0};       /* the process's table not in use */
+
+typedef struct {                         /* core.py's _lines[ply]: the exact children's lines */
+    int count, capacity;
+    int *moves;
+    PyObject **lines;
+} Lines;
+
+typedef struct {
+    PyObject_HEAD
+    PyObject *tree;                      /* the tree object; `api` calls on it */
+    const NativeTree *api;
+    PyObject *capsule;                   /* keeps `api` alive */
+    PyObject *limit_error;               /* NodeLimitReached */
+    PyObject *counters_object;           /* Search.counters: set from `counters` after a pass */
+    long long synced[N_COUNTERS];        /* what counters_object holds */
+    int loop, hash_move, store_leaves, narrow_on_hit, value_bounds;
+    long long node_limit;
+    long long counters[N_COUNTERS];
+    Table table;                         /* size 0: no table */
+    int ply, failed;
+    int plies_used;                      /* lines[0..plies_used) zeroed, may hold memory;
+                                          * the rest not even zeroed (Engine_new) */
+    int best_move;
+    PyObject *line, *root_line;          /* core.py's _line and root_line (or NULL) */
+    Lines lines[MAX_PLY + 1];
+} Engine;
+
+/* ---- the table (table.py) -------------------------------------------------------------- */
+
+/* hash(key) % size, as table.py: Python hashes an int below 2^64 to itself modulo the
+ * Mersenne prime 2^61 - 1, which folds without a division. */
+static inline Slot *slot_of(Engine *e, uint64_t key) {
+    uint64_t hash = (key & MERSENNE_61) + (key >> 61);
+    if (hash >= MERSENNE_61)
+        hash -= MERSENNE_61;
+    size_t size = e->table.size;
+    return &e->table.slots[(size & (size - 1)) == 0 ? hash & (size - 1) : hash % size];
+}
+
+static inline Slot *probe(Engine *e, uint64_t key) {
+    Slot *s = slot_of(e, key);
+    return s->search == e->table.search && s->key == key ? s : NULL;
+}
+
+static void store(Engine *e, uint64_t key, int depth, long alpha, long beta, long value,
+                  int move) {
+    long lower, upper;
+    if (value <= alpha) {
+        lower = -INF;
+        upper = value;
+    } else if (value >= beta) {
+        lower = value;
+        upper = INF;
+    } else {
+        lower = upper = value;
+    }
+    Slot *old = slot_of(e, key);
+    if (old->search == e->table.search) {
+        if (old->key == key) {
+            long high = lower > old->lower ? lower : old->lower;
+            long low = upper < old->upper ? upper : old->upper;
+            if (old->depth == depth && high <= low) {
+                lower = high;
+                upper = low;
+            }
+            if (move == NO_MOVE && old->depth == depth)
+                move = old->move;
+        } else if (old->depth > depth) {
+            return;
+        }
+    }
+    old->key = key;
+    old->depth = depth;
+    old->lower = (int32_t)lower;
+    old->upper = (int32_t)upper;
+    old->move = move;
+    old->search = e->table.search;
+}
+
+/* A zeroed array of `size` slots. Each probe of a big table lands on another page: on
+ * Linux the array is mapped on its own and asks for huge pages (a 2^20-entry table is 16
+ * of them rather than 8,192 small ones, and a probe stops paying a page walk). */
+static Slot *new_slots(size_t size) {
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    size_t bytes = size * sizeof(Slot);
+    void *slots = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (slots == MAP_FAILED)
+        return NULL;
+    madvise(slots, bytes, MADV_HUGEPAGE);   /* a hint: without it the table works the same */
+    return slots;
+#else
+    return calloc(size, sizeof(Slot));
+#endif
+}
+
+static void free_slots(Slot *slots, size_t size) {
+    if (slots == NULL)
+        return;
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    munmap(slots, size * sizeof(Slot));
+#else
+    free(slots);
+#endif
+}
+
+static int take_table(Engine *e, size_t size) {
+    if (spare.slots != NULL && spare.size == size) {
+        e->table = spare;
+        spare.slots = NULL;
+    } else {
+        e->table.slots = new_slots(size);
+        if (e->table.slots == NULL) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        e->table.size = size;
+        e->table.search = 0;
+    }
+    if (++e->table.search == 0) {                      /* the stamps wrapped: clear once */
+        memset(e->table.slots, 0, size * sizeof(Slot));
+        e->table.search = 1;
+    }
+    return 0;
+}
+
+static void give_back_table(Engine *e) {
+    if (e->table.slots == NULL)
+        return;
+    if (spare.slots == NULL || spare.size < e->table.size) {
+        free_slots(spare.slots, spare.size);
+        spare = e->table;
+    } else {
+        free_slots(e->table.slots, e->table.size);
+    }
+    e->table.slots = NULL;
+    e->table.size = 0;
+}
+
+/* ---- the exact children's lines (core.py's _lines) ------------------------------------ */
+
+static void lines_clear(Lines *l) {
+    for (int i = 0; i < l->count; i++)
+        Py_DECREF(l->lines[i]);
+    l->count = 0;
+}
+
+static int lines_put(Lines *l, int move, PyObject *line) {   /* steals `line` */
+    if (l->count == l->capacity) {
+        int capacity = l->capacity ? 2 * l->capacity : 8;
+        int *moves = realloc(l->moves, capacity * sizeof(int));
+        if (moves != NULL)
+            l->moves = moves;
+        PyObject **lines = moves == NULL ? NULL : realloc(l->lines, capacity * sizeof(PyObject *));
+        if (lines == NULL) {
+            Py_DECREF(line);
+            PyErr_NoMemory();
+            return -1;
+        }
+        l->lines = lines;
+        l->capacity = capacity;
+    }
+    l->moves[l->count] = move;
+    l->lines[l->count++] = line;
+    return 0;
+}
+
+static PyObject *lines_get(const Lines *l, int move) {       /* borrowed; NULL if none */
+    for (int i = l->count - 1; i >= 0; i--)
+        if (l->moves[i] == move)
+            return l->lines[i];
+    return NULL;
+}
+
+#endif
