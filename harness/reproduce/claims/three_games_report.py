@@ -71,11 +71,13 @@ def trend_chart(numbers: Mapping[str, Any]) -> Figure:
     band = RULES.check("five-to-ten", within="chess").band
     with charts.chart_style():
         fig = charts.figure(12.0, 7.5)
+        drawn: list[Axes] = []
         for ax, name in zip(_panels(fig, len(names)), names, strict=True):
             found = numbers["sets"].get(name)
             if found is None:
                 not_measured(ax, f"{name}: not measured")
                 continue
+            drawn.append(ax)
             depths = [int(d) for d in found["by_depth"]]
             for k, v in enumerate(v for v in VARIANTS if v != REFERENCE):
                 points = [found["by_depth"][str(d)]["ratios"][v]["leaves"] for d in depths]
@@ -87,7 +89,8 @@ def trend_chart(numbers: Mapping[str, Any]) -> Figure:
             ax.set_xlabel("depth")
             ax.set_ylabel("leaves / aspiration NegaScout's")
             ax.set_title(f"{name} ({found['problems']} problems)")
-        fig.axes[0].legend(fontsize=7)
+        if drawn:  # the legend on the first panel with lines (chess may be "not measured")
+            drawn[0].legend(fontsize=7)
     return fig
 
 
