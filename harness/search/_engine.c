@@ -93,17 +93,10 @@ static long root_pass(Engine *e, int depth, long alpha, long beta, int *move) {
         c[LEAVES]++;
         return horizon(e);
     }
-    int moves[NATIVE_MAX_MOVES];
-    int n = e->api->moves(e->tree, moves);
-    if (n == 0) {
-        c[LEAVES]++;
-        return e->api->terminal_value(e->tree);
-    }
-    if (e->value_bounds) {
-        long answer;
-        if (bounded(e, &alpha, &beta, &answer))
-            return answer;
-    }
+    int moves[NATIVE_MAX_MOVES], n;
+    long answer;
+    if (settled(e, moves, &n, &alpha, &beta, &answer))
+        return answer;
     int hash_move = NO_MOVE;
     uint64_t key = e->table.size ? e->api->key(e->tree) : 0;
     if (e->table.size && e->hash_move) {

@@ -97,6 +97,19 @@ static int bounded(Engine *e, long *alpha, long *beta, long *answer) {
     return 0;
 }
 
+/* A node with no move ends the game (a leaf, its terminal value); a node whose value bounds
+ * leave no window is answered by them (bounded). Either: 1 and the value in *answer; else 0
+ * and the node's moves in moves[0..*n). */
+static inline int settled(Engine *e, int *moves, int *n, long *alpha, long *beta, long *answer) {
+    *n = e->api->moves(e->tree, moves);
+    if (*n == 0) {
+        e->counters[LEAVES]++;
+        *answer = e->api->terminal_value(e->tree);
+        return 1;
+    }
+    return e->value_bounds && bounded(e, alpha, beta, answer);
+}
+
 /* Search.expand: the loop over the children (hash move first), the node classified, stored. */
 static long expand(Engine *e, int *moves, int n, int depth, long alpha, long beta,
                    int hash_move, uint64_t key) {
@@ -207,17 +220,10 @@ static long node(Engine *e, int depth, long alpha, long beta) {
             store(e, key, 0, alpha, beta, value, NO_MOVE);
         return value;
     }
-    int moves[NATIVE_MAX_MOVES];
-    int n = e->api->moves(e->tree, moves);
-    if (n == 0) {
-        c[LEAVES]++;
-        return e->api->terminal_value(e->tree);
-    }
-    if (e->value_bounds) {
-        long answer;
-        if (bounded(e, &alpha, &beta, &answer))
-            return answer;
-    }
+    int moves[NATIVE_MAX_MOVES], n;
+    long answer;
+    if (settled(e, moves, &n, &alpha, &beta, &answer))
+        return answer;
     return expand(e, moves, n, depth, alpha, beta, hash_move, key);
 }
 
