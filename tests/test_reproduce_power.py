@@ -136,7 +136,9 @@ def test_the_power_in_words() -> None:
     assert describe(five.power).startswith(
         "leaves ratio: n = 30 explored, 300 to confirm, expected half-width 0.0128, the band "
         "needs n >= 215; truth assumed: 0.925, the band's centre")
-    assert "; chance of holding 94% if the truth is 0.925;" in describe(five.power, five.band)
+    # Beside the assumed truth, what the exploration predicts (the fourth reading's F1).
+    assert ("; chance of holding 94% if the truth is 0.925, 32% if it is the explored 0.9098;"
+            in describe(five.power, five.band))
     # Version 6, the width method: at its own sample an interval of the expected width fits
     # only at the centre (2%).
     six = RULES.history[-1].rules["checks"]["five-to-ten"]
@@ -144,7 +146,7 @@ def test_the_power_in_words() -> None:
         "leaves ratio: n = 30 explored, 150 to confirm, expected half-width 0.0247, the band "
         "needs n >= 146 for its expected interval to fit (width method)")
     assert describe(six["power"], Band.parse(six["band"])).endswith(
-        "; chance of holding 2% if the truth is 0.925")
+        "; chance of holding 2% if the truth is 0.925, 0% if it is the explored 0.9012")
     assert describe({"exact": "a count"}) == "none needed: a count" and describe(None) == "–"
     late = {"estimates": {"x": {"explore_n": 30, "explore_interval": [0.8, 0.92], "confirm_n": 30,
                                 "expected_half_width": 0.06,
@@ -307,3 +309,20 @@ def test_every_probability_record_names_its_method_and_reaches_the_target() -> N
             for found in rule.power["estimates"].values():
                 reached = found["probability"] >= TARGET
                 assert reached is not bool(rule.power.get("unreachable")), (rules.claim, rule.ident)
+
+
+def test_a_check_the_exploration_expects_not_to_hold_says_so_beside_the_design() -> None:
+    """Claim 12's Othello 5-10% band was powered at the source's 0.925; both earlier data sets
+    put the ratio near 0.96, where the band has no chance: the words say both (the fourth
+    referee reading's F1). A one-sided band assumes the explored estimate: said once."""
+    from harness.reproduce.claims.three_games import RULES
+    from harness.reproduce.power import describe
+
+    five = RULES.check("five-to-ten", within="othello")
+    words = describe(five.power, five.band)
+    assert "chance of holding 91% if the truth is 0.925, 0% if it is the explored 0.9617" in words
+    assert "chance of holding 85% if the truth is 0.925, 0% if it is the explored 0.9596" in words
+    passes = RULES.check("passes", within="othello")
+    assert "100% if the truth is 4.5, 36% if it is the explored 3.094" in describe(passes.power, passes.band)
+    total = RULES.check("total-nodes", within="chess")
+    assert "if it is the explored" not in describe(total.power, total.band)

@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from statistics import NormalDist
 from typing import Any
 
@@ -128,6 +128,14 @@ def default_truth(estimate: Estimate, band: Band) -> float:
 def truth_of(estimate: Estimate, band: Band) -> float:
     """The truth assumed for ``estimate``: its ``assumed_truth`` or :func:`default_truth`."""
     return default_truth(estimate, band) if estimate.assumed_truth is None else estimate.assumed_truth
+
+
+def explored_truth(estimate: Estimate) -> Estimate:
+    """``estimate`` with the truth taken as its exploration's estimate: a design powered at
+    the source's figure says beside it what the data explored so far predict (a chance near
+    0 there is a check the exploration expects not to hold, as the fourth referee reading's
+    F1 asked to show)."""
+    return replace(estimate, assumed_truth=estimate.explore_estimate)
 
 
 def probability(estimate: Estimate, band: Band, n: int | None = None) -> float:
@@ -249,6 +257,9 @@ def describe(power: Mapping[str, Any] | None, band: Band | None = None) -> str:
                       f"{truth_of(estimate, band):.4g}")
             if method == PROBABILITY and found.get("needed_n") is None:
                 words += f" (no sample reaches {TARGET:.0%})"
+            if truth_of(estimate, band) != estimate.explore_estimate:
+                words += (f", {probability(explored_truth(estimate), band):.0%} if it is the "
+                          f"explored {estimate.explore_estimate:.4g}")
         parts.append(words)
     if power.get("assumed"):
         parts.append(f"truth assumed: {power['assumed']}")
