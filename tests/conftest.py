@@ -7,6 +7,7 @@ import shutil
 import subprocess
 import sys
 import sysconfig
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -42,9 +43,15 @@ def harness_installed_with(site: Path, *args: str) -> subprocess.CompletedProces
 
 
 def pip_install_into(site: Path, package: Path) -> Path:
-    """``package`` (a folder with its own pyproject) installed by pip into ``site``."""
-    build = subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps",
-                            "--no-build-isolation", "--no-index", "--target", str(site),
-                            str(package)], capture_output=True, text=True, timeout=300)
+    """``package`` (a folder with its own pyproject) installed by pip into ``site``. pip
+    builds a local folder in place (its ``build/`` and ``*.egg-info``), so it builds a copy
+    beside ``site``: test files on other workers (pytest-xdist) install the same examples at
+    the same time."""
+    with tempfile.TemporaryDirectory(dir=site.parent) as scratch:
+        copy = Path(scratch) / package.name
+        shutil.copytree(package, copy, ignore=shutil.ignore_patterns("build", "*.egg-info", "__pycache__"))
+        build = subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps",
+                                "--no-build-isolation", "--no-index", "--target", str(site),
+                                str(copy)], capture_output=True, text=True, timeout=300)
     assert build.returncode == 0, build.stderr
     return site
