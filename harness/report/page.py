@@ -28,6 +28,7 @@ from harness.report.compare import (
     variants_in,
 )
 from harness.report.depths import group_own_depths
+from harness.report.drawing import save_charts
 from harness.report.render import render
 from harness.report.selection import REPORT_CHARTS, choose_charts
 from harness.report.view import report_page
@@ -159,8 +160,8 @@ def write_report(run_dir: Path, results: pd.DataFrame, info: Mapping[str, Any],
     choice = choose_charts(results, comparison, baseline, others)
     written: list[Path] = []
     embedded: list[tuple[str, str, bytes]] = []
-    for chart in choice.drawn:
-        png, svg = charts.save(chart.build(), chart_dir / chart.name)
+    saved = save_charts([(chart.name, chart.build) for chart in choice.drawn], chart_dir)
+    for chart, (png, svg) in zip(choice.drawn, saved, strict=True):
         written += [png, svg]
         embedded.append((chart.name, chart.title, png.read_bytes()))
     # A rebuilt report leaves no file of a chart it no longer draws.
