@@ -330,7 +330,10 @@ def _write_report(out_dir: Path, claims: Sequence[Claim], sections: Sequence[Sec
              f"worker process{'es' if jobs > 1 else ''}; git revision "
              f"`{env.get('git_revision') or 'unknown'}`, Python {env.get('python', '?')}. Every "
              "count is in `data/`, every number and verdict in `claims.json`.")
-    doc.para("Scale: " + ", ".join(f"{k} = {v}" for k, v in asdict(scale).items()) + ".")
+    # Every claim's fields, whichever claims ran (the third reading's M4): said so, and each
+    # claim's section names the sample it used.
+    doc.para("Scale (the settings of every claim, whichever ran; each claim's section names "
+             "the sample it used): " + ", ".join(f"{k} = {v}" for k, v in asdict(scale).items()) + ".")
     if quick:
         doc.para("This is the quick scale: fewer and smaller problems than the full run, so "
                  "intervals are wider, more checks come out inconclusive and verdicts can "
