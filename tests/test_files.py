@@ -17,6 +17,7 @@ from harness import files
 from harness.cli import cli
 from harness.errors import HarnessError
 from harness.files import write_whole, writing
+from harness.report import drawing
 
 
 def contents(folder: Path) -> dict[str, bytes]:
@@ -101,11 +102,36 @@ def test_report_interrupted_at_any_file_leaves_every_file_whole(
         replace(source, target)
 
     monkeypatch.setattr(files.os, "replace", rename)
+    # Every chart drawn in this process, in order: a forked child's renames are not counted here.
+    monkeypatch.setattr(drawing, "spare_cores", lambda: 0)
     result = CliRunner().invoke(cli, ["report", str(finished_run)])
     assert result.exit_code == 2 and "Traceback" not in result.output
     assert result.stderr.strip() == (f"Error: {finished_run / REPORT_FILES[failing]}: cannot "
                                       "write: No space left on device")
     assert contents(finished_run) == before
+
+
+@pytest.mark.parametrize("chart", ["relative_nodes", "rates", "scatter"])
+def test_a_chart_that_cannot_be_written_is_named_wherever_it_is_drawn(
+        finished_run: Path, monkeypatch: pytest.MonkeyPatch, chart: str) -> None:
+    """A full disk for one chart's file, whichever process draws it (this one, or a forked
+    child whose chart is then redrawn here): the same one line naming it, exit 2, every file
+    as it was."""
+    before = contents(finished_run)
+    replace = os.replace
+    target = finished_run / "charts" / f"{chart}.png"
+
+    def rename(source: str, to: str | Path) -> None:
+        if Path(to) == target:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        replace(source, to)
+
+    monkeypatch.setattr(files.os, "replace", rename)
+    result = CliRunner().invoke(cli, ["report", str(finished_run)])
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert result.stderr.strip() == f"Error: {target}: cannot write: No space left on device"
+    assert contents(finished_run) == before
+    assert not [p for p in (finished_run / "charts").iterdir() if p.name.endswith(".tmp")]
 
 
 LIMITED = """

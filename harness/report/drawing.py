@@ -5,7 +5,8 @@ SVG each). Where processes can be forked safely (Linux, and no thread but this o
 copies a lock another thread holds), each chart but the first is drawn by a forked child
 while this process draws the first; a child that fails leaves its chart to be drawn here
 once it has ended, so an error is raised here exactly as without children (a child prints
-nothing). A chart gives the same bytes in either process (:func:`harness.report.charts.save`).
+nothing); every child has ended before the call returns or raises. A chart gives the same
+bytes in either process (:func:`harness.report.charts.save`).
 """
 
 from __future__ import annotations
@@ -51,12 +52,17 @@ def save_charts(drawn: Sequence[tuple[str, Callable[[], Figure]]], chart_dir: Pa
     for index in range(1, min(len(drawn), spare + 1)):
         name, build = drawn[index]
         children[index] = draw_in_child(build, chart_dir / name)
-    for index, (name, build) in enumerate(drawn):
-        if index not in children:
-            charts.save(build(), chart_dir / name)
-    for index, pid in children.items():
-        _, status = os.waitpid(pid, 0)
-        if status != 0:                        # drawn here: its error raised as without a child
-            name, build = drawn[index]
-            charts.save(build(), chart_dir / name)
+    failed = []
+    try:
+        for index, (name, build) in enumerate(drawn):
+            if index not in children:
+                charts.save(build(), chart_dir / name)
+    finally:                                   # no child outlives the call, even on an error here
+        for index, pid in children.items():
+            _, status = os.waitpid(pid, 0)
+            if status != 0:
+                failed.append(index)
+    for index in failed:                       # drawn here: its error raised as without a child
+        name, build = drawn[index]
+        charts.save(build(), chart_dir / name)
     return [(chart_dir / f"{name}.png", chart_dir / f"{name}.svg") for name, _ in drawn]
