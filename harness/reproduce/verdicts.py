@@ -183,24 +183,28 @@ def unreachable_text(low: float, high: float, band: Band) -> str:
 
 
 def interval_check(statement: str, low: float, high: float, band: Band, measured: str = "",
-                   kind: str = CLAIM, estimate: str = "") -> Check:
+                   kind: str = CLAIM, estimate: str = "", extension: str = "") -> Check:
     """A check of the interval ``[low, high]`` against ``band`` (:func:`outcome_of`); its
     measured text says so when the interval is too wide for the band ever to hold it
-    (:func:`unreachable_text`). ``estimate``: the interval's name, where checks share it."""
+    (:func:`unreachable_text`). ``estimate``: the interval's name, where checks share it;
+    ``extension``: an :data:`EXTENSION` check's label (its rule's)."""
     unreachable = unreachable_text(low, high, band)
     text = measured or f"interval {low:.4g} to {high:.4g}"
     return Check(statement, outcome_of(low, high, band),
-                 f"{text}; {unreachable}" if unreachable else text, kind, str(band), estimate)
+                 f"{text}; {unreachable}" if unreachable else text, kind, str(band), estimate,
+                 extension)
 
 
 def count_check(statement: str, count: int, problems: int, band: Band, measured: str = "",
-                kind: str = CLAIM) -> Check:
+                kind: str = CLAIM, extension: str = "") -> Check:
     """An exact statement over ``problems`` problems, tested on its ``count`` (of
     counter-examples, or of examples) against ``band``: an interval of one point.
-    Inconclusive when there was no problem."""
+    Inconclusive when there was no problem. ``extension`` as :func:`interval_check`'s."""
     if problems <= 0:
-        return Check(statement, INCONCLUSIVE, measured or "no problem measured", kind, str(band))
-    return interval_check(statement, count, count, band, measured or f"{count} of {problems}", kind)
+        return Check(statement, INCONCLUSIVE, measured or "no problem measured", kind, str(band),
+                     extension=extension)
+    return interval_check(statement, count, count, band, measured or f"{count} of {problems}", kind,
+                          extension=extension)
 
 
 def claim_checks(checks: Sequence[Check]) -> list[Check]:

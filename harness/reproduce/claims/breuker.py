@@ -5,7 +5,6 @@ so the verdict is the theorem's; chess with a table is an extension with its own
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
 from typing import Any
 
 from harness.reproduce import pairwise, rules
@@ -95,11 +94,11 @@ def judge_same_tree(numbers: Mapping[str, Any]) -> list[Check]:
     for name, found in numbers["sets"].items():
         rule = RULES.check("identical", within=name)
         same, problems = int(found["identical"]), int(found["problems"])
-        check = count_check(f"{name}: Marsland's PVS and Reinefeld's fail-soft NegaScout "
-                            f"visit the same nodes, as many times, on every problem (problems "
-                            f"where they differ in {rule.band})", problems - same, problems, rule.band,
-                            f"identical on {same} of {problems} problems", rule.kind)
-        checks.append(replace(check, extension=rule.extension))
+        checks.append(count_check(f"{name}: Marsland's PVS and Reinefeld's fail-soft NegaScout "
+                                  f"visit the same nodes, as many times, on every problem "
+                                  f"(problems where they differ in {rule.band})", problems - same,
+                                  problems, rule.band, f"identical on {same} of {problems} problems",
+                                  rule.kind, rule.extension))
     return checks
 
 

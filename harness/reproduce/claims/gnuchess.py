@@ -7,7 +7,6 @@ searched with re-searches counted (the cost the sentence concedes)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
 from typing import Any
 
 from harness.reproduce import pairwise, rules
@@ -65,10 +64,15 @@ STATEMENTS = {
 """What each count of counter-examples tests, and how its measurement begins."""
 
 
+def _names(sets: Mapping[str, Any], rule: rules.CheckRule) -> list[str]:
+    """The sets a rule names (every set when it names none)."""
+    return [n for n in sets if not rule.sets or n in rule.sets]
+
+
 def _pooled(sets: Mapping[str, Any], rule: rules.CheckRule, key: str) -> tuple[int, int]:
     """A rule's count of ``key`` (``new`` or ``more``) and its problems, over the sets it
-    names (every set when it names none)."""
-    names = [n for n in sets if not rule.sets or n in rule.sets]
+    names (:func:`_names`)."""
+    names = _names(sets, rule)
     return (sum(int(sets[n][key]) for n in names), sum(int(sets[n]["problems"]) for n in names))
 
 
@@ -87,13 +91,14 @@ def judge_never_more(numbers: Mapping[str, Any]) -> list[Check]:
     sets = numbers["sets"]
     checks = []
     for rule in RULES.checks:
-        statement, counted = STATEMENTS[_key(rule)]
-        found, problems = _pooled(sets, rule, _key(rule))
-        where = "; ".join(n for n in sets if not rule.sets or n in rule.sets) or "no set measured"
-        check = count_check(f"{statement} ({where}; problems against it in {rule.band})", found,
-                            problems, rule.band, f"{counted} {found} of {problems} problems",
-                            rule.kind)
-        checks.append(replace(check, extension=rule.extension))
+        key = _key(rule)
+        statement, counted = STATEMENTS[key]
+        found, problems = _pooled(sets, rule, key)
+        where = "; ".join(_names(sets, rule)) or "no set measured"
+        checks.append(count_check(f"{statement} ({where}; problems against it in {rule.band})",
+                                  found, problems, rule.band,
+                                  f"{counted} {found} of {problems} problems", rule.kind,
+                                  rule.extension))
     return checks
 
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -139,13 +138,12 @@ def judge_pearl(numbers: Mapping[str, Any]) -> list[Check]:
         d1, rel = x["last_depth"], x["relative"]
         rivals = (f"sqrt(b) at {math.sqrt(int(b)) / target:.3f}, b^(3/4) at "
                   f"{int(b) ** 0.75 / target:.3f}")
-        check = interval_check(
+        checks.append(interval_check(
             f"b = {b}: E({d1}) is nearer x/(1-x) = {target:.3f} than its rivals (E({d1}) / "
             f"(x/(1-x)) in {rule.band}; {rivals})",
             rel["low"], rel["high"], rule.band,
             f"E({d1}) = {x['last']['value']:.3f}; E({d1}) / (x/(1-x)) = " + _interval(rel, 4),
-            rule.kind)
-        checks.append(replace(check, extension=rule.extension))
+            rule.kind, extension=rule.extension))
     found_limits = numbers["branchings"].values()
     off = [b for b, x in numbers["branchings"].items() if not x["limit_ok"]]
     checks.append(count_check(

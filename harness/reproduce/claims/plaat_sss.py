@@ -70,12 +70,11 @@ def judge_plaat(numbers: Mapping[str, Any]) -> list[Check]:
         for mt, sss in PAIRS.items():
             for set_name, found in numbers[config][mt].items():
                 wrong, problems = int(found["counter_examples"]), int(found["problems"])
-                check = count_check(
+                checks.append(count_check(
                     f"{set_name}: {NAMES[mt]}{' (hash move first)' if config == HASH else ''} "
                     f"evaluates the leaves {NAMES[sss]} does, and finds its value (trees where "
                     f"not in {rule.band})", wrong, problems, rule.band,
-                    f"{wrong} counter-examples in {problems} trees", rule.kind)
-                checks.append(replace(check, extension=rule.extension))
+                    f"{wrong} counter-examples in {problems} trees", rule.kind, rule.extension))
     return checks
 
 

@@ -309,11 +309,11 @@ def judge_three_games(numbers: Mapping[str, Any]) -> list[Check]:
             interval_check(f"{at}: the leaves of {four} differ by less than 20% (most over "
                            f"fewest in {within.band})", wide["low"], wide["high"],
                            within.band, spread_text(wide), within.kind),
-            replace(interval_check(
+            interval_check(
                 f"{at}: all six algorithms' leaves (MTD-bi and PVS besides) differ by less than "
                 f"20% (most over fewest in {every.band})", found["spread_all"]["low"],
                 found["spread_all"]["high"], every.band, spread_text(found["spread_all"]),
-                every.kind), extension=every.extension),
+                every.kind, extension=every.extension),
         ]
     values = RULES.check("values")
     checks.append(count_check(
