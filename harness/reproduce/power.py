@@ -253,11 +253,12 @@ def describe(power: Mapping[str, Any] | None, band: Band | None = None) -> str:
                  + ("" if found.get("reaches", True) else " (cannot hold at this n)" if method == WIDTH
                     else f" (a chance below {TARGET:.0%} at this n)"))
         if band is not None:
+            truth = truth_of(estimate, band)
             words += (f"; chance of holding {probability(estimate, band):.0%} if the truth is "
-                      f"{truth_of(estimate, band):.4g}")
+                      f"{truth:.4g}")
             if method == PROBABILITY and found.get("needed_n") is None:
                 words += f" (no sample reaches {TARGET:.0%})"
-            if truth_of(estimate, band) != estimate.explore_estimate:
+            if truth != estimate.explore_estimate:
                 words += (f", {probability(explored_truth(estimate), band):.0%} if it is the "
                           f"explored {estimate.explore_estimate:.4g}")
         parts.append(words)
