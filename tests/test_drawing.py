@@ -20,7 +20,7 @@ SCRIPT = textwrap.dedent("""
     import os, sys
     from pathlib import Path
     from harness.report import charts
-    from harness.report.drawing import save_charts, spare_cores
+    from harness.report.drawing import save_charts
 
     parent = os.getpid()
 
@@ -39,7 +39,6 @@ SCRIPT = textwrap.dedent("""
         return build
 
     out, fail = Path(sys.argv[1]), sys.argv[2]
-    print("spare", spare_cores())
     drawn = [(f"c{k}", chart(k, fail if k == 2 else None)) for k in range(3)]
     save_charts(drawn, out, spare=2)
     print("drawn", os.getpid() == parent)

@@ -560,12 +560,16 @@ def _square_limits(values: np.ndarray) -> tuple[float, float]:
     return low, high
 
 
+def files_of(path_without_suffix: str | Path) -> tuple[Path, Path]:
+    """The files :func:`save` writes a chart to: ``<path>.png`` and ``<path>.svg``."""
+    base = Path(path_without_suffix)
+    return base.with_name(base.name + ".png"), base.with_name(base.name + ".svg")
+
+
 def save(fig: Figure, path_without_suffix: str | Path) -> tuple[Path, Path]:
     """Write ``fig`` as ``<path>.png`` and ``<path>.svg``; the same figure gives the same
     bytes every time (no timestamps or versions in the metadata, fixed SVG ids)."""
-    base = Path(path_without_suffix)
-    png = base.with_name(base.name + ".png")
-    svg = base.with_name(base.name + ".svg")
+    png, svg = files_of(path_without_suffix)
     write_whole(png, png_bytes(fig))
     # Drawing the PNG laid the figure out; the SVG keeps that layout (the same to a fraction
     # of a percent) instead of computing it again at 72 dpi, about half its drawing time.

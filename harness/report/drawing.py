@@ -65,4 +65,4 @@ def save_charts(drawn: Sequence[tuple[str, Callable[[], Figure]]], chart_dir: Pa
     for index in failed:                       # drawn here: its error raised as without a child
         name, build = drawn[index]
         charts.save(build(), chart_dir / name)
-    return [(chart_dir / f"{name}.png", chart_dir / f"{name}.svg") for name, _ in drawn]
+    return [charts.files_of(chart_dir / name) for name, _ in drawn]

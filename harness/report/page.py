@@ -166,7 +166,7 @@ def write_report(run_dir: Path, results: pd.DataFrame, info: Mapping[str, Any],
         embedded.append((chart.name, chart.title, png.read_bytes()))
     # A rebuilt report leaves no file of a chart it no longer draws.
     for name in REPORT_CHARTS:
-        for stale in (chart_dir / f"{name}.png", chart_dir / f"{name}.svg"):
+        for stale in charts.files_of(chart_dir / name):
             if stale not in written:
                 stale.unlink(missing_ok=True)
 
