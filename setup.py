@@ -31,7 +31,7 @@ from pathlib import Path
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
-SEARCH_PYTHON = ("__init__", "compiled", "registry", "run", "trace", "minimal", "agreement", "sss")
+SEARCH_PYTHON = ("__init__", "compiled", "registry", "run", "trace", "minimal", "agreement", "sss", "signals")
 """The modules of ``harness/search`` that stay Python; mypyc compiles every other one (the
 frame, counters, table, drivers and every variant's loop: each per-node path of a search),
 so a new variant's module is compiled without being listed anywhere. ``compiled`` chooses
@@ -40,7 +40,8 @@ part of it; ``trace``'s ``TracingSearch`` is an interpreted subclass of the comp
 ``Search`` (an observer, off the measured path); ``registry`` (the variant records, read
 once per run), ``run`` (once per search) and ``minimal`` (a measurement) run no per-node
 code; ``sss`` is SSS* and DUAL* (the variants ``sss`` and ``dual``), which reach each
-state by replaying its path from the root: a reference for the search's shape, not a fast one.
+state by replaying its path from the root: a reference for the search's shape, not a fast one;
+``signals`` is what a compiled search calls to let Ctrl-C in (it must enter the interpreter).
 The Makefile reads this line."""
 SEARCH_CORE = tuple(sorted(path.stem for path in Path("harness/search").glob("*.py")
                            if path.stem not in SEARCH_PYTHON))

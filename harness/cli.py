@@ -228,7 +228,7 @@ def compare(ctx: click.Context, /, baseline: str, others: tuple[str, ...], run_d
             pooled: bool, allow_disagreement: bool, **options: Any) -> None:
     """Compare variants with BASELINE on the same problems: node ratios with bootstrap
     intervals, sign tests, re-search and first-move fail-high rates, largest differences."""
-    from harness.report.compare import check_tolerance, render_comparison, worse_rows
+    from harness.report.compare import check_tolerance, gate_failure, render_comparison, worse_rows
     from harness.run.experiment import compare_variants
     from harness.run.plan import parse_depths
 
@@ -264,9 +264,7 @@ def compare(ctx: click.Context, /, baseline: str, others: tuple[str, ...], run_d
     if fail_if_worse is not None:
         beyond = worse_rows(files.comparison, fail_if_worse)
         for row in beyond.to_dict("records"):
-            click.echo(f"FAIL: {row['variant']} needs {(row['ratio'] - 1) * 100:.1f}% more nodes "
-                       f"than {files.comparison.baseline} on {row['suite']} at depth "
-                       f"{row['depth']} (limit {fail_if_worse:g}%)", err=True)
+            click.echo(gate_failure(row, files.comparison.baseline, fail_if_worse), err=True)
         if not beyond.empty:
             sys.exit(1)
     wrong = files.comparison.table[files.comparison.table["disagree"] > 0]
@@ -421,6 +419,7 @@ def report(run_dir: str, baseline: str | None, index_only: bool) -> None:
 @reports_errors
 def show(run_dir: str) -> None:
     """Print the summary table of a run, or of each run in a folder of runs."""
+    from harness.report.stopped import headline
     from harness.report.summary import format_summary, summarize
     from harness.results import find_runs, load_results, load_run_info
 
@@ -428,7 +427,10 @@ def show(run_dir: str) -> None:
     for number, run in enumerate(runs):
         if runs != [Path(run_dir)]:
             click.echo(f"{chr(10) if number else ''}{run}")
-        click.echo(format_summary(summarize(load_results(run))))
+        rows = load_results(run)
+        click.echo(format_summary(summarize(rows)))
+        if headline(rows):
+            click.echo(headline(rows))
         if not load_run_info(run).get("finished"):
             click.echo(f"(unfinished: finish it with harness run --resume {shlex.quote(str(run))})")
 

@@ -143,6 +143,7 @@ def match(ctx: click.Context, /, side_a: str | None, side_b: str | None, **optio
 
 def _budget(o: dict[str, Any]) -> Budget:
     from harness.match.play import Budget, parse_time
+    from harness.run.feasible import warn_over_budget
 
     given = [name for name in ("nodes", "depth", "time_text") if o[name] is not None]
     if len(given) > 1:
@@ -155,7 +156,9 @@ def _budget(o: dict[str, Any]) -> Budget:
 
         check_depth(o["depth"])
         return Budget("depth", depth=o["depth"])
-    return Budget("nodes", nodes=_at_least(20_000 if o["nodes"] is None else o["nodes"], 1, "--nodes"))
+    nodes = _at_least(20_000 if o["nodes"] is None else o["nodes"], 1, "--nodes")
+    warn_over_budget(nodes)
+    return Budget("nodes", nodes=nodes)
 
 
 def _games(games: int | None) -> int | None:

@@ -104,7 +104,8 @@ def test_a_sound_run_agrees_and_says_so(tmp_path: Path) -> None:
     result = invoke("run", "--problems", f"random:{TREES}", "--variants", "all", "--depth", "1-4",
                     "--no-progress", "--out", str(tmp_path / "run"))
     assert result.exit_code == 0, result.output
-    assert "answers cross-checked: 22 exact variants agree on 48 (problem, depth) pairs" in result.output
+    assert ("answers cross-checked: 1056 of 1056 answers (22 exact variants agree on 48 "
+            "(problem, depth) pairs)\n") in result.output
     assert not (tmp_path / "run" / "disagreements.csv").exists()
     info = json.loads((tmp_path / "run" / "run.json").read_text())
     assert info["answers"]["disagreeing"] == 0 and info["switches"]["tt_size"] == 1 << 20
@@ -208,4 +209,7 @@ def test_a_deeper_table_entry_is_counted_and_its_answer_left_out(tmp_path: Path)
     rows = pd.read_csv(out / "results.csv").set_index("variant")
     assert (rows.loc["minimax", "score"], rows.loc["alphabeta", "score"]) == (990, 993)
     assert rows.loc["alphabeta", "tt_deep_cutoffs"] > 0 == rows.loc["minimax", "tt_deep_cutoffs"]
-    assert "1 answers left out: deeper table entries decided them" in result.output
+    assert ("1 decided by deeper table entries, re-checked without a table: 0 agree, 1 hold "
+            "the deeper entry's value instead") in result.output
+    recheck = pd.read_csv(out / "rechecks.csv")
+    assert recheck[["score", "bound", "status"]].values.tolist() == [[990, "exact", "ok"]]

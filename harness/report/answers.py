@@ -15,16 +15,25 @@ import math
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
 from harness.errors import DISAGREEMENT_EXIT, DISAGREEMENTS_FILE, HarnessError
+from harness.report.stopped import finished, stopped_mask
 from harness.search.agreement import Answer, disagreement, reference_first
 from harness.search.registry import VARIANTS, parse_variants
 
 __all__ = ["DISAGREEMENTS_FILE", "DISAGREEMENT_EXIT", "AnswerCheck", "answer_of", "check_answers",
            "inexact_reason"]
+
+RECHECKS_FILE = "rechecks.csv"
+"""A run's table-free searches of the questions a deeper table entry decided an answer of
+(:mod:`harness.run.recheck`): the question's columns, ``variant`` (:data:`RECHECK_LABEL`),
+``score``, ``bound``, ``status`` and ``nodes``."""
+RECHECK_LABEL = "alphabeta without a table (re-check)"
+"""The label of a re-check's answer among a question's answers."""
 
 REFERENCE = next(v.name for v in VARIANTS if v.reference)
 """The variant every answer is checked against first (minimax)."""
@@ -54,6 +63,22 @@ class AnswerCheck:
     deeper: int = 0
     """Answers left out because a table entry searched deeper than needed decided part of
     them (``tt_deep_cutoffs``): such a search need not return minimax's value."""
+    stopped: int = 0
+    """Answers left out because their search stopped before its end (a node or OPEN limit:
+    :mod:`harness.report.stopped`): no answer, or a bound on the way."""
+    answers: int = 0
+    """Answers checked: those of the exact variants to the :attr:`questions`."""
+    alone: int = 0
+    """Exact variants' answers left out because no other exact answer to the same question
+    was left to check them against."""
+    inexact: int = 0
+    """Answers of the variants in :attr:`unchecked` (not bound to minimax's value)."""
+    deeper_agree: int = 0
+    """Answers a deeper table entry decided that allow the value of a search of the same
+    question without a table (the run's re-check): checked, and right."""
+    deeper_differ: int = 0
+    """Answers a deeper table entry decided that do not allow it: the deeper entry's value,
+    not minimax's at that depth (named, not an error)."""
 
     @property
     def disagreeing(self) -> int:
@@ -92,21 +117,44 @@ class AnswerCheck:
             out.append(f"  {where} depth {named['depth']}: {part['answers'].iloc[0]}")
         return out
 
+    def left_out(self) -> str:
+        """The answers not checked, by reason, as words (empty when every one was)."""
+        reasons = [(self.stopped, "their search stopped"),
+                   (self.deeper, "a deeper table entry decided them (no re-check within its "
+                                 "budget)"),
+                   (self.alone, "no other exact answer to the same question"),
+                   (self.inexact, "variants not bound to minimax's value")]
+        return "; ".join(f"{n} {'answer' if n == 1 else 'answers'}: {why}"
+                         for n, why in reasons if n)
+
     def note(self) -> str:
-        """One line for a run that agreed, or was not checked."""
+        """One line for a run that agreed, or was not checked: how many answers were
+        checked, and how many were not and why, so that "checked" means checked."""
         if self.skipped is not None:
             return f"answers not cross-checked: {self.skipped}"
-        left = (f" ({self.deeper} answers left out: deeper table entries decided them)"
-                if self.deeper else "")
-        return (f"answers cross-checked: {len(self.checked)} exact variants agree on "
-                f"{self.questions} {_pairs(self.questions)}{left}")
+        left = self.left_out()
+        if not self.questions:
+            return f"answers not cross-checked: no question had two exact answers ({left})"
+        total = (self.answers + self.stopped + self.deeper + self.alone + self.inexact
+                 + self.deeper_agree + self.deeper_differ)
+        head = (f"answers cross-checked: {self.answers + self.deeper_agree + self.deeper_differ} "
+                f"of {total} answers ({len(self.checked)} exact variants agree on "
+                f"{self.questions} {_pairs(self.questions)})")
+        if self.deeper_agree or self.deeper_differ:
+            head += (f"; {self.deeper_agree + self.deeper_differ} decided by deeper table "
+                     f"entries, re-checked without a table: {self.deeper_agree} agree, "
+                     f"{self.deeper_differ} hold the deeper entry's value instead")
+        return f"{head}; not checked: {left}" if left else head
 
     def summary(self) -> dict[str, Any]:
         """What ``run.json`` records."""
         return {"questions": self.questions, "disagreeing": self.disagreeing,
                 "checked": list(self.checked), "unchecked": self.unchecked,
                 "skipped": self.skipped, "wrong_by_variant": self.wrong_by_variant(),
-                "deeper_table_answers": self.deeper}
+                "deeper_table_answers": self.deeper, "stopped_answers": self.stopped,
+                "answers_checked": self.answers, "answers_alone": self.alone,
+                "inexact_answers": self.inexact, "deeper_rechecked_agree": self.deeper_agree,
+                "deeper_rechecked_differ": self.deeper_differ}
 
 
 def _pairs(count: int) -> str:
@@ -114,10 +162,14 @@ def _pairs(count: int) -> str:
 
 
 def check_answers(results: pd.DataFrame, info: Mapping[str, Any] | None = None,
-                  by: Sequence[str] = QUESTION) -> AnswerCheck:
+                  by: Sequence[str] = QUESTION,
+                  rechecks: pd.DataFrame | None = None) -> AnswerCheck:
     """Check the answers of ``results`` (a run's rows; ``info`` its ``run.json``, whose
     switches say whether the frame is exact), one question per value of the ``by``
-    columns (a reproduction's rows add their configuration and dataset)."""
+    columns (a reproduction's rows add their configuration and dataset). ``rechecks`` (a
+    run's :data:`RECHECKS_FILE`) are table-free answers to the questions a deeper table
+    entry decided answers of: each finished one joins its question's answers, and the
+    answers the deeper entry decided are checked against it."""
     switches = ((info or {}).get("config") or {}).get("switches") or {}
     by = [column for column in by if column in results.columns]
     labels = [str(v) for v in pd.unique(results["variant"])] if len(results) else []
@@ -139,17 +191,29 @@ def check_answers(results: pd.DataFrame, info: Mapping[str, Any] | None = None,
     if skipped is not None:
         return AnswerCheck(pd.DataFrame(columns=columns), 0, tuple(checked), unchecked, skipped,
                            tuple(by))
-    part = results[results["variant"].astype(str).isin(checked)]
+    exact = results["variant"].astype(str).isin(checked)
+    halted = stopped_mask(results) & exact
+    part = results[exact & ~halted]
     deep = part["tt_deep_cutoffs"] > 0 if "tt_deep_cutoffs" in part.columns else None
     deeper = 0 if deep is None else int(deep.sum())
+    agree = differ = 0
     if deep is not None:
+        decided = part[deep]
         part = part[~deep]          # a deeper table entry decided it: not bound to minimax
+        if rechecks is not None and not rechecks.empty:
+            table_free = finished(rechecks)
+            agree, differ = _against_rechecks(decided, table_free, by)
+            deeper -= agree + differ
+            part = pd.concat([part, table_free[[c for c in table_free.columns
+                                                if c in part.columns]]], ignore_index=True)
     found: list[dict[str, Any]] = []
-    questions = 0
+    questions = answered = alone = 0
     for key, rows in part.groupby(list(by), sort=False):
         if len(rows) < 2:
+            alone += int((rows["variant"] != RECHECK_LABEL).sum())
             continue
         questions += 1
+        answered += int((rows["variant"] != RECHECK_LABEL).sum())   # the run's own answers
         records = rows.to_dict("records")
         answers = [answer_of(r["variant"], r["score"], r["bound"]) for r in records]
         text = disagreement(reference_first(answers, REFERENCE))
@@ -164,7 +228,35 @@ def check_answers(results: pd.DataFrame, info: Mapping[str, Any] | None = None,
                           "agrees": "" if settled is None else int(answer.allows(settled)),
                           "answers": text})
     return AnswerCheck(pd.DataFrame(found, columns=columns), questions, tuple(checked), unchecked,
-                       by=tuple(by), deeper=deeper)
+                       by=tuple(by), deeper=deeper, stopped=int(halted.sum()), answers=answered,
+                       alone=alone, inexact=int((~exact).sum()), deeper_agree=agree,
+                       deeper_differ=differ)
+
+
+def _against_rechecks(decided: pd.DataFrame, table_free: pd.DataFrame,
+                      by: Sequence[str]) -> tuple[int, int]:
+    """Of the answers a deeper table entry ``decided``, how many allow and how many do not
+    allow the exact value of their question's table-free search (those without one: neither)."""
+    values = {tuple(row[k] for k in by): answer_of(row["variant"], row["score"], row["bound"])
+              for row in table_free.to_dict("records")}
+    agree = differ = 0
+    for row in decided.to_dict("records"):
+        reference = values.get(tuple(row[k] for k in by))
+        if reference is None or reference.score is None or reference.bound != "exact":
+            continue
+        if answer_of(row["variant"], row["score"], row["bound"]).allows(reference.score):
+            agree += 1
+        else:
+            differ += 1
+    return agree, differ
+
+
+def load_rechecks(run_dir: Path) -> pd.DataFrame | None:
+    """A run's :data:`RECHECKS_FILE` (``None`` when it has none)."""
+    path = run_dir / RECHECKS_FILE
+    if not path.is_file():
+        return None
+    return pd.read_csv(path, dtype={"problem_id": str, "suite": str}, keep_default_na=False)
 
 
 def inexact_reason(label: str) -> str | None:

@@ -25,6 +25,7 @@ from harness.errors import HarnessError
 from harness.report import stats
 from harness.report.answers import answer_of, check_answers
 from harness.report.depths import group_own_depths
+from harness.report.stopped import stopped_mask
 from harness.search.agreement import disagreement
 from harness.search.registry import parse_variants
 
@@ -35,7 +36,7 @@ REQUIRED = ("suite", "problem_id", "variant", "depth", "nodes")
 """Columns a results frame needs for any comparison."""
 
 PAIRED_COUNTERS = ("nodes", "zw_searches", "researches", "fail_highs", "fail_highs_first",
-                   "score", "bound", "tt_size", "iterative")
+                   "score", "bound", "tt_size", "iterative", "status", "tt_deep_cutoffs")
 """Counters (and the answer and conditions) carried into a paired frame (when the results
 have them)."""
 
@@ -52,7 +53,8 @@ TABLE_COLUMNS = (
     "suite", "variant", "baseline", "depth", "n", "ratio", "ratio_low", "ratio_high", "median_ratio",
     "wins", "ties", "losses", "sign_p", "significant", "nodes_a", "nodes_b",
     "research_rate_a", "research_rate_b", "fh_first_rate_a", "fh_first_rate_b",
-    "largest", "disagree", "wrong_a", "wrong_b", "conditions", "verdict",
+    "largest", "disagree", "wrong_a", "wrong_b", "stopped", "stopped_a", "stopped_b",
+    "conditions", "verdict",
 )
 """The columns of :attr:`Comparison.table`, in order (A: the baseline, B: ``variant``)."""
 
@@ -77,7 +79,11 @@ class Comparison:
     given then), of which ``wrong_a`` and ``wrong_b`` are those where the run's check found
     A's or B's answer against minimax's (or the majority's); ``conditions`` how the two
     searched differently (a table, iterative
-    deepening, a root window), empty when alike; ``verdict`` one plain sentence."""
+    deepening, a root window), empty when alike; ``stopped`` the problems where A's or B's
+    search stopped before its end (:mod:`harness.report.stopped`), of which ``stopped_a``
+    and ``stopped_b`` A's and B's: every statistic is over the other ``n`` problems, and a
+    row with a stopped search has no ratio and no verdict on nodes; ``verdict`` one plain
+    sentence."""
     differences: pd.DataFrame
     """The problems behind ``largest``, one row each: variant, depth, rank, suite,
     problem_id, nodes_a, nodes_b, ratio (``suite`` is the problem's own set, also when
@@ -210,6 +216,10 @@ def compare(results: pd.DataFrame, baseline: str, others: list[str], seed: int =
 def _compare_depth(part: pd.DataFrame, baseline: str, other: str, depth: int, seed: int,
                    resamples: int, level: float, wrong: tuple[set[Question], set[Question]] | None,
                    window: bool) -> tuple[dict[str, object], pd.DataFrame]:
+    halted_a, halted_b = _halted(part, "a"), _halted(part, "b")
+    stops = {"stopped": int((halted_a | halted_b).sum()), "stopped_a": int(halted_a.sum()),
+             "stopped_b": int(halted_b.sum())}
+    part = part[~(halted_a | halted_b)]
     a = part["nodes_a"].to_numpy(dtype=np.float64)
     b = part["nodes_b"].to_numpy(dtype=np.float64)
     paired, ratios = paired_statistics(a, b, seed, resamples, level)
@@ -227,9 +237,18 @@ def _compare_depth(part: pd.DataFrame, baseline: str, other: str, depth: int, se
         "largest": _largest_text(top, several_suites=part["suite"].nunique() > 1),
         **dict(zip(("disagree", "wrong_a", "wrong_b"),
                    (0, 0, 0) if wrong is None else disagreeing(part, *wrong), strict=True)),
+        **stops,
         "conditions": conditions(part, baseline, other, window),
     }
-    if row["disagree"]:
+    if stops["stopped"]:
+        # A stopped search is not a result: no ratio, no significance, no verdict on nodes.
+        row.update({k: math.nan for k in ("ratio", "ratio_low", "ratio_high", "median_ratio",
+                                          "sign_p")})
+        row["significant"] = False
+        row["verdict"] = stopped_verdict(row, baseline, other)
+        top = top.iloc[:0]
+        row["largest"] = ""
+    elif row["disagree"]:
         row["significant"] = False
         row["verdict"] = wrong_verdict(row, baseline, other, len(part))
     else:
@@ -271,14 +290,38 @@ def disagreeing(part: pd.DataFrame, wrong_a: set[Question],
         return 0, 0, 0
     either = a = b = 0
     columns = ["suite", "problem_id", "depth", "score_a", "bound_a", "score_b", "bound_b"]
-    for row in part[columns].itertuples(index=False):
+    # An answer a deeper table entry decided need not be minimax's: two such answers that
+    # differ are not a wrong one (the run's check settles it, with its re-check).
+    deep = ((part["tt_deep_cutoffs_a"] > 0) | (part["tt_deep_cutoffs_b"] > 0)
+            if "tt_deep_cutoffs_a" in part.columns else pd.Series(False, index=part.index))
+    for row, decided in zip(part[columns].itertuples(index=False), deep, strict=True):
         key = (str(row.suite), str(row.problem_id), int(str(row.depth)))
         answers = [answer_of("a", row.score_a, row.bound_a),
                    answer_of("b", row.score_b, row.bound_b)]
         a += key in wrong_a
         b += key in wrong_b
-        either += key in wrong_a or key in wrong_b or disagreement(answers) is not None
+        either += (key in wrong_a or key in wrong_b
+                   or (not decided and disagreement(answers) is not None))
     return either, a, b
+
+
+def _halted(part: pd.DataFrame, side: str) -> pd.Series:
+    """Which paired problems ``side``'s (``a`` or ``b``) search stopped before its end."""
+    column = f"status_{side}"
+    if column not in part.columns:
+        return pd.Series(False, index=part.index)
+    return stopped_mask(part[[column]].rename(columns={column: "status"}))
+
+
+def stopped_verdict(row: Mapping[str, Any], baseline: str, other: str) -> str:
+    """The verdict of a pair with a stopped search: whose, on how many problems; no verdict
+    on nodes."""
+    a, b = int(row["stopped_a"]), int(row["stopped_b"])
+    total = int(row["n"]) + int(row["stopped"])
+    who = [f"{other} on {b}"] if b else []
+    who += [f"{baseline} (the baseline) on {a}"] if a else []
+    return (f"stopped before the end: {' and '.join(who)} of {total} problems (a node or "
+            "OPEN limit): no verdict on nodes.")
 
 
 def wrong_verdict(row: Mapping[str, Any], baseline: str, other: str, n: int) -> str:
@@ -397,6 +440,8 @@ def brief_verdict(row: Mapping[Any, Any] | pd.Series) -> str:
     """A row of :attr:`Comparison.table` in a few words: how many fewer or more nodes on
     geometric mean and whether that is significant at 5% (or why not)."""
     n, ratio, p = int(row["n"]), float(row["ratio"]), float(row["sign_p"])
+    if int(row.get("stopped", 0) or 0):
+        return f"stopped on {int(row['stopped'])} of {n + int(row['stopped'])} problems"
     if n == 0:
         return "no problems in common"
     if int(row.get("disagree", 0) or 0):
@@ -444,12 +489,25 @@ def worse_rows(comparison: Comparison, pct: float) -> pd.DataFrame:
 
 
 def rows_beyond(table: pd.DataFrame, pct: float) -> pd.DataFrame:
-    """The rows of ``table`` (a ``ratio`` column) whose ratio exceeds 1 + ``pct`` / 100;
-    rows without problems (ratio NaN) never do."""
+    """The rows of ``table`` (a ``ratio`` column) whose ratio exceeds 1 + ``pct`` / 100, and
+    those with a stopped search (a ``stopped`` column above 0: no ratio can pass a gate);
+    rows without problems (ratio NaN, nothing stopped) never do."""
     check_tolerance(pct)
     ratios = table["ratio"].to_numpy(dtype=np.float64)
-    beyond: pd.DataFrame = table[~np.isnan(ratios) & (ratios > 1 + pct / 100)]
+    halted = (table["stopped"].fillna(0).to_numpy() > 0 if "stopped" in table.columns
+              else np.zeros(len(table), dtype=bool))
+    beyond: pd.DataFrame = table[(~np.isnan(ratios) & (ratios > 1 + pct / 100)) | halted]
     return beyond
+
+
+def gate_failure(row: Mapping[Any, Any], baseline: str, pct: float) -> str:
+    """The line ``--fail-if-worse`` prints for a row of :func:`worse_rows`."""
+    where = f"{row['variant']} on {row['suite']} at depth {row['depth']}"
+    if int(row.get("stopped", 0) or 0):
+        return (f"FAIL: {where}: stopped on {_problems(int(row['stopped']))}, so no ratio can "
+                f"meet the limit of {pct:g}% (raise --max-nodes or the variant's limit)")
+    return (f"FAIL: {row['variant']} needs {(float(row['ratio']) - 1) * 100:.1f}% more nodes "
+            f"than {baseline} on {row['suite']} at depth {row['depth']} (limit {pct:g}%)")
 
 
 def render_comparison(comparison: Comparison, depths: Sequence[int] | None = None) -> str:
@@ -485,7 +543,7 @@ def _text_table(table: pd.DataFrame, level: float) -> str:
     shown = pd.DataFrame({
         "variant": table["variant"], "depth": table["depth"], "n": table["n"],
         "B/A": table["ratio"].map(_num),
-        f"{level:.0%} interval": [f"{_num(lo)}-{_num(hi)}" for lo, hi
+        f"{level:.0%} interval": [f"{_num(lo)}-{_num(hi)}" if not math.isnan(lo) else "-" for lo, hi
                                   in zip(table["ratio_low"], table["ratio_high"], strict=True)],
         "median": table["median_ratio"].map(_num),
         "W/T/L": [f"{int(w)}/{int(t)}/{int(lo)}" for w, t, lo in zip(table["wins"], table["ties"],
@@ -498,8 +556,14 @@ def _text_table(table: pd.DataFrame, level: float) -> str:
         "fh1st A": table["fh_first_rate_a"].map(_num),
         "fh1st B": table["fh_first_rate_b"].map(_num),
     })
+    if "stopped" in table.columns and table["stopped"].fillna(0).any():
+        shown.insert(3, "stopped", table["stopped"].fillna(0).astype(int))
     return shown.to_string(index=False)
 
 
 def _num(value: float) -> str:
     return "-" if value is None or math.isnan(value) else f"{value:.3f}"
+
+
+def _problems(count: int) -> str:
+    return f"{count} problem" if count == 1 else f"{count} problems"

@@ -37,18 +37,19 @@ from harness.errors import HarnessError
 from harness.report import stats
 from harness.report.answers import answer_of, inexact_reason
 from harness.report.compare import format_p, paired_statistics, rows_beyond
+from harness.report.stopped import stopped_mask
 from harness.results import load_results, load_run_info
 from harness.search.agreement import Answer, disagreement
 
 KEY = ["suite", "problem_id", "variant", "depth"]
 """What pairs a row of OLD with a row of NEW: the same search."""
 
-CARRIED = ("nodes", "score", "bound", "best_move", "tt_deep_cutoffs")
+CARRIED = ("nodes", "score", "bound", "best_move", "tt_deep_cutoffs", "status")
 """The columns of each side carried into the pairs (``<column>_old``, ``<column>_new``)."""
 
 TABLE_COLUMNS = ("suite", "variant", "depth", "n", "ratio", "ratio_low", "ratio_high",
                  "median_ratio", "wins", "ties", "losses", "sign_p", "significant",
-                 "nodes_old", "nodes_new", "changed", "wrong")
+                 "nodes_old", "nodes_new", "changed", "wrong", "stopped")
 """The columns of :attr:`RunDiff.table`, in order."""
 
 WRONG, SCORE, MOVE = "wrong", "score", "move"
@@ -130,7 +131,10 @@ class RunDiff:
     interval; ``median_ratio``; ``wins`` (NEW fewer nodes), ``ties``, ``losses``;
     ``sign_p`` the exact two-sided sign test; ``significant`` (interval excludes 1 and
     ``sign_p`` < 0.05); ``nodes_old`` and ``nodes_new`` totals; ``changed`` the searches
-    whose answer or best move changed, ``wrong`` those of them that are failures."""
+    whose answer or best move changed, ``wrong`` those of them that are failures;
+    ``stopped`` the searches that stopped before their end in either run (a node or OPEN
+    limit, :mod:`harness.report.stopped`): the statistics are over the other ``n``, and a
+    row with one has no ratio (and fails a ``--fail-if-worse`` gate)."""
     changes: tuple[AnswerChange, ...]
     """Every search whose score, bound or best move changed, failures first."""
     config: tuple[ConfigDifference, ...]
@@ -162,8 +166,14 @@ class RunDiff:
         lines = []
         if pct is not None:
             for row in self.worse(pct).to_dict("records"):
-                lines.append(f"FAIL: {row['variant']} on {row['suite']} at depth {row['depth']}: "
-                             f"{_change(float(row['ratio']))} (limit {pct:g}% more)")
+                where = f"{row['variant']} on {row['suite']} at depth {row['depth']}"
+                if row["stopped"]:
+                    lines.append(f"FAIL: {where}: {row['stopped']} of {row['n'] + row['stopped']} "
+                                 "searches stopped before their end: no ratio can meet the "
+                                 f"limit of {pct:g}%")
+                else:
+                    lines.append(f"FAIL: {where}: {_change(float(row['ratio']))} "
+                                 f"(limit {pct:g}% more)")
         lines += [f"WRONG: {change.text}" for change in self.wrong]
         return lines
 
@@ -263,14 +273,24 @@ def _table(pairs: pd.DataFrame, changes: tuple[AnswerChange, ...], seed: int, re
     for key, part in sorted(groups, key=lambda item: (suites[item[0][0]], variants[item[0][1]],
                                                       int(str(item[0][2])))):
         suite, variant, depth = str(key[0]), str(key[1]), int(part["depth"].iloc[0])
+        halted = _halted(part, "old") | _halted(part, "new")
+        part = part[~halted]
         a = part["nodes_old"].to_numpy(dtype=np.float64)
         b = part["nodes_new"].to_numpy(dtype=np.float64)
         paired, _ = paired_statistics(a, b, seed, resamples, level)
+        if halted.any():            # a stopped search is not a result: no ratio
+            paired.update({k: math.nan for k in ("ratio", "ratio_low", "ratio_high",
+                                                 "median_ratio", "sign_p")}, significant=False)
         count = changed.get((suite, variant, depth), [0, 0])
         rows.append({"suite": suite, "variant": variant, "depth": depth, **paired,
                      "nodes_old": int(a.sum()), "nodes_new": int(b.sum()),
-                     "changed": count[0], "wrong": count[1]})
+                     "changed": count[0], "wrong": count[1], "stopped": int(halted.sum())})
     return pd.DataFrame(rows, columns=list(TABLE_COLUMNS))
+
+
+def _halted(pairs: pd.DataFrame, side: str) -> pd.Series:
+    """Which pairs' search in ``side``'s run (``old`` or ``new``) stopped before its end."""
+    return stopped_mask(pairs[[f"status_{side}"]].rename(columns={f"status_{side}": "status"}))
 
 
 def _text(value: object) -> str:
@@ -371,7 +391,7 @@ def _shown(table: pd.DataFrame, level: float) -> pd.DataFrame:
     return pd.DataFrame({
         "variant": table["variant"], "depth": table["depth"], "n": table["n"],
         "NEW/OLD": table["ratio"].map(_num),
-        f"{level:.0%} interval": [f"{_num(lo)}-{_num(hi)}" for lo, hi
+        f"{level:.0%} interval": [f"{_num(lo)}-{_num(hi)}" if not math.isnan(lo) else "-" for lo, hi
                                   in zip(table["ratio_low"], table["ratio_high"], strict=True)],
         "W/T/L": [f"{w}/{t}/{lo}" for w, t, lo
                   in zip(table["wins"], table["ties"], table["losses"], strict=True)],
@@ -380,6 +400,7 @@ def _shown(table: pd.DataFrame, level: float) -> pd.DataFrame:
         "nodes OLD": table["nodes_old"], "nodes NEW": table["nodes_new"],
         "changed": [f"{c} ({w} wrong)" if w else str(c)
                     for c, w in zip(table["changed"], table["wrong"], strict=True)],
+        "stopped": table["stopped"],
     })
 
 

@@ -18,7 +18,7 @@ from harness.errors import HarnessError
 from harness.files import write_whole
 from harness.lock import hold_folder
 from harness.report import charts, stats
-from harness.report.answers import AnswerCheck, check_answers
+from harness.report.answers import AnswerCheck, check_answers, load_rechecks
 from harness.report.compare import (
     Comparison,
     column_rate,
@@ -148,7 +148,7 @@ def write_report(run_dir: Path, results: pd.DataFrame, info: Mapping[str, Any],
     summary = summary_table(results, baseline, seed, resamples)
     others = [v for v in variants_in(results) if v != baseline]
     comparison = compare(results, baseline, others, seed, resamples, info=info)
-    answers = check_answers(results, info)
+    answers = check_answers(results, info, rechecks=load_rechecks(run_dir))
     run_dir.mkdir(parents=True, exist_ok=True)
     summary_path = run_dir / SUMMARY_FILE
     write_whole(summary_path, summary.to_csv(index=False))

@@ -13,6 +13,7 @@ import pandas as pd
 from harness.report import stats
 from harness.report.compare import brief_verdict, compare, default_baseline
 from harness.report.depths import depth_label, group_own_depths
+from harness.report.stopped import headline, stopped_mask
 
 
 def summarize(results: pd.DataFrame) -> pd.DataFrame:
@@ -33,6 +34,9 @@ def summarize(results: pd.DataFrame) -> pd.DataFrame:
         passes=("passes", "sum"),
         time_s=("time_s", "sum"),
     ).reset_index()
+    # Stopped searches are counted, not summed away: their nodes are how far they got.
+    summary.insert(4, "stopped", stopped_mask(results).groupby(
+        [results[k] for k in keys], sort=False).sum().to_numpy().astype(int))
     first_score = grouped["score"].first().reset_index()["score"]
     summary.insert(4, "score", first_score.where(summary["problems"] == 1))
     summary["leaves_vs_minimal"] = summary["leaves"] / summary["minimal_leaves"]
@@ -47,7 +51,7 @@ def summarize(results: pd.DataFrame) -> pd.DataFrame:
 
 def format_summary(summary: pd.DataFrame) -> str:
     """A readable fixed-width table of :func:`summarize`'s output, one block per suite."""
-    shown = ["variant", "depth", "problems", "score", "nodes", "leaves", "qnodes",
+    shown = ["variant", "depth", "problems", "stopped", "score", "nodes", "leaves", "qnodes",
              "minimal_leaves", "leaves_vs_minimal", "zw_searches", "researches",
              "fh_first_rate", "solve_rate", "passes", "time_s"]
     headers = {"minimal_leaves": "min_leaves", "leaves_vs_minimal": "leaves/min",
@@ -59,8 +63,9 @@ def format_summary(summary: pd.DataFrame) -> str:
         for column in ("score", "min_leaves", "leaves/min", "solved"):
             if column in table and table[column].isna().all():
                 table = table.drop(columns=column)
-        if "qnodes" in table and not table["qnodes"].any():
-            table = table.drop(columns="qnodes")
+        for column in ("qnodes", "stopped"):
+            if column in table and not table[column].any():
+                table = table.drop(columns=column)
         text = table.to_string(index=False, na_rep="-", float_format=lambda x: f"{x:.3g}")
         blocks.append(f"{suite}\n{text}")
     return "\n\n".join(blocks)
@@ -136,7 +141,7 @@ def brief_summary(results: pd.DataFrame, baseline: str | None = None, seed: int 
     results = group_own_depths(results)
     suites = [str(s) for s in pd.unique(results["suite"])]
     names = set_names(suites)
-    lines = []
+    lines = [line for line in (headline(results),) if line]
     if names.common:
         lines += [f"Problem sets, each on its own: {', '.join(names.label(s) for s in suites)}",
                   f"  (all of them {names.common})"]
@@ -162,11 +167,11 @@ def _brief_set(deepest: pd.DataFrame, baseline: str, seed: int, resamples: int,
     if len(variants) == 1:
         return [f"  only {baseline}: nothing to compare ({int(deepest['nodes'].sum()):,} nodes)"]
     table = compare(deepest, baseline, [], seed, resamples, info=info).table
-    table = table[table["n"] > 0]
+    table = table[(table["n"] > 0) | (table["stopped"] > 0)]
     if table.empty:
         return [f"  no variant searched the same problems as {baseline}"]
-    wrong = table[table["disagree"] > 0]
-    table = table[table["disagree"] == 0]
+    wrong = table[(table["disagree"] > 0) | (table["stopped"] > 0)]
+    table = table[(table["disagree"] == 0) & (table["stopped"] == 0)]
     lines = [f"  not ranked:   {row['variant']}  {brief_verdict(row)}"
              for row in wrong.to_dict("records")]
     if table.empty:

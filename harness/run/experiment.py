@@ -16,7 +16,7 @@ from harness.games.base import Problem
 from harness.games.chess.game import Chess, export_epd
 from harness.games.registry import find_game
 from harness.lock import hold_folder, reading_folder
-from harness.report.answers import DISAGREEMENTS_FILE, AnswerCheck, check_answers
+from harness.report.answers import DISAGREEMENTS_FILE, AnswerCheck, check_answers, load_rechecks
 from harness.report.page import ComparisonFiles, report_files, write_comparison, write_index, write_report
 from harness.report.summary import set_names
 from harness.report.trace import render_image, render_text
@@ -40,6 +40,7 @@ from harness.run.executors import Execution, Workers, start_workers
 from harness.run.job import search_problem
 from harness.run.plan import ExperimentConfig, Plan, plan_experiment
 from harness.run.progress import Listener, announced, in_phase
+from harness.run.recheck import deeper_questions, recheck_deeper
 from harness.run.resumable import check_plan, check_unchanged, made_with, variant_record
 from harness.search.registry import parse_variants
 from harness.search.run import SearchResult, Switches, run_search
@@ -77,7 +78,9 @@ def run_default(out_dir: str | Path, command: Sequence[str] = (),
             outputs.append(run_experiment(config, run_dir, command, progress, execution=execution))
         elif info.get("finished"):
             results = load_results(run_dir)
-            outputs.append(RunOutput(run_dir, results, info, check_answers(results, info)))
+            outputs.append(RunOutput(run_dir, results, info,
+                                     check_answers(results, info,
+                                                   rechecks=load_rechecks(Path(run_dir)))))
         else:
             outputs.append(resume_experiment(run_dir, execution, progress))
     index = write_index(out_dir, [(o.run_dir, report_files(o.run_dir)) for o in outputs])
@@ -223,7 +226,10 @@ def _execute(plan: Plan, config: ExperimentConfig, run_dir: Path, info: dict[str
     rows.sort(key=lambda row: order[(row["suite"], row["problem_id"])])   # stable within a job
     rewrite_results(run_dir / RESULTS_FILE, rows, plan.columns)
     results_frame = load_results(run_dir)
-    answers = check_answers(results_frame, info)
+    if not deeper_questions(results_frame).empty:
+        listener.note("re-checking the answers deeper table entries decided, without a table")
+    rechecks = recheck_deeper(plan, results_frame, run_dir)
+    answers = check_answers(results_frame, info, rechecks=rechecks)
     write_disagreements(run_dir, answers)
     info["answers"] = answers.summary()
     info["finished"] = now()
@@ -368,6 +374,13 @@ class TreeDrawing:
     """How many problems the configuration held (the one drawn is the first, unless named)."""
 
 
+TRACE_NODES = 50_000
+"""The nodes ``harness tree`` traces before it refuses a search (without ``--max-nodes``):
+a trace is held whole (about 2 kB a node) and read by a person."""
+TRACE_MOST_NODES = 500_000
+"""The most ``--max-nodes`` ``harness tree`` accepts: about a gigabyte of trace."""
+
+
 def draw_search(config: ExperimentConfig, variants: Sequence[str], depth: int | None = None,
                 problem_id: str | None = None, out: str | Path | None = None,
                 max_lines: int = 400) -> TreeDrawing:
@@ -387,6 +400,11 @@ def draw_search(config: ExperimentConfig, variants: Sequence[str], depth: int | 
             raise HarnessError(f"no problem {problem_id!r} (the first ids: {ids})")
         problem = found
     depth = problem.depths(depths)[0]
+    if config.max_nodes is not None and config.max_nodes > TRACE_MOST_NODES:
+        raise HarnessError(f"--max-nodes {config.max_nodes}: harness tree keeps every node it "
+                           f"draws in memory (about 2 kB each) and draws at most "
+                           f"{TRACE_MOST_NODES:,}")
+    limit = TRACE_NODES if config.max_nodes is None else config.max_nodes
     if out is not None:
         check_writable(out, "--out")
     game = find_game(problem.game)
@@ -396,8 +414,14 @@ def draw_search(config: ExperimentConfig, variants: Sequence[str], depth: int | 
         tree = running.tree = game.tree(problem)
         for spec in plan.variants:
             running.variant, running.depth = spec.variant, depth
-            results.append((spec.label, run_search(tree, spec, depth, plan.switches, trace=True,
-                                                   max_nodes=config.max_nodes)))
+            result = run_search(tree, spec, depth, plan.switches, trace=True, max_nodes=limit)
+            if config.max_nodes is None and result.status == "max-nodes":
+                raise HarnessError(
+                    f"{spec.label} to depth {depth} on {problem.suite} {problem.problem_id} "
+                    f"passed {TRACE_NODES:,} nodes, more than a trace can show or hold (about "
+                    "2 kB a node): choose a smaller --depth, or draw the first N nodes with "
+                    f"--max-nodes N (at most {TRACE_MOST_NODES:,})")
+            results.append((spec.label, result))
         running.variant = None
         columns = game.columns_for(problem, "")
     for label, result in results:

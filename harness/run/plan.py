@@ -16,6 +16,7 @@ from harness.games.base import FEATURES, Problem, ProblemStream, count_problems
 from harness.games.registry import find_game, load_problems, parse_problem_name
 from harness.results import ROW_COLUMNS
 from harness.run.blame import Running, blamed
+from harness.run.feasible import warn_infeasible
 from harness.run.progress import Listener, announced
 from harness.search.registry import VariantSpec, parse_variants
 from harness.search.run import MAX_DEPTH, Switches, check_depth
@@ -162,6 +163,8 @@ def plan_experiment(config: ExperimentConfig, progress: Listener | None = None) 
     _check_distinct(chain.from_iterable(problems[:count] for problems, count in parts
                                         if not isinstance(problems, ProblemStream)))
     _warn_unoffered(switches, games)
+    warn_infeasible([problems[0] for problems, count in parts if count], config.depths,
+                    config.max_nodes)
     columns = [*ROW_COLUMNS]
     for name in games:
         columns += [c for c in find_game(name).columns if c not in columns]

@@ -86,6 +86,7 @@ static long root_pass(Engine *e, int depth, long alpha, long beta, int *move) {
     c[NODES]++;
     e->ply = 0;                              /* forget_lines */
     e->failed = 0;
+    e->next_check = c[NODES];                /* node_limit may be new: check at once */
     *move = NO_MOVE;
     Py_CLEAR(e->line);
     Py_CLEAR(e->root_line);
@@ -447,9 +448,25 @@ static PyTypeObject EngineType = {
     .tp_getset = Engine_getset,
 };
 
+/* poll_signals(): run Python's handlers of the signals that arrived (Ctrl-C, SIGTERM), so
+ * that one raises here. The compiled Python frame (mypyc) calls it every SIGNAL_INTERVAL
+ * nodes: compiled code never passes through the interpreter's loop, where they would run. */
+static PyObject *poll_signals(PyObject *module, PyObject *unused) {
+    if (PyErr_CheckSignals() < 0)
+        return NULL;
+    Py_RETURN_NONE;
+}
+
+static PyMethodDef module_functions[] = {
+    {"poll_signals", poll_signals, METH_NOARGS,
+     "poll_signals()\n\nRun the handlers of the signals that arrived; one may raise."},
+    {NULL, NULL, 0, NULL},
+};
+
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "_engine",
-    "The compiled twin of the search frame (harness.search.engine chooses it).", -1, NULL,
+    "The compiled twin of the search frame (harness.search.engine chooses it).", -1,
+    module_functions,
 };
 
 static PyObject *names_tuple(const char *const *names, int n) {

@@ -23,6 +23,7 @@ from mypy_extensions import mypyc_attr
 
 from harness.games.base import INF, EnhancedTree, Move, Tree
 from harness.search.counters import Counters
+from harness.search.signals import SIGNAL_INTERVAL, poll_signals
 from harness.search.table import TranspositionTable
 
 
@@ -64,6 +65,7 @@ class Search:
         "_line",
         "_lines",
         "_moves",
+        "_next_check",
         "_ply",
         "_pop",
         "_push",
@@ -155,6 +157,7 @@ class Search:
         """The line of the root of the last pass, when its value was exact."""
         self.node_limit = 1 << 62
         """Raise :class:`NodeLimitReached` when ``nodes`` exceeds this."""
+        self._next_check = 0            # the node count of the next _checkpoint
         # A leaf at the horizon is counted and evaluated from its parent, without the node
         # frame, when nothing but the horizon evaluation looks at it (no check extension,
         # no null move): read (the static value) or quiesced by the tree itself (chess).
@@ -236,8 +239,8 @@ class Search:
         if depth <= 0 and self._leaf_shortcut:
             c = self.counters
             c.nodes += 1
-            if c.nodes > self.node_limit:
-                raise NodeLimitReached
+            if c.nodes > self._next_check:
+                self._checkpoint()
             c.leaves += 1
             quiesce = self._leaf_quiesce
             return self._leaf_value(move) if quiesce is None else quiesce(move, alpha, beta, c)
@@ -296,12 +299,22 @@ class Search:
         self._line = None               # a zero window: never exact, but a line below is not ours
         return value
 
+    def _checkpoint(self) -> None:
+        """At the node limit, and every :data:`SIGNAL_INTERVAL` nodes before it: raise
+        :class:`NodeLimitReached` past the limit, and let a pending signal's handler raise
+        (Ctrl-C: :mod:`harness.search.signals`). No count changes."""
+        nodes = self.counters.nodes
+        if nodes > self.node_limit:
+            raise NodeLimitReached
+        poll_signals()
+        self._next_check = min(self.node_limit, nodes + SIGNAL_INTERVAL)
+
     def node(self, loop: Loop, depth: int, alpha: int, beta: int) -> int:
         """Search the current node: count it, stop at a leaf or a table cutoff, else expand."""
         c = self.counters
         c.nodes += 1
-        if c.nodes > self.node_limit:
-            raise NodeLimitReached
+        if c.nodes > self._next_check:
+            self._checkpoint()
         enhanced = self.enhanced
         if enhanced is not None and self.extend_checks and enhanced.in_check():
             depth += 1

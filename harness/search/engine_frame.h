@@ -12,9 +12,21 @@ static long fail(Engine *e) {                /* an exception is set: unwind */
     return 0;
 }
 
-static long limit_reached(Engine *e) {
-    PyErr_SetNone(e->limit_error);
-    return fail(e);
+/* Every SIGNAL_INTERVAL nodes, and at the node limit (next_check is the nearer of the two):
+ * 1 (an exception set) when the search must stop, at its limit or for a signal (Ctrl-C,
+ * SIGTERM: Python runs its handlers only when asked from C, so a search in C asks); else 0,
+ * with the next check set. It changes no count. */
+static int must_stop(Engine *e) {
+    long long nodes = e->counters[NODES];
+    if (nodes > e->node_limit) {
+        PyErr_SetNone(e->limit_error);
+        return 1;
+    }
+    if (PyErr_CheckSignals() < 0)
+        return 1;
+    e->next_check = nodes + SIGNAL_INTERVAL < e->node_limit ? nodes + SIGNAL_INTERVAL
+                                                            : e->node_limit;
+    return 0;
 }
 
 static inline long horizon(Engine *e) {
@@ -24,8 +36,8 @@ static inline long horizon(Engine *e) {
 /* Search.child: the leaf shortcut (no quiescence, no leaves in the table), or the node. */
 static long child(Engine *e, int move, int depth, long alpha, long beta) {
     if (depth <= 0 && !e->store_leaves) {
-        if (++e->counters[NODES] > e->node_limit)
-            return limit_reached(e);
+        if (++e->counters[NODES] > e->next_check && must_stop(e))
+            return fail(e);
         e->counters[LEAVES]++;
         return e->api->child_value(e->tree, move);
     }
@@ -170,8 +182,8 @@ static long expand(Engine *e, int *moves, int n, int depth, long alpha, long bet
 /* Search.node: count, stop at a leaf or a table cutoff, else expand. */
 static long node(Engine *e, int depth, long alpha, long beta) {
     long long *c = e->counters;
-    if (++c[NODES] > e->node_limit)
-        return limit_reached(e);
+    if (++c[NODES] > e->next_check && must_stop(e))
+        return fail(e);
     if (e->ply > MAX_PLY) {
         PyErr_SetString(PyExc_RecursionError, "the compiled frame: deeper than its stack");
         return fail(e);

@@ -7,6 +7,7 @@
 #define INF 1000000000L          /* harness.games.base.INF */
 #define MAX_PLY 128              /* harness.games.base.MAX_DEPTH (100), with room */
 #define NO_MOVE (-1)
+#define SIGNAL_INTERVAL 65536    /* nodes between looks for a signal (harness.search.signals) */
 #if defined(__GNUC__) || defined(__clang__)
 #define PREFETCH(address) __builtin_prefetch(address)
 #else
@@ -65,6 +66,7 @@ typedef struct {
     long long synced[N_COUNTERS];        /* what counters_object holds */
     int loop, hash_move, store_leaves, narrow_on_hit, value_bounds;
     long long node_limit;
+    long long next_check;                /* node count of the next must_stop: signals, limit */
     long long counters[N_COUNTERS];
     Table table;                         /* size 0: no table */
     int ply, failed;
