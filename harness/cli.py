@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import shlex
 import sys
-import time
 import warnings
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
@@ -441,44 +440,65 @@ def show(run_dir: str) -> None:
 @click.option("--limit", type=click.IntRange(1), default=None, metavar="N",
               help="Only the first N positions of the suite.")
 @click.option("--generator", type=click.Choice(["harness", "python-chess"]), default="harness",
-              show_default=True, help="The harness's move generator, or python-chess's (the reference).")
+              show_default=True, help="The harness's move generator (the compiled board where it "
+                                      "was built), or python-chess's (the reference).")
+@click.option("--skip-invalid", is_flag=True,
+              help="Skip the suite's malformed lines and illegal positions (a warning each) "
+                   "instead of stopping at the first.")
 @reports_errors
-def perft(suite: str | None, fen: str | None, depth: int, limit: int | None, generator: str) -> None:
+def perft(suite: str | None, fen: str | None, depth: int, limit: int | None, generator: str,
+          skip_invalid: bool) -> None:
     """Check a move generator: count legal move sequences by length from each position of
-    a perft suite (a FEN, then ';D1 20 ;D2 400 ...': perftsuite.epd) and compare every
-    count with the suite's (exit 3 if one differs); or, with --fen, print the counts."""
-    from harness.games.chess import movegen
-    from harness.games.chess.perft import check_suite, read_suite, timed_counts
+    a perft suite and compare every count with the suite's (exit 3 if one differs, naming
+    the position and depth); or, with --fen, print the counts.
+
+    A suite is 'FEN ;D1 20 ;D2 400 ...' a line (perftsuite.epd) or EPD with 'D1 20; D2
+    400;' operations (the project's perft.epd); every position must be legal, as for a
+    run. Counts are leaf nodes, the last ply bulk-counted (its legal moves counted, not
+    made), as engines' perft does."""
+    from harness.games.chess.perft import (
+        check_suite,
+        fallback_note,
+        generator_label,
+        load_suite,
+        rate,
+        timed_counts,
+    )
     from harness.games.chess.suites import find_suite
 
     if (suite is None) == (fen is None):
         raise HarnessError("perft: give a SUITE or --fen FEN (one of them)")
-    which = "compiled" if generator == "harness" and movegen.compiled_in_use() else "Python"
-    label = f"{generator} ({which})" if generator == "harness" else generator
+    note = fallback_note() if generator == "harness" else None
     if fen is not None:
         for d, counted, seconds in timed_counts(fen, depth, generator):
-            click.echo(f"D{d} {counted:>14,}  {seconds:8.2f} s")
+            click.echo(f"D{d} {counted:>14,}  {seconds:8.2f} s  {rate(counted, seconds)}")
+        click.echo(f"generator {generator_label(generator)}")
+        if note:
+            click.echo(f"note: {note}", err=True)
         return
     path = find_suite(suite or "")
-    start = time.perf_counter()
-    wrong = 0
+    positions, skipped = load_suite(path, limit, skip_invalid)
+    if note:
+        click.echo(f"note: {note}", err=True)
+    wrong: list[str] = []
 
     def told(position: PerftPosition, made: list[PerftResult]) -> None:
-        nonlocal wrong
         bad = [r for r in made if not r.agrees]
-        wrong += len(bad)
+        wrong.extend(f"{position.where(path.name)} D{r.depth}" for r in bad)
         shown = ", ".join(f"D{r.depth} {r.counted:,}" + ("" if r.agrees else f" (expected {r.expected:,})")
                           for r in made)
-        click.echo(f"{path.name}:{position.line}: {'DIFFERS' if bad else 'ok'}  {shown}", err=bool(bad))
+        click.echo(f"{position.where(path.name)}: {'DIFFERS' if bad else 'ok'}  {shown}", err=bool(bad))
 
-    results = check_suite(read_suite(path, limit), depth, generator, told)
-    seconds = time.perf_counter() - start
-    positions = len({r.position.line for r in results})
+    results = check_suite(positions, depth, generator, told)
+    seconds = sum(r.seconds for r in results)
     nodes = sum(r.counted for r in results)
-    summary = (f"{positions} positions, depths 1-{depth}, generator {label}: {len(results)} counts, "
-               f"{nodes:,} sequences in {seconds:.1f} s")
+    skipped_note = f" ({skipped} line{'s' if skipped > 1 else ''} skipped)" if skipped else ""
+    summary = (f"{len(positions)} positions{skipped_note}, depths 1-{depth}, generator "
+               f"{generator_label(generator)}: {len(results)} counts, {nodes:,} sequences in "
+               f"{seconds:.1f} s ({rate(nodes, seconds)})")
     if wrong:
-        click.echo(f"{summary}; {wrong} counts differ from the suite's (exit {DISAGREEMENT_EXIT})", err=True)
+        click.echo(f"{summary}; {len(wrong)} counts differ from the suite's: {', '.join(wrong)} "
+                   f"(exit {DISAGREEMENT_EXIT})", err=True)
         sys.exit(DISAGREEMENT_EXIT)
     click.echo(f"{summary}; every count is the suite's")
 
