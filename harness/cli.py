@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 import click
 
 from harness.cli_match import match
+from harness.cli_perft import perft
 from harness.cli_reproduce import reproduce
 from harness.command_line import (
     ALLOW_DISAGREEMENT,
@@ -46,7 +47,6 @@ from harness.plugins import BUILT_IN
 from harness.search.registry import CORE, PLUGIN_PROBLEMS, VARIANTS
 
 if TYPE_CHECKING:
-    from harness.games.chess.perft import PerftPosition, PerftResult
     from harness.run.experiment import RunOutput
 
 @click.group(cls=OneLineGroup, context_settings={"help_option_names": ["-h", "--help"]})
@@ -432,77 +432,6 @@ def show(run_dir: str) -> None:
             click.echo(f"(unfinished: finish it with harness run --resume {shlex.quote(str(run))})")
 
 
-@cli.command()
-@click.argument("suite", required=False, metavar="SUITE")
-@click.option("--fen", metavar="FEN", help="Count from this position instead (no counts to check).")
-@click.option("--depth", type=click.IntRange(1, 8), default=3, show_default=True, metavar="N",
-              help="Count move sequences up to this length.")
-@click.option("--limit", type=click.IntRange(1), default=None, metavar="N",
-              help="Only the first N positions of the suite.")
-@click.option("--generator", type=click.Choice(["harness", "python-chess"]), default="harness",
-              show_default=True, help="The harness's move generator (the compiled board where it "
-                                      "was built), or python-chess's (the reference).")
-@click.option("--skip-invalid", is_flag=True,
-              help="Skip the suite's malformed lines and illegal positions (a warning each) "
-                   "instead of stopping at the first.")
-@reports_errors
-def perft(suite: str | None, fen: str | None, depth: int, limit: int | None, generator: str,
-          skip_invalid: bool) -> None:
-    """Check a move generator: count legal move sequences by length from each position of
-    a perft suite and compare every count with the suite's (exit 3 if one differs, naming
-    the position and depth); or, with --fen, print the counts.
-
-    A suite is 'FEN ;D1 20 ;D2 400 ...' a line (perftsuite.epd) or EPD with 'D1 20; D2
-    400;' operations (the project's perft.epd); every position must be legal, as for a
-    run. Counts are leaf nodes, the last ply bulk-counted (its legal moves counted, not
-    made), as engines' perft does."""
-    from harness.games.chess.perft import (
-        check_suite,
-        fallback_note,
-        generator_label,
-        load_suite,
-        rate,
-        timed_counts,
-    )
-    from harness.games.chess.suites import find_suite
-
-    if (suite is None) == (fen is None):
-        raise HarnessError("perft: give a SUITE or --fen FEN (one of them)")
-    note = fallback_note() if generator == "harness" else None
-    if fen is not None:
-        for d, counted, seconds in timed_counts(fen, depth, generator):
-            click.echo(f"D{d} {counted:>14,}  {seconds:8.2f} s  {rate(counted, seconds)}")
-        click.echo(f"generator {generator_label(generator)}")
-        if note:
-            click.echo(f"note: {note}", err=True)
-        return
-    path = find_suite(suite or "")
-    positions, skipped = load_suite(path, limit, skip_invalid)
-    if note:
-        click.echo(f"note: {note}", err=True)
-    wrong: list[str] = []
-
-    def told(position: PerftPosition, made: list[PerftResult]) -> None:
-        bad = [r for r in made if not r.agrees]
-        wrong.extend(f"{position.where(path.name)} D{r.depth}" for r in bad)
-        shown = ", ".join(f"D{r.depth} {r.counted:,}" + ("" if r.agrees else f" (expected {r.expected:,})")
-                          for r in made)
-        click.echo(f"{position.where(path.name)}: {'DIFFERS' if bad else 'ok'}  {shown}", err=bool(bad))
-
-    results = check_suite(positions, depth, generator, told)
-    seconds = sum(r.seconds for r in results)
-    nodes = sum(r.counted for r in results)
-    skipped_note = f" ({skipped} line{'s' if skipped > 1 else ''} skipped)" if skipped else ""
-    summary = (f"{len(positions)} positions{skipped_note}, depths 1-{depth}, generator "
-               f"{generator_label(generator)}: {len(results)} counts, {nodes:,} sequences in "
-               f"{seconds:.1f} s ({rate(nodes, seconds)})")
-    if wrong:
-        click.echo(f"{summary}; {len(wrong)} counts differ from the suite's: {', '.join(wrong)} "
-                   f"(exit {DISAGREEMENT_EXIT})", err=True)
-        sys.exit(DISAGREEMENT_EXIT)
-    click.echo(f"{summary}; every count is the suite's")
-
-
 @cli.group(invoke_without_command=True)
 @click.pass_context
 @reports_errors
@@ -568,6 +497,7 @@ def suites_generate(count: int, seed: int, out: str, jobs: int | None) -> None:
 
 
 cli.add_command(match)
+cli.add_command(perft)
 cli.add_command(reproduce)
 
 

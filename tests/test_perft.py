@@ -7,6 +7,9 @@ the harness; a count that differs is exit 3 and a line on stderr, a bad line exi
 from __future__ import annotations
 
 import re
+import signal
+import subprocess
+import sys
 from pathlib import Path
 
 import chess
@@ -154,6 +157,16 @@ def test_without_the_compiled_board_it_counts_in_python_and_says_so(monkeypatch:
     assert f"generator harness ({expected})" in result.stdout
 
 
+def test_where_the_board_was_not_built_the_note_says_why(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(compiled, "BUILT", None)              # as after HARNESS_BUILD_PURE=1
+    result = CliRunner().invoke(cli, ["perft", "--fen", KIWIPETE, "--depth", "2"])
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines()[1].split()[:2] == ["D2", "2,039"]
+    assert "generator harness (Python)" in result.stdout
+    assert ("note: the compiled chess board was not built (HARNESS_BUILD_PURE=1, or no C compiler "
+            "at install): the harness's generator counts in Python") in result.stderr
+
+
 @pytest.mark.parametrize("generator", ["harness", "python-chess"])
 def test_the_fen_counts_say_their_rate_and_the_bulk_counting(generator: str) -> None:
     result = CliRunner().invoke(cli, ["perft", "--fen", START, "--depth", "2", "--generator", generator])
@@ -161,3 +174,25 @@ def test_the_fen_counts_say_their_rate_and_the_bulk_counting(generator: str) -> 
     lines = result.stdout.splitlines()
     assert all(re.search(r" s  [\d.-]+ M nodes/s$", line) for line in lines[:2]), lines
     assert lines[2].startswith(f"generator {generator}") and lines[2].endswith("the last ply bulk-counted")
+
+
+@pytest.mark.skipif(not compiled.compiled_available(), reason="the compiled chess board was not built")
+@pytest.mark.parametrize("signal_number,exit_code,said", [
+    (signal.SIGINT, 130, "interrupted"), (signal.SIGTERM, 143, "terminated")])
+def test_a_deep_compiled_count_stops_when_asked(signal_number: int, exit_code: int, said: str) -> None:
+    """Depth 7 from the start is 3.2 billion leaves (about a minute compiled), depth 8 85
+    billion: Ctrl-C or SIGTERM stops the count at once, the counts shown kept. The C
+    count looked at no signal, so it ran to the end of the depth first."""
+    process = subprocess.Popen([sys.executable, "-m", "harness", "perft", "--fen", START, "--depth", "8"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert process.stdout is not None
+    shown = [process.stdout.readline() for _ in range(6)]      # D1-D6: D7 is being counted
+    assert shown[5].startswith("D6    119,060,324"), shown
+    process.send_signal(signal_number)
+    try:
+        rest, errors = process.communicate(timeout=10)
+    finally:
+        process.kill()
+    assert process.returncode == exit_code, errors
+    assert f"{said}: every count above is complete; finish with: the same command again" in errors
+    assert "Traceback" not in errors and rest == ""
