@@ -62,18 +62,19 @@ def published(position: PerftPosition, depth: int) -> int:
 
 
 def time_counts(counter: Counter, positions: list[PerftPosition],
-                depths: tuple[int, ...]) -> tuple[float, int]:
-    """``(seconds, leaves)`` of ``counter`` on each position to its depth, every count
-    checked against the published one."""
-    seconds, leaves = 0.0, 0
+                depths: tuple[int, ...]) -> tuple[float, int, float]:
+    """``(seconds, leaves, CPU seconds)`` of ``counter`` on each position to its depth,
+    every count checked against the published one."""
+    seconds, leaves, cpu = 0.0, 0, 0.0
     for position, depth in zip(positions, depths, strict=True):
-        elapsed, _, counted = timed(partial(counter, position, depth))
+        elapsed, cpu_elapsed, counted = timed(partial(counter, position, depth))
         if counted != published(position, depth):
             raise AssertionError(f"perft {position.name} depth {depth}: {counted:,} counted, "
                                  f"{published(position, depth):,} published")
         seconds += elapsed
         leaves += counted
-    return seconds, leaves
+        cpu += cpu_elapsed
+    return seconds, leaves, cpu
 
 
 def measure(mode: str, repeats: int | None = None) -> Outcome:
@@ -89,17 +90,19 @@ def measure(mode: str, repeats: int | None = None) -> Outcome:
     depths = DEPTHS[mode]
     timings = [time_counts(compiled_count, positions, depths) for _ in range(repeats)]
     leaves = timings[0][1]
-    rate = leaves / median([seconds for seconds, _ in timings])
+    rate = leaves / median([seconds for seconds, _, _ in timings])
+    cpu_rate = leaves / median([cpu for _, _, cpu in timings])
     small = [time_counts(compiled_count, positions, RATIO_DEPTHS) for _ in range(repeats)]
     small_leaves = small[0][1]
-    small_s = median([seconds for seconds, _ in small])
-    python_s, _ = time_counts(python_count, positions, RATIO_DEPTHS)
-    python_chess_s, _ = time_counts(python_chess_count, positions, RATIO_DEPTHS)
+    small_s = median([seconds for seconds, _, _ in small])
+    python_s, _, _ = time_counts(python_count, positions, RATIO_DEPTHS)
+    python_chess_s, _, _ = time_counts(python_chess_count, positions, RATIO_DEPTHS)
     what = f"start to depth {depths[0]}, Kiwipete to depth {depths[1]}"
     small_what = f"start to depth {RATIO_DEPTHS[0]}, Kiwipete to depth {RATIO_DEPTHS[1]}"
     figures = [
         Figure(name, rate, "nodes/s", RATE_TARGET,
-               f"{leaves:,} leaves ({what}), the last ply bulk-counted; every count the published one"),
+               f"{leaves:,} leaves ({what}), the last ply bulk-counted; every count the published "
+               f"one; {cpu_rate / 1e6:.1f} M a CPU second"),
         Figure("compiled / harness Python generator", python_s / small_s, "x", None,
                f"{small_leaves:,} leaves ({small_what}): {small_leaves / python_s / 1e6:.2f} M nodes/s "
                "in Python (the fallback), same run"),
@@ -108,9 +111,10 @@ def measure(mode: str, repeats: int | None = None) -> Outcome:
                "python-chess's generator"),
     ]
     details = {"counts": what, "leaves": leaves,
-               "compiled_s": spread([seconds for seconds, _ in timings]),
+               "compiled_s": spread([seconds for seconds, _, _ in timings]),
+               "compiled_cpu_s": spread([cpu for _, _, cpu in timings]),
                "ratio_counts": small_what, "ratio_leaves": small_leaves,
-               "ratio_compiled_s": spread([seconds for seconds, _ in small]),
+               "ratio_compiled_s": spread([seconds for seconds, _, _ in small]),
                "python_s": round(python_s, 3), "python_chess_s": round(python_chess_s, 3)}
     method = (f"compiled.perft ({what}), median of {repeats} timings of the pair; the ratios "
               f"on {small_what}: the compiled count {repeats} times (median), the harness's "
