@@ -38,6 +38,10 @@ Benchmarks (each figure is the median of its repeats; targets from the performan
 - ``checkers``: alpha-beta, PVS, NegaScout and MTD(f) with iterative deepening and a table
   on the start and the package's checkers suite, nodes/s with the compiled tree (target
   >= 1,000,000; counters equal to the Python tree's).
+- ``perft``: ``harness perft``'s compiled count (the last ply bulk-counted), leaf nodes a
+  second on the start position to depth 6 and Kiwipete to depth 5 (target >= 20,000,000),
+  and its ratio to the harness's Python generator and to python-chess's on smaller counts;
+  every count the published one.
 
 ``--quick`` uses fewer trees, positions and depths (see each module). Nothing here fails
 on a missed target: the table and the file say which were met. Timings are wall clock;
@@ -68,7 +72,7 @@ from benchmarks.common import (
 )
 
 BENCHMARKS = ("startup", "memory", "overhead", "trees", "observer", "openspiel", "chess_tree", "sharing",
-              "parallel", "connect4", "pons", "othello", "checkers")
+              "parallel", "connect4", "pons", "othello", "checkers", "perft")
 """In the order they run (cheap first); each is ``benchmarks.<name>.measure``."""
 
 

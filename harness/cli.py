@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import shlex
 import sys
-import time
 import warnings
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
@@ -13,6 +12,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 import click
 
 from harness.cli_match import match
+from harness.cli_perft import perft
 from harness.cli_reproduce import reproduce
 from harness.command_line import (
     ALLOW_DISAGREEMENT,
@@ -47,7 +47,6 @@ from harness.plugins import BUILT_IN
 from harness.search.registry import CORE, PLUGIN_PROBLEMS, VARIANTS
 
 if TYPE_CHECKING:
-    from harness.games.chess.perft import PerftPosition, PerftResult
     from harness.run.experiment import RunOutput
 
 @click.group(cls=OneLineGroup, context_settings={"help_option_names": ["-h", "--help"]})
@@ -435,56 +434,6 @@ def show(run_dir: str) -> None:
             click.echo(f"(unfinished: finish it with harness run --resume {shlex.quote(str(run))})")
 
 
-@cli.command()
-@click.argument("suite", required=False, metavar="SUITE")
-@click.option("--fen", metavar="FEN", help="Count from this position instead (no counts to check).")
-@click.option("--depth", type=click.IntRange(1, 8), default=3, show_default=True, metavar="N",
-              help="Count move sequences up to this length.")
-@click.option("--limit", type=click.IntRange(1), default=None, metavar="N",
-              help="Only the first N positions of the suite.")
-@click.option("--generator", type=click.Choice(["harness", "python-chess"]), default="harness",
-              show_default=True, help="The harness's move generator, or python-chess's (the reference).")
-@reports_errors
-def perft(suite: str | None, fen: str | None, depth: int, limit: int | None, generator: str) -> None:
-    """Check a move generator: count legal move sequences by length from each position of
-    a perft suite (a FEN, then ';D1 20 ;D2 400 ...': perftsuite.epd) and compare every
-    count with the suite's (exit 3 if one differs); or, with --fen, print the counts."""
-    from harness.games.chess import movegen
-    from harness.games.chess.perft import check_suite, read_suite, timed_counts
-    from harness.games.chess.suites import find_suite
-
-    if (suite is None) == (fen is None):
-        raise HarnessError("perft: give a SUITE or --fen FEN (one of them)")
-    which = "compiled" if generator == "harness" and movegen.compiled_in_use() else "Python"
-    label = f"{generator} ({which})" if generator == "harness" else generator
-    if fen is not None:
-        for d, counted, seconds in timed_counts(fen, depth, generator):
-            click.echo(f"D{d} {counted:>14,}  {seconds:8.2f} s")
-        return
-    path = find_suite(suite or "")
-    start = time.perf_counter()
-    wrong = 0
-
-    def told(position: PerftPosition, made: list[PerftResult]) -> None:
-        nonlocal wrong
-        bad = [r for r in made if not r.agrees]
-        wrong += len(bad)
-        shown = ", ".join(f"D{r.depth} {r.counted:,}" + ("" if r.agrees else f" (expected {r.expected:,})")
-                          for r in made)
-        click.echo(f"{path.name}:{position.line}: {'DIFFERS' if bad else 'ok'}  {shown}", err=bool(bad))
-
-    results = check_suite(read_suite(path, limit), depth, generator, told)
-    seconds = time.perf_counter() - start
-    positions = len({r.position.line for r in results})
-    nodes = sum(r.counted for r in results)
-    summary = (f"{positions} positions, depths 1-{depth}, generator {label}: {len(results)} counts, "
-               f"{nodes:,} sequences in {seconds:.1f} s")
-    if wrong:
-        click.echo(f"{summary}; {wrong} counts differ from the suite's (exit {DISAGREEMENT_EXIT})", err=True)
-        sys.exit(DISAGREEMENT_EXIT)
-    click.echo(f"{summary}; every count is the suite's")
-
-
 @cli.group(invoke_without_command=True)
 @click.pass_context
 @reports_errors
@@ -550,6 +499,7 @@ def suites_generate(count: int, seed: int, out: str, jobs: int | None) -> None:
 
 
 cli.add_command(match)
+cli.add_command(perft)
 cli.add_command(reproduce)
 
 

@@ -436,11 +436,16 @@ static PyObject *Tree_child_quiesce(Tree *t, PyObject *const *args, Py_ssize_t n
     return PyLong_FromLong(value);
 }
 
+/* Whether a signal handler raised (Ctrl-C's KeyboardInterrupt, the CLI's SIGTERM): a deep
+ * perft runs for minutes and must stop when asked, not when done. */
+static int signalled(void) { return PyErr_CheckSignals() < 0; }
+
 static PyObject *Tree_perft(Tree *t, PyObject *depth) {
     long d = PyLong_AsLong(depth);
     if (d == -1 && PyErr_Occurred())
         return NULL;
-    return PyLong_FromLongLong(perft(here(t), (int)d));
+    long long leaves = perft(here(t), (int)d, signalled);
+    return leaves < 0 ? NULL : PyLong_FromLongLong(leaves);
 }
 
 static PyObject *Tree_move_name(Tree *t, PyObject *move) {

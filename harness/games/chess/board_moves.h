@@ -290,9 +290,17 @@ static int has_legal_en_passant(const Pos *p) {
     return 0;
 }
 
-static long long perft(const Pos *p, int depth) {
+#define INTERRUPT_DEPTH 4   /* perft asks whether to stop at nodes this far from the leaves */
+
+/* Leaf nodes of the full-width tree to `depth`, the last ply bulk-counted (a position one
+ * ply from the end adds its number of legal moves, none of them made); -1 as soon as
+ * `interrupted()` says so, which is asked at the nodes INTERRUPT_DEPTH or more plies from
+ * the leaves (a few hundred times a second: a depth-4 subtree takes milliseconds). */
+static long long perft(const Pos *p, int depth, int (*interrupted)(void)) {
     if (depth <= 0)
         return 1;
+    if (depth >= INTERRUPT_DEPTH && interrupted())
+        return -1;
     MoveList moves;
     legal_moves(p, &moves);
     if (depth == 1)
@@ -301,7 +309,10 @@ static long long perft(const Pos *p, int depth) {
     Pos n;
     for (int i = 0; i < moves.count; i++) {
         make(p, &n, moves.codes[i]);
-        total += perft(&n, depth - 1);
+        long long below = perft(&n, depth - 1, interrupted);
+        if (below < 0)
+            return -1;
+        total += below;
     }
     return total;
 }

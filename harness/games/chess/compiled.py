@@ -92,3 +92,12 @@ def chess_tree(board: chess.Board, ordering: Ordering = Ordering(), choice: str 
     if resolve(choice) == "compiled" and not (choice == "auto" and board.chess960):
         return CompiledTree(board, ordering)
     return ChessTree(board, ordering)
+
+
+def perft(board: chess.Board, depth: int) -> int:
+    """:func:`harness.games.chess.movegen.perft` of ``board``, counted by the compiled tree's
+    move generator in C (the last ply bulk-counted: a position one ply from the end adds
+    its number of legal moves); a :class:`HarnessError` where it was not built or the board
+    is chess960."""
+    counted: int = CompiledTree(board).perft(depth)  # type: ignore[attr-defined]
+    return counted

@@ -259,9 +259,17 @@ def _parse(line: str) -> tuple[chess.Board, dict[str, EpdOperand]]:
         board, ops = chess.Board.from_epd(line)
     except ValueError as exc:
         raise _BadLine(f"invalid EPD: {_one_line(exc)}{_missing_semicolon(parts)}") from None
-    if not board.is_valid():
-        raise _BadLine(f"illegal position: {_status(board)}")
+    problem = illegal_position(board)
+    if problem is not None:
+        raise _BadLine(problem)
     return board, ops
+
+
+def illegal_position(board: chess.Board) -> str | None:
+    """``illegal position: <why>`` when ``board`` fails rule 4 of the module docstring
+    (:meth:`chess.Board.is_valid`), ``None`` when it passes: the check every position a
+    run reads gets, and ``harness perft`` too."""
+    return None if board.is_valid() else f"illegal position: {_status(board)}"
 
 
 def _check_operations(text: str) -> None:
