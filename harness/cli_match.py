@@ -42,6 +42,7 @@ move is searched with iterative deepening, so ``--id`` is not one)."""
 @click.argument("side_b", metavar="B", required=False)
 @click.option("--problems", metavar="GAME:OPENINGS",
               help="The openings: chess:bench.epd, connect4:FILE (a position a line), "
+                   "othello:start,plies=N, checkers:start,plies=N (or a FILE of positions), "
                    "openspiel:NAME,plies=N.")
 @click.option("--nodes", type=int, metavar="N",
               help="Node budget per move: the last iterative-deepening depth finished within "

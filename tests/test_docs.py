@@ -343,3 +343,39 @@ def test_the_reader_of_blocks_sees_markers_and_refuses_what_it_cannot_run(tmp_pa
     indented.write_text("Run:\n\n    harness games\n")
     with pytest.raises(AssertionError, match="indented code block"):
         read_blocks(indented)
+
+
+README_LINES = 400
+"""The README is a quick start, one example a command and links: the detail is in docs/."""
+LINK = re.compile(r"\[[^\]]*\]\(([^)\s]+)\)")
+
+
+def test_the_readme_stays_short() -> None:
+    lines = len((ROOT / "README.md").read_text(encoding="utf-8").splitlines())
+    assert lines <= README_LINES, f"README.md: {lines} lines, at most {README_LINES} (detail goes to docs/)"
+
+
+def slug(heading: str) -> str:
+    """GitHub's anchor of a heading: lower case, punctuation dropped, spaces to hyphens."""
+    return re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
+
+
+def anchors(path: Path) -> set[str]:
+    return {slug(line.lstrip("#")) for line in path.read_text(encoding="utf-8").splitlines()
+            if line.startswith("#")}
+
+
+@pytest.mark.parametrize("path", DOCUMENTS, ids=lambda p: str(p.relative_to(ROOT)))
+def test_every_relative_link_leads_somewhere(path: Path) -> None:
+    """A link to a file of the repository names one that exists, and its #anchor a heading
+    of it (a page moved or a section renamed breaks no link silently)."""
+    broken = []
+    for target in LINK.findall(path.read_text(encoding="utf-8")):
+        if re.match(r"[a-z]+:", target):
+            continue                                    # https:, mailto:
+        file, _, anchor = target.partition("#")
+        linked = (path.parent / file).resolve() if file else path
+        if not linked.exists() or (anchor and linked.suffix == ".md"
+                                   and anchor not in anchors(linked)):
+            broken.append(target)
+    assert broken == [], f"{path.name}: broken links {broken}"

@@ -22,7 +22,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import islice
-from typing import Any, ClassVar, Protocol, overload
+from typing import Any, ClassVar, Protocol, TypeVar, overload
 
 from harness.errors import HarnessError
 from harness.options import Option, OptionValue, text
@@ -33,6 +33,9 @@ INF = 1_000_000_000
 
 Move = Hashable
 """What leads from a node to one of its children: a child id, a chess move."""
+
+GamePosition = TypeVar("GamePosition", bound=Hashable)
+"""A game's position as a value (:func:`lines_after`)."""
 
 MAX_DEPTH = 100
 """Deepest search accepted (Python's recursion limit bounds it); a tree loaded from a file
@@ -280,6 +283,28 @@ def agrees_with_known(known: int | None, score: int | None, bound: str) -> bool 
     if known is None or score is None:
         return None
     return score == known if bound == "exact" else known >= score if bound == "lower" else known <= score
+
+
+
+def lines_after(start: GamePosition, plies: int, moves: Callable[[GamePosition], Sequence[Any]],
+                play: Callable[[GamePosition, Any], GamePosition],
+                name: Callable[[GamePosition, Any], str]) -> list[tuple[tuple[str, ...], GamePosition]]:
+    """Each distinct position ``plies`` moves after ``start`` (positions compared as
+    values: hashable), with the first line of move names that reaches it, in move order;
+    games over by then (no move left) are left out. What ``start,plies=N`` of a game with
+    rules gives: the openings of a match."""
+    lines: list[tuple[tuple[str, ...], GamePosition]] = [((), start)]
+    for _ in range(plies):
+        seen: set[GamePosition] = set()
+        following = []
+        for line, position in lines:
+            for move in moves(position):
+                child = play(position, move)
+                if child not in seen:
+                    seen.add(child)
+                    following.append(((*line, name(position, move)), child))
+        lines = following
+    return [(line, position) for line, position in lines if moves(position)]
 
 
 class Game(ABC):

@@ -3,18 +3,20 @@ search, and when and how the game ends, by the game's own rules.
 
 A :class:`Game` hands out trees of fixed starting positions; playing needs more: the
 position after a move, and the ending. :func:`playing` gives a :class:`Playing` for a
-problem of a game that has rules here (chess, Connect Four, OpenSpiel's games), and
-refuses any other with one line. Moves are named as the trees name them (chess: UCI; Connect Four: the column,
-1 = leftmost; OpenSpiel: its action names), so a search's best move is played as it is
-named.
+problem of a game that has rules here (chess, Connect Four, Othello, checkers, OpenSpiel's
+games), and refuses any other with one line. Moves are named as the trees name them (chess:
+UCI; Connect Four: the column, 1 = leftmost; Othello: the square, ``d3``, or ``pass``;
+checkers: PDN, ``11-15``, ``22x15x8``; OpenSpiel: its action names), so a search's best
+move is played as it is named.
 
 Players are numbered from the opening: player 0 moves first from it. Every game here
-alternates moves, so player ``plies % 2`` is to move.
+alternates moves (an Othello pass is a move), so player ``plies % 2`` is to move.
 """
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
@@ -24,8 +26,6 @@ from harness.games.base import Problem, Tree
 if TYPE_CHECKING:
     import chess
 
-PLAYABLE = ("chess", "connect4", "openspiel")
-"""The games with rules here (OpenSpiel's: every game the harness loads from it)."""
 
 
 @dataclass(frozen=True)
@@ -37,6 +37,8 @@ class Ending:
     reason: str
     """``checkmate``, ``stalemate``, ``threefold_repetition``, ``fifty_moves``,
     ``insufficient_material`` (python-chess's names), ``four_in_a_row``, ``board_full``,
+    ``neither_can_move`` (Othello's end, the discs deciding), ``no_moves`` (checkers: the
+    side to move has none and loses), ``forty_plies`` (checkers' draw rule),
     ``game_over`` (OpenSpiel's end, its returns deciding);
     the match adds ``adjudication`` and ``move_limit``."""
 
@@ -162,6 +164,101 @@ class Connect4Playing(Playing):
         return str((winning or playable)[0] + 1)
 
 
+class OthelloPlaying(Playing):
+    """Othello: a move places a disc or passes (when the player to move has no square and
+    the other has); the game ends when neither can move, the most discs winning."""
+
+    def __init__(self, problem: Problem) -> None:
+        from harness.games.othello.game import read_position
+
+        board, _ = read_position(problem.position)
+        self.state = (board.mover, board.opponent, board.x_to_move)
+        self.first_x = board.x_to_move
+        """Whether player 0 (the side to move at the opening) is X."""
+
+    def tree(self) -> Tree:
+        from harness.games.othello.compiled import othello_tree
+        from harness.games.othello.tree import Board
+
+        return othello_tree(Board(*self.state))
+
+    def play(self, move: str) -> None:
+        from harness.games.othello.game import after, moves_at
+        from harness.games.othello.tree import square_name
+
+        square = next((m for m in moves_at(self.state) if square_name(m) == move), None)
+        if square is None:
+            raise HarnessError(f"othello: {move!r} cannot be played here")
+        self.state = after(self.state, square)
+        self.plies += 1
+
+    def ending(self) -> Ending | None:
+        from harness.games.othello.game import moves_at
+
+        if moves_at(self.state):
+            return None
+        mover, opponent, x_to_move = self.state
+        lead = mover.bit_count() - opponent.bit_count()       # for the player to move
+        if lead == 0:
+            return Ending(None, "neither_can_move")
+        mover_wins = lead > 0
+        mover_is_first = x_to_move == self.first_x
+        return Ending(0 if mover_wins == mover_is_first else 1, "neither_can_move")
+
+    @property
+    def horizon(self) -> int:
+        from harness.games.othello.tree import plies_to_end
+
+        return plies_to_end(self.state[0], self.state[1])
+
+    def fallback_move(self) -> str:
+        from harness.games.othello.game import moves_at
+        from harness.games.othello.tree import square_name
+
+        return square_name(moves_at(self.state)[0])
+
+
+class CheckersPlaying(Playing):
+    """Checkers (English draughts): captures compulsory, a side without a move loses, 40
+    plies in a row without a capture draw (the count carried from move to move: the trees
+    see it, as their search does)."""
+
+    def __init__(self, problem: Problem) -> None:
+        from harness.games.checkers.board import parse_fen
+
+        self.position = parse_fen(problem.position.split()[0])
+        choice = str(problem.option("tree"))
+        self.compiled = None if choice == "auto" else choice == "compiled"
+
+    def tree(self) -> Tree:
+        from harness.games.checkers.compiled import checkers_tree
+
+        return checkers_tree(self.position, self.compiled)
+
+    def play(self, move: str) -> None:
+        from harness.games.checkers.board import move_name
+
+        chosen = next((m for m in self.position.legal_moves() if move_name(m) == move), None)
+        if chosen is None:
+            raise HarnessError(f"checkers: {move!r} cannot be played here")
+        self.position = self.position.play(chosen)
+        self.plies += 1
+
+    def ending(self) -> Ending | None:
+        from harness.games.checkers.board import DRAW_PLIES
+
+        if self.position.quiet >= DRAW_PLIES:
+            return Ending(None, "forty_plies")
+        if not self.position.has_move():
+            return Ending(1 - self.mover, "no_moves")      # the player who just moved
+        return None
+
+    def fallback_move(self) -> str:
+        from harness.games.checkers.board import move_name
+
+        return move_name(self.position.legal_moves()[0])
+
+
 class OpenSpielPlaying(Playing):
     """An OpenSpiel game: its state after the actions played, its end and returns. A move
     is a player's complete turn (the trees' moves: several actions in a row where the game
@@ -212,20 +309,23 @@ class OpenSpielPlaying(Playing):
         return tree.move_name(tree.moves()[0])
 
 
+RULES: dict[str, Callable[[Problem], Playing]] = {
+    "chess": ChessPlaying, "connect4": Connect4Playing, "othello": OthelloPlaying,
+    "checkers": CheckersPlaying, "openspiel": OpenSpielPlaying,
+}
+"""Each game with rules here, by name (OpenSpiel's: every game the harness loads from it)."""
+PLAYABLE = tuple(RULES)
+"""The games a match can play."""
+
+
 def playing(problem: Problem) -> Playing:
     """The game of ``problem`` in progress from its position."""
-    if problem.game == "chess":
-        return ChessPlaying(problem)
-    if problem.game == "connect4":
-        return Connect4Playing(problem)
-    if problem.game == "openspiel":
-        return OpenSpielPlaying(problem)
-    raise HarnessError(f"{problem.game}: cannot be played move by move (a match needs a game "
-                       f"with rules for the position after a move: {', '.join(PLAYABLE)})")
+    check_playable(problem.game)
+    return RULES[problem.game](problem)
 
 
 def check_playable(game: str) -> None:
     """Refuse a game without rules here, before anything is loaded."""
-    if game not in PLAYABLE:
+    if game not in RULES:
         raise HarnessError(f"{game}: cannot be played move by move (a match needs a game "
                            f"with rules for the position after a move: {', '.join(PLAYABLE)})")

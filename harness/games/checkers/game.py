@@ -10,13 +10,22 @@ and lines starting with ``#`` are skipped; a bad line is ``FILE:LINE: reason``.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import ClassVar
 
 from harness.errors import HarnessError
 from harness.files import read_text_lines
-from harness.games.base import Game, Problem, ProblemSet, ProblemStream, Tree, agrees_with_known
-from harness.games.checkers.board import START_FEN, Position, fen, parse_fen
+from harness.games.base import (
+    Game,
+    Problem,
+    ProblemSet,
+    ProblemStream,
+    Tree,
+    agrees_with_known,
+    lines_after,
+)
+from harness.games.checkers.board import START_FEN, Position, fen, move_name, parse_fen
 from harness.games.checkers.compiled import checkers_tree
 from harness.options import Option, OptionValue
 
@@ -40,16 +49,25 @@ class Checkers(Game):
         "tree": Option("auto", "the checkers tree that searches: compiled (_board.c), python (the "
                        "reference), or auto (compiled where it was built and HARNESS_PURE_PYTHON "
                        "is not set); the same nodes either way", TREES),
+        "plies": Option(0, "with start: one problem per distinct position this many plies "
+                        "after it, named by its moves: the openings of a match", minimum=0),
     }
     columns: ClassVar[Mapping[str, str]] = {"fen": "the position (PDN FEN)",
                                             "known_value": "the value the file gives (empty: none)"}
 
     def load(self, spec: str, options: tuple[tuple[str, OptionValue], ...],
              skip_invalid: bool = False) -> ProblemSet:
+        plies = int(dict(options)["plies"])
         if spec == "start":
             name = self.set_name(spec, options)
-            return ProblemSet(name, [Problem(self.name, name, "start", "start", 0, options,
-                                             DEFAULT_DEPTH, position=START_FEN)])
+            lines = lines_after(parse_fen(START_FEN), plies, Position.legal_moves, _after,
+                                lambda _, move: move_name(move))
+            return ProblemSet(name, [Problem(self.name, name, " ".join(line) or "start", "start",
+                                             index, options, DEFAULT_DEPTH, position=fen(position))
+                                     for index, (line, position) in enumerate(lines)])
+        if plies:
+            raise HarnessError(f"checkers:{spec}: plies={plies} goes with start only (a file's "
+                               f"positions are the openings themselves)")
         path = Path(spec)
         if not path.is_file() and (POSITIONS / spec).is_file() and "/" not in spec:
             path = POSITIONS / spec
@@ -74,6 +92,12 @@ class Checkers(Game):
         """Whether the search's value agrees with the file's: equal, or a bound on the
         right side of it."""
         return agrees_with_known(_known(problem), score, bound)
+
+
+def _after(position: Position, move: int) -> Position:
+    """The position after ``move``, its draw-rule count back to 0 as a FEN's (the opening's
+    count starts there, so positions that differ only in the count are one)."""
+    return replace(position.play(move), quiet=0)
 
 
 def _known(problem: Problem) -> int | None:

@@ -3,16 +3,32 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import ClassVar
 
 from harness.errors import HarnessError
 from harness.files import read_text_lines
-from harness.games.base import Game, Problem, ProblemSet, ProblemStream, Tree, agrees_with_known
+from harness.games.base import (
+    Game,
+    Problem,
+    ProblemSet,
+    ProblemStream,
+    Tree,
+    agrees_with_known,
+    lines_after,
+)
 from harness.games.othello.compiled import othello_tree
-from harness.games.othello.tree import MAX_VALUE, Board, legal_moves, plies_to_end
-from harness.options import OptionValue
+from harness.games.othello.tree import (
+    MAX_VALUE,
+    Board,
+    OthelloTree,
+    State,
+    legal_moves,
+    plies_to_end,
+    square_name,
+)
+from harness.options import Option, OptionValue
 
 POSITIONS = Path(__file__).resolve().parent / "positions"
 """The suites the project makes itself (package data): ``othello:NAME`` finds them."""
@@ -49,12 +65,26 @@ class Othello(Game):
     source = ("standard rules (World Othello Federation); moves and results checked against "
               "OpenSpiel's othello")
     columns: ClassVar[Mapping[str, str]] = {"known_value": "the value the file gives (empty: none)"}
+    options: ClassVar[Mapping[str, Option]] = {
+        "plies": Option(0, "with start: one problem per distinct position this many plies "
+                        "after it (a pass is a ply), named by its moves: the openings of a "
+                        "match", minimum=0),
+    }
 
     def load(self, spec: str, options: tuple[tuple[str, OptionValue], ...],
              skip_invalid: bool = False) -> ProblemSet:
+        plies = int(dict(options)["plies"])
         if spec == "start":
             name = self.set_name(spec, options)
-            return ProblemSet(name, [problem_of(START_TEXT, name, "start", "start", 0, options)])
+            start = Board.start()
+            lines = lines_after((start.mover, start.opponent, start.x_to_move), plies, moves_at,
+                                after, lambda _, move: square_name(move))
+            return ProblemSet(name, [problem_of(position_line(state), name, " ".join(line) or "start",
+                                                "start", index, options)
+                                     for index, (line, state) in enumerate(lines)])
+        if plies:
+            raise HarnessError(f"othello:{spec}: plies={plies} goes with start only (a file's "
+                               f"positions are the openings themselves)")
         path = Path(spec)
         if not path.is_file() and spec and (POSITIONS / spec).is_file():
             path = POSITIONS / spec
@@ -83,6 +113,27 @@ class Othello(Game):
         a bound on the right side of it (meaningful for a search to the end of the game:
         :func:`default_depth`)."""
         return agrees_with_known(read_position(problem.position)[1], score, bound)
+
+
+def moves_at(state: State) -> Sequence[int]:
+    """The moves of ``state`` in the tree's order (a pass alone where the player to move has
+    no square and the other has one; none at the end of the game)."""
+    return OthelloTree(Board(*state)).moves()
+
+
+def after(state: State, move: int) -> State:
+    """The position after ``move``; a ``ValueError`` if it is not legal at ``state``."""
+    tree = OthelloTree(Board(*state))
+    tree.push(move)
+    return (tree.board.mover, tree.board.opponent, tree.board.x_to_move)
+
+
+def position_line(state: State) -> str:
+    """The line of a position: 64 squares A1..H8 (X, O, -) and the side to move."""
+    mover, opponent, x_to_move = state
+    x, o = (mover, opponent) if x_to_move else (opponent, mover)
+    squares = "".join("X" if x >> i & 1 else "O" if o >> i & 1 else "-" for i in range(64))
+    return f"{squares} {'X' if x_to_move else 'O'}"
 
 
 def read_position(line: str, where: str = "") -> tuple[Board, int | None]:
