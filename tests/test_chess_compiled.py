@@ -116,14 +116,14 @@ def test_perft_is_python_chess_perft_after_random_playouts(start: str, choices: 
     assert count(board, depth, "harness") == reference
 
 
-def test_harness_perft_counts_with_the_compiled_board_at_speed() -> None:
-    """The command counts with the compiled board, not python-chess: the start position
-    to depth 5 (4,865,609 leaves) well under the 10.5 s the Python path took (about 0.1 s
-    here; 2 s leaves room for a busy machine)."""
+def test_harness_perft_counts_with_the_compiled_board() -> None:
+    """The command counts with the compiled board, not python-chess, and says so: the start
+    position to depth 5 (4,865,609 leaves). Its speed is `make bench`'s perft figure, not a
+    test's (machines are noisy)."""
     result = CliRunner().invoke(cli, ["perft", "--fen", chess.STARTING_FEN, "--depth", "5"])
     assert result.exit_code == 0, result.output
     last = result.stdout.splitlines()[4].split()
-    assert last[:2] == ["D5", "4,865,609"] and float(last[2]) < 2.0, result.stdout
+    assert last[:2] == ["D5", "4,865,609"], result.stdout
     assert "generator harness (compiled), the last ply bulk-counted" in result.stdout
 
 

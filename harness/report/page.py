@@ -31,6 +31,7 @@ from harness.report.depths import group_own_depths
 from harness.report.drawing import save_charts
 from harness.report.render import render
 from harness.report.selection import REPORT_CHARTS, choose_charts
+from harness.report.stopped import stopped_mask
 from harness.report.view import report_page
 
 SUMMARY_FILE = "summary.csv"
@@ -39,7 +40,8 @@ REPORT_FILE = "report.html"
 CHARTS_DIR = "charts"
 
 SUMMARY_COLUMNS = (
-    "suite", "variant", "depth", "problems", "nodes", "leaves", "paired", "ratio", "ratio_low",
+    "suite", "variant", "depth", "problems", "stopped", "nodes", "leaves", "paired", "ratio",
+    "ratio_low",
     "ratio_high", "solved", "solve_rate", "research_rate", "fh_first_rate", "time_s",
 )
 """The columns of :func:`summary_table`, in order."""
@@ -96,7 +98,9 @@ def summary_table(results: pd.DataFrame, baseline: str | None = None, seed: int 
     both searched, with its paired bootstrap 95% interval (the baseline's own rows: 1);
     ``solved`` and ``solve_rate`` count True among the non-empty ``solved`` values (NaN
     without a ``solved`` column or with none filled in); ``research_rate`` is researches /
-    zw_searches and ``fh_first_rate`` fail_highs_first / fail_highs (NaN for 0 / 0).
+    zw_searches and ``fh_first_rate`` fail_highs_first / fail_highs (NaN for 0 / 0);
+    ``stopped`` the searches that stopped before their end (:mod:`harness.report.stopped`):
+    a variant with one among its pairs has no ratio.
     """
     if baseline is None:
         baseline = default_baseline(results)
@@ -112,6 +116,7 @@ def summary_table(results: pd.DataFrame, baseline: str | None = None, seed: int 
         known = part["_solved"].dropna()
         row: dict[str, object] = {
             "suite": suite, "variant": variant, "depth": depth, "problems": len(part),
+            "stopped": int(stopped_mask(part).sum()),
             "nodes": int(part["nodes"].sum()),
             "leaves": int(part["leaves"].sum()) if "leaves" in part.columns else math.nan,
             "solved": int(known.sum()) if len(known) else math.nan,
@@ -125,10 +130,15 @@ def summary_table(results: pd.DataFrame, baseline: str | None = None, seed: int 
         else:
             paired = paired_with[str(variant)]
             paired = paired[(paired["suite"] == suite) & (paired["depth"] == depth)]
+            halted = (stopped_mask(paired.rename(columns={"status_a": "status"}))
+                      | stopped_mask(paired.rename(columns={"status_b": "status"})))
             ratios = stats.ratios(paired["nodes_a"].to_numpy(), paired["nodes_b"].to_numpy())
             low, high = stats.bootstrap_interval(ratios, seed, resamples)
             row.update(paired=len(paired), ratio=stats.geometric_mean(ratios), ratio_low=low,
                        ratio_high=high)
+            if halted.any():        # a stopped search is not a result: no ratio
+                row.update(paired=int((~halted).sum()), ratio=math.nan, ratio_low=math.nan,
+                           ratio_high=math.nan)
         rows.append(row)
     return pd.DataFrame(rows, columns=list(SUMMARY_COLUMNS))
 
