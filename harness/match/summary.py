@@ -48,12 +48,13 @@ def calibration_text(result: MatchResult) -> str:
     depth = calibration.depth
     text = (f"Elo of one ply (A at depth {depth + 1} against A at {depth}, "
             f"{calibration.progress.pair} pairs): ")
-    text += "none" if per_ply is None else f"{per_ply.elo:.1f} +/- {per_ply.elo_error:.1f}"
+    text += "none" if per_ply is None else per_ply.elo_text(1)
     if prediction is None:
         return text + "; no prediction (a ply worth all or nothing, or no branching factor)"
     verdict = {True: "agrees with the match (inside its 95% interval)",
                False: "does not agree with the match (outside its 95% interval)",
-               None: "has nothing to compare with"}[prediction.agrees]
+               None: "has nothing to compare with (the match's interval is undefined)"}[
+                   prediction.agrees]
     return (text + f"; A's node saving is worth {prediction.plies:+.3f} plies -> "
             f"{prediction.elo:+.1f} Elo predicted, which {verdict}")
 

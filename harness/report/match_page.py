@@ -34,7 +34,8 @@ class TracePoint:
     elo: float | None
     """Side A's Elo (``None`` before it is finite)."""
     elo_error: float | None
-    """Half the width of its 95% interval."""
+    """Half the width of its 95% interval; NaN while it is undefined (every pair scored
+    alike so far)."""
 
 
 @dataclass(frozen=True)
@@ -76,16 +77,22 @@ def elo_chart(trace: Sequence[TracePoint]) -> Figure:
     with chart_style():
         fig = figure(6.4, 3.4)
         ax = fig.add_subplot()
-        points = [p for p in trace if p.elo is not None and p.elo_error is not None
-                  and math.isfinite(p.elo) and math.isfinite(p.elo_error)]
-        x = [p.pairs for p in points]
-        elo = [p.elo for p in points if p.elo is not None]
-        error = [p.elo_error for p in points if p.elo_error is not None]
+        finite = [(p.pairs, p.elo, p.elo_error) for p in trace
+                  if p.elo is not None and p.elo_error is not None and math.isfinite(p.elo)]
+        banded = [(x, e, w) for x, e, w in finite if math.isfinite(w)]
         style = variant_style(0)
-        ax.fill_between(x, [e - w for e, w in zip(elo, error, strict=True)],
-                        [e + w for e, w in zip(elo, error, strict=True)],
-                        color=style["color"], alpha=0.2, label="95% interval")
-        ax.plot(x, elo, color=style["color"], label="Elo of A")
+        if banded:
+            ax.fill_between([x for x, _, _ in banded], [e - w for _, e, w in banded],
+                            [e + w for _, e, w in banded], color=style["color"], alpha=0.2,
+                            label="95% interval")
+        ax.plot([x for x, _, _ in finite], [e for _, e, _ in finite], color=style["color"],
+                marker=style["marker"] if len(finite) <= 40 else None, label="Elo of A")
+        undefined = [x for x, _, w in finite if math.isnan(w)]
+        if undefined:   # a band of zero width there would claim a certainty the pairs lack
+            where = ("at every pair" if len(undefined) == len(trace)
+                     else f"up to pair {max(undefined)}")
+            ax.text(0.01, 0.02, f"interval undefined {where}: every pair scored alike",
+                    transform=ax.transAxes, fontsize=8, color="#555555")
         ax.axhline(0, color="#555555", linewidth=1)
         ax.set_xlabel("pairs")
         ax.set_ylabel("Elo (A against B)")
