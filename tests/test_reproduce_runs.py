@@ -84,7 +84,8 @@ def test_files_are_written_and_self_contained(cheap: ReproduceOutput) -> None:
     assert "**Earlier versions of the rules**" in md and "Correctness checks" in md
     assert "The harness's own choices" in md
     assert "Scale (the settings of every claim, whichever ran; each claim's section names the " \
-        "sample it used): km_max_leaves = " in md
+        "sample it used):\n\n- Knuth and Moore's trees: branching " in md
+    assert "((" not in md and "Pearl's trees: branching 3 to depth 10 and branching 5 to depth 8" in md
     # Power before data: claim 2's band at b = 3 needs 144 trees for an 80% chance of holding.
     assert "power (before data)" in md and "b = 3: n = 40 explored, 144 to confirm, expected " \
         "half-width 0.0214, the band needs n >= 144; chance of holding 80% if the truth is 1" in md
