@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import itertools
 import json
 import math
 import re
@@ -333,3 +334,42 @@ def test_charts_are_left_out_only_where_they_hold_nothing() -> None:
     # one set at one depth beside a depth sweep: the sweep's curves are drawn
     mixed = pd.concat([one_depth.assign(suite="single"), _contrast()], ignore_index=True)
     assert "nodes_by_depth" in drawn(mixed, ["b"])
+
+
+def _shown_tick_labels(fig: Any) -> list[tuple[str, list[Any]]]:
+    """For each axis of each visible panel: its tick labels inside its limits, drawn."""
+    fig.canvas.draw()
+    found = []
+    for ax in fig.axes:
+        if not ax.axison:
+            continue
+        for axis, (low, high) in ((ax.xaxis, ax.get_xlim()), (ax.yaxis, ax.get_ylim())):
+            labels = [label for label, at in zip(axis.get_ticklabels(), axis.get_ticklocs(), strict=True)
+                      if label.get_visible() and label.get_text() and low <= at <= high]
+            found.append((axis.axis_name, labels))
+    return found
+
+
+@pytest.mark.parametrize(("low", "high"), [(1, 60), (2000, 120_000), (3000, 300_000),
+                                           (30_000, 2_500_000), (1_200_000, 2_000_000), (1, 10**8)])
+def test_log_axis_tick_labels_never_overlap(low: int, high: int) -> None:
+    """The scatter grid (six variants, four panels a row) at small and large scales: every
+    panel's tick labels are short (``5k``, ``1.5M``), at least two per axis, and no two of
+    an axis overlap as drawn (before, ``5000 10000 20000 50000`` ran into each other)."""
+    base = [int(n) for n in np.geomspace(low, high, 8)]
+    variants = {f"v{k}": [int(n * (0.7 + 0.1 * k)) for n in base] for k in range(6)}
+    fig = charts.scatter_chart(frame({"alphabeta": base, **variants}), "alphabeta", list(variants))
+    renderer = fig.canvas.get_renderer()
+    axes = _shown_tick_labels(fig)
+    assert len(axes) == 12
+    for name, labels in axes:
+        texts = [label.get_text() for label in labels]
+        assert len(texts) >= 2 and all(len(t) <= 5 for t in texts), (name, texts)
+        boxes = [label.get_window_extent(renderer) for label in labels]
+        assert not any(a.overlaps(b) for a, b in itertools.pairwise(boxes)), (name, texts)
+
+
+def test_compact_tick_numbers() -> None:
+    assert [charts.compact_number(v) for v in (0.25, 1, 50, 999, 1000, 5000, 12_500, 200_000,
+                                               1_500_000, 2e9)] == \
+        ["0.25", "1", "50", "999", "1k", "5k", "12.5k", "200k", "1.5M", "2G"]
