@@ -235,8 +235,7 @@ def _draw_ratios(ax: Axes, part: pd.DataFrame, y: np.ndarray,
 
 
 TICK_LABEL_ROOM = {"x": 0.45, "y": 0.3}
-"""Inches of axis a tick label needs, gap included: across, a compact label (``200k``,
-``1.5M``) is at most five characters of 9 points, about 0.3 inch; up, a line of them."""
+"""Inches of axis a compact tick label (five 9-point characters at most) needs, gap included."""
 
 
 def compact_number(value: float) -> str:
@@ -255,17 +254,15 @@ def _log_ticks(ax: Axes, axis: str) -> None:
     labels fit the axis's length; no minor ticks."""
     target = ax.xaxis if axis == "x" else ax.yaxis
     low, high = ax.get_xlim() if axis == "x" else ax.get_ylim()
-    box = ax.get_position()
-    inches = (box.width if axis == "x" else box.height) * (
-        ax.figure.get_figwidth() if axis == "x" else ax.figure.get_figheight())
+    inches = (ax.bbox.width if axis == "x" else ax.bbox.height) / ax.figure.dpi
     room = max(2, int(inches / TICK_LABEL_ROOM[axis]))
     if high / low < 10:
         target.set_major_locator(MaxNLocator(nbins=min(5, room), steps=[1, 2, 2.5, 5, 10]))
     else:
-        for subs in ((1.0, 2.0, 5.0), (1.0, 3.0), (1.0,)):
-            ticks = LogLocator(base=10, subs=subs).tick_values(low, high)
-            if int(((ticks >= low) & (ticks <= high)).sum()) <= room:
-                break
+        def fits(subs: tuple[float, ...]) -> bool:
+            ticks = np.asarray(LogLocator(base=10, subs=subs).tick_values(low, high))
+            return int(((ticks >= low) & (ticks <= high)).sum()) <= room
+        subs = next((s for s in ((1.0, 2.0, 5.0), (1.0, 3.0)) if fits(s)), (1.0,))
         target.set_major_locator(LogLocator(base=10, subs=subs, numticks=room + 2))
     target.set_major_formatter(FuncFormatter(lambda v, _pos: compact_number(v)))
     target.set_minor_locator(NullLocator())
