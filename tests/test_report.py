@@ -281,7 +281,7 @@ def test_a_nine_node_report_keeps_what_it_needs_and_says_which_charts_it_left_ou
     for variant in (v for v in variants if v != "alphabeta"):
         assert f'<td class="text">{variant}</td>' in verdicts, variant
     assert f"{len(variants)} variants against the baseline (A)" in page
-    assert "depths 3." in page and "fig.json</code> (1 problems)" in page
+    assert "depth 3." in page and "fig.json</code> (1 problems)" in page
     for heading in ("<h2>Tables", "<h2>Method", "<h2>Run", "Summary per problem set"):
         assert heading in page
     # a line for each chart left out, under Charts, instead of an empty chart
@@ -373,3 +373,61 @@ def test_compact_tick_numbers() -> None:
     assert [charts.compact_number(v) for v in (0.25, 1, 50, 999, 1000, 5000, 12_500, 200_000,
                                                1_500_000, 2e9)] == \
         ["0.25", "1", "50", "999", "1k", "5k", "12.5k", "200k", "1.5M", "2G"]
+
+
+def _two_sets(depths: tuple[int, ...] = (1, 2, 3)) -> pd.DataFrame:
+    """Three variants on two chess sets at ``depths``: pvs halves the nodes, mtdf doubles them."""
+    parts = [frame({"alphabeta": BASE, "pvs": [n // 2 for n in BASE], "mtdf": [2 * n for n in BASE]},
+                   depth=d, suite=s) for s in ("chess:wac.epd", "chess:bench.epd") for d in depths]
+    return pd.concat(parts, ignore_index=True)
+
+
+def test_a_report_is_titled_by_what_it_shows(tmp_path: Path) -> None:
+    """The title names the sets (short names), the variants and the depths; the hash is
+    metadata, not the title (every page read "harness report 15adca7fadc8" before)."""
+    files = write_report(tmp_path, _two_sets(), {"config_hash": "15adca7fadc8" + "0" * 52},
+                         resamples=200)
+    page = files.html.read_text(encoding="utf-8")
+    title = "harness report: wac.epd, bench.epd, 3 variants, depths 1-3"
+    assert f"<title>{title}</title>" in page and f"<h1>{title}</h1>" in page
+    assert f'<meta name="harness-config-hash" content="15adca7fadc8{"0" * 52}">' in page
+    assert "15adca7fadc8" not in re.search(r"<title>(.*)</title>", page).group(1)  # type: ignore[union-attr]
+
+
+def test_depths_in_words() -> None:
+    from harness.report.view import depth_span
+
+    assert depth_span([3]) == "depth 3"
+    assert depth_span([3, 1, 2, 2]) == "depths 1-3"
+    assert depth_span([2, 4, 6]) == "depths 2, 4, 6"
+
+
+def test_the_index_leads_with_each_sets_headline_figure(tmp_path: Path) -> None:
+    """The index of a folder of runs opens with each run's headline per problem set (the
+    variant with the fewest nodes, its ratio and interval, from the run's comparison.csv)
+    and its relative-nodes chart, before the list of links; it is titled by the sets,
+    variants and depths it holds."""
+    from harness.report.page import report_files, write_index
+
+    folder = tmp_path / "runs"
+    specs = ("random:b=3,d=4,n=6,seed=1,ordering=0.9", "random:b=3,d=4,n=6,seed=1,ordering=random")
+    runs = [run_experiment(ExperimentConfig(problems=specs, variants="alphabeta,pvs,sss",
+                                            depths=(1, 2, 3)), folder / "both").run_dir,
+            run_experiment(ExperimentConfig(problems=specs[:1], variants="alphabeta,pvs",
+                                            depths=(4,)), folder / "one").run_dir]
+    page = write_index(folder, [(run, report_files(run)) for run in runs]).read_text(encoding="utf-8")
+    title = "harness runs in runs: ordering=0.9, ordering=random, 3 variants, depths 1-4"
+    assert f"<title>{title}</title>" in page
+    comparison = pd.read_csv(runs[0] / "comparison.csv")
+    random_set = pd.unique(comparison["suite"])[1]             # the spec in full, as stored
+    deepest = comparison[(comparison["suite"] == random_set) & (comparison["depth"] == 3)]
+    best = deepest.sort_values("ratio").iloc[0]
+    numbers = (f"{best['ratio']:.3f} of alphabeta&#39;s nodes ({best['ratio_low']:.3f} to "
+               f"{best['ratio_high']:.3f})")
+    line = page[page.index("<li><code>ordering=random</code> at depth 3: "):]
+    line = line[:line.index("</li>")]
+    assert numbers in line and (f"{best['variant']}: " in line or f"the fewest, {best['variant']}" in line)
+    assert page.count("<li><code>") == 3                 # two sets, then one
+    assert page.index(line) < page.index('src="both/charts/relative_nodes.png"') \
+        < page.index('src="one/charts/relative_nodes.png"') < page.index("Every run") \
+        < page.index('<li><a href="both/report.html">both</a>')
