@@ -325,7 +325,8 @@ def _write_report(out_dir: Path, claims: Sequence[Claim], sections: Sequence[Sec
     env = environment()
     doc = _Doc()
     mode = ("quick" if quick else "full") + (", confirmation" if phase == CONFIRM else "")
-    doc.heading(1, f"harness reproduce ({mode})")
+    title = f"harness reproduce ({mode}): {claims_shown(claims)}"
+    doc.heading(1, title)
     doc.para(f"{len(claims)} claims measured in {seconds:.0f} s of wall time with {jobs} "
              f"worker process{'es' if jobs > 1 else ''}; git revision "
              f"`{env.get('git_revision') or 'unknown'}`, Python {env.get('python', '?')}. Every "
@@ -371,8 +372,18 @@ def _write_report(out_dir: Path, claims: Sequence[Claim], sections: Sequence[Sec
     md = out_dir / "report.md"
     write_whole(md, doc.markdown())
     page = out_dir / "report.html"
-    write_whole(page, doc.html(f"harness reproduce ({mode})"))
+    write_whole(page, doc.html(title))
     return md, page
+
+
+def claims_shown(claims: Sequence[Claim]) -> str:
+    """Which claims a report shows, for its title: ``all 12 claims``, ``claims 10 and 11
+    of 12`` (their numbers)."""
+    total = len(registry.CLAIMS)
+    if len(claims) == total:
+        return f"all {total} claims"
+    numbers = listed(registry.number(c.key) for c in claims)
+    return f"claim{'s' if len(claims) != 1 else ''} {numbers} of {total}"
 
 
 def listed(items: Iterable[object]) -> str:
