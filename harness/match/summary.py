@@ -72,7 +72,8 @@ def write_report(out: Path, result: MatchResult, rows: Sequence[dict[str, str]])
              ("games", str(2 * result.progress.pair)),
              ("move limit", f"{config.rules.max_plies} plies" if config.rules.max_plies else "none"),
              ("adjudication", str(config.rules.adjudicate or "off"))]
-    page = MatchPage(f"{labels[0]} against {labels[1]} on {config.problems}", facts,
+    page = MatchPage(f"harness match: {labels[0]} against {labels[1]} on {config.problems}, "
+                     f"{config.budget.text} per move", facts,
                      result_lines(result), trace(rows, config.sprt), config.sprt.bounds)
     return write_match_report(out, page)
 

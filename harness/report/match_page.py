@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from matplotlib.figure import Figure
+from matplotlib.ticker import MaxNLocator
 
 from harness.files import write_whole
 from harness.report.charts import chart_style, figure, png_bytes, save, variant_style
@@ -43,7 +44,8 @@ class MatchPage:
     """What the page shows."""
 
     title: str
-    """``A pvs against B alphabeta on chess:bench.epd``."""
+    """What the page shows: ``harness match: A pvs against B alphabeta on chess:bench.epd,
+    nodes 20000 per move``."""
     facts: Sequence[tuple[str, str]]
     """Rows of the summary table: what, value."""
     lines: Sequence[str]
@@ -67,6 +69,7 @@ def llr_chart(trace: Sequence[TracePoint], bounds: tuple[float, float]) -> Figur
             ax.text(0.01, bound, f" {name} ({bound:.2f})", transform=ax.get_yaxis_transform(),
                     va="bottom" if bound > 0 else "top", fontsize=8)
         ax.set_xlabel("pairs")
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))   # no half pairs
         ax.set_ylabel("log-likelihood ratio")
         ax.set_title("GSPRT on normalized Elo")
         return fig
@@ -95,6 +98,7 @@ def elo_chart(trace: Sequence[TracePoint]) -> Figure:
                     transform=ax.transAxes, fontsize=8, color="#555555")
         ax.axhline(0, color="#555555", linewidth=1)
         ax.set_xlabel("pairs")
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.set_ylabel("Elo (A against B)")
         ax.set_title("Elo estimate as the pairs come in")
         ax.legend(loc="best")
