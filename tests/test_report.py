@@ -431,3 +431,22 @@ def test_the_index_leads_with_each_sets_headline_figure(tmp_path: Path) -> None:
     assert page.index(line) < page.index('src="both/charts/relative_nodes.png"') \
         < page.index('src="one/charts/relative_nodes.png"') < page.index("Every run") \
         < page.index('<li><a href="both/report.html">both</a>')
+
+
+@pytest.mark.parametrize("comparison", [None, "", "suite,variant\ns,pvs\n"])
+def test_an_index_lists_a_run_without_a_usable_comparison_without_its_headline(
+        tmp_path: Path, comparison: str | None) -> None:
+    """A run whose comparison.csv is missing, empty or of other columns (an older harness)
+    is still listed, with its chart, and without a headline."""
+    from harness.report.page import COMPARISON_FILE, report_files, write_index
+
+    folder = tmp_path / "runs"
+    run = run_experiment(ExperimentConfig(problems=("random:b=2,d=3,n=4,seed=1",),
+                                          variants="alphabeta,pvs", depths=(2, 3)), folder / "r").run_dir
+    if comparison is None:
+        (run / COMPARISON_FILE).unlink()
+    else:
+        (run / COMPARISON_FILE).write_text(comparison, encoding="utf-8")
+    page = write_index(folder, [(run, report_files(run))]).read_text(encoding="utf-8")
+    assert "<li><code>" not in page and 'src="r/charts/relative_nodes.png"' in page
+    assert '<li><a href="r/report.html">r</a>: random:b=2,d=3,n=4,seed=1;' in page

@@ -20,6 +20,7 @@ from harness.lock import hold_folder
 from harness.report import charts, stats
 from harness.report.answers import AnswerCheck, check_answers
 from harness.report.compare import (
+    TABLE_COLUMNS,
     Comparison,
     brief_verdict,
     column_rate,
@@ -289,6 +290,17 @@ def headlines(comparison: pd.DataFrame, baseline: str) -> tuple[Headline, ...]:
     return tuple(found)
 
 
+def stored_headlines(files: ReportFiles) -> tuple[Headline, ...]:
+    """:func:`headlines` of a run's ``comparison.csv``; none where there is no such file, or
+    one without the columns of :data:`harness.report.compare.TABLE_COLUMNS` (written by an
+    older harness, or by hand): the index then lists the run without its headline."""
+    try:
+        table = pd.read_csv(files.comparison)
+    except (OSError, pd.errors.ParserError, pd.errors.EmptyDataError):
+        return ()
+    return headlines(table, files.baseline) if set(TABLE_COLUMNS) <= set(table.columns) else ()
+
+
 def write_index(folder: Path, runs: list[tuple[Path, ReportFiles]]) -> Path:
     """``folder/index.html``: each run's headline per problem set (:func:`headlines`) and
     relative-nodes chart first, then one line per run folder, linking its report; titled
@@ -313,8 +325,7 @@ def write_index(folder: Path, runs: list[tuple[Path, ReportFiles]]) -> Path:
             run.name, f"{quote(run.name)}/{quote(files.html.name)}", what,
             int(results["problem_id"].nunique()), int(results["variant"].nunique()),
             ", ".join(str(d) for d in sorted(results["depth"].unique())), files.baseline,
-            headlines(pd.read_csv(files.comparison), files.baseline)
-            if files.comparison.exists() else (),
+            stored_headlines(files),
             f"{quote(run.name)}/{CHARTS_DIR}/{chart.name}" if chart.exists() else ""))
     title = page_title(f"harness runs in {folder.name}", suites, len(variants), depth_span(depths))
     page = render("index.html.j2", {"title": title, "folder": folder.name, "runs": entries})
