@@ -279,3 +279,42 @@ def test_an_interrupted_match_resumes_with_the_same_games(openings: str, tmp_pat
     assert [line.split()[1] for line in result.output.splitlines()
             if line.startswith("Games ")] == ["6/8", "8/8"]
     assert games_of(folder) == games_of(tmp_path / "whole")
+
+
+def test_a_match_of_draws_has_no_interval_in_words_page_or_record(tmp_path: Path) -> None:
+    """Tic-tac-toe played perfectly by both sides: every game drawn, so the Elo interval is
+    undefined: said so in the progress lines, on the page and in run.json, never as a band
+    of zero width (``Elo 0.00 +/- 0.00``)."""
+    pytest.importorskip("pyspiel")
+    out = tmp_path / "out"
+    result = CliRunner().invoke(cli, ["match", "pvs", "alphabeta", "--problems",
+                                      "openspiel:tic_tac_toe,plies=1", "--depth", "9", "--games", "4",
+                                      "--link-depth", "0", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    progress = [line for line in result.output.splitlines() if line.startswith("Games ")]
+    undefined = "Elo 0.00 (interval undefined: no decisive pair, each scored 1 point of 2)"
+    assert len(progress) == 2 and all(f"D {2 * k + 2} L 0 | {undefined} |" in line
+                                      for k, line in enumerate(progress))
+    assert "+/-" not in result.output
+    page = (out / "report.html").read_text()
+    assert undefined in page and "+/-" not in page
+    title = "harness match: A pvs against B alphabeta on openspiel:tic_tac_toe,plies=1, depth 9 per move"
+    assert f"<title>{title}</title>" in page and f"<h1>{title}</h1>" in page
+    elo = json.loads((out / "run.json").read_text())["result"]["elo"]
+    assert elo["error"] is None and elo["nelo_error"] is None
+    assert elo["interval_undefined"] == "no decisive pair, each scored 1 point of 2"
+
+
+def test_the_match_charts_count_whole_pairs() -> None:
+    """A few pairs: the pairs axis of both charts is labelled 1, 2, 3, 4, never 1.5."""
+    import math
+
+    from harness.report.match_page import TracePoint, elo_chart, llr_chart
+
+    trace = [TracePoint(k, 0.1 * k, 0.0, math.nan) for k in range(1, 5)]
+    for fig in (llr_chart(trace, (-2.94, 2.94)), elo_chart(trace)):
+        fig.canvas.draw()
+        ax = fig.axes[0]
+        low, high = ax.get_xlim()
+        shown = [at for at in ax.get_xticks() if low <= at <= high]
+        assert shown == [1, 2, 3, 4]

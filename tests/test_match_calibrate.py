@@ -20,7 +20,7 @@ from harness.match.link import Link
 from harness.match.match import MatchConfig, run_match
 from harness.match.pairs import Tally
 from harness.match.play import Budget, Side
-from harness.match.stats import Sprt, estimate
+from harness.match.stats import Pentanomial, Sprt, estimate
 
 
 def calibration_of(pair_points: list[tuple[float, float]], depth: int = 4) -> Calibration:
@@ -38,12 +38,21 @@ def test_the_prediction_is_plies_times_the_elo_of_a_ply() -> None:
     calibration = calibration_of([(1, 0.5), (0.5, 1)] * 5)
     per_ply = calibration.progress.estimate
     assert per_ply is not None and per_ply.elo == pytest.approx(-400 * math.log10(1 / 0.75 - 1))
-    match = estimate(calibration.progress.counts)     # any estimate: its interval
+    match = estimate(Pentanomial(0, 0, 2, 8, 10))     # any estimate: its interval, 195 to 408
     prediction = predict(checked, calibration, match)
     assert prediction is not None
     assert prediction.plies == pytest.approx(0.5)
     assert prediction.elo == pytest.approx(0.5 * per_ply.elo)
-    assert prediction.agrees is False                 # 95 Elo is outside 190.85 +/- 0
+    assert prediction.agrees is False                 # 95 Elo is outside it
+
+
+def test_a_match_without_an_interval_neither_agrees_nor_disagrees() -> None:
+    """Every pair of the match drawn: its Elo interval is undefined, not the point 0, so
+    the prediction is compared with nothing (before, 0 +/- 0 made it disagree)."""
+    checked = Link(5, 10, (1000, 2000), (), (250, 500))
+    calibration = calibration_of([(1, 0.5), (0.5, 1), (1, 0), (0.5, 0.5)])
+    prediction = predict(checked, calibration, estimate(Pentanomial(0, 0, 6, 0, 0)))
+    assert prediction is not None and prediction.agrees is None
 
 
 def test_no_prediction_without_its_numbers() -> None:

@@ -130,3 +130,36 @@ def test_a_better_pair_raises_the_llr(counts: tuple[int, ...]) -> None:
     """One more pair of two wins is more evidence for H1 than one more pair of two losses."""
     base = Pentanomial(*counts)
     assert Sprt().llr(base.add(2)) > Sprt().llr(base.add(0))
+
+
+@pytest.mark.parametrize(("counts", "elo", "why"), [
+    (Pentanomial(even=4), 0.0, "no decisive pair, each scored 1 point of 2"),
+    (Pentanomial(ww=3), math.inf, "every game won by A, a score of 100%"),
+    (Pentanomial(ll=2), -math.inf, "every game lost by A, a score of 0%"),
+    (Pentanomial(wd=5), elo_of(0.75), "every pair scored 1.5 points of 2"),
+])
+def test_pairs_all_alike_leave_the_interval_undefined(counts: Pentanomial, elo: float,
+                                                      why: str) -> None:
+    """Pairs that all scored alike show no spread: the interval is undefined, never a band
+    of zero width (``Elo 0.00 +/- 0.00`` for four drawn pairs before)."""
+    found = estimate(counts)
+    assert found is not None and found.elo == elo and found.undefined == why
+    assert found.interval is None and math.isnan(found.elo_error) and math.isnan(found.nelo_error)
+    assert found.text() == f"Elo {elo:.2f} (interval undefined: {why})"
+    assert "+/-" not in found.text()
+
+
+def test_pairs_that_differ_have_an_interval() -> None:
+    found = estimate(Pentanomial(even=3, wd=1))
+    assert found is not None and not found.undefined and found.elo_error > 0
+    assert found.text() == (f"Elo {found.elo:.2f} +/- {found.elo_error:.2f}, nElo {found.nelo:.2f} "
+                            f"+/- {found.nelo_error:.2f}")
+
+
+@given(st.lists(st.sampled_from([0, 0.5, 1, 1.5, 2]), min_size=1, max_size=30))
+def test_the_interval_is_undefined_exactly_when_every_pair_scored_alike(points: list[float]) -> None:
+    found = estimate(Pentanomial.of(points))
+    assert found is not None
+    assert (found.interval is None) == (len(set(points)) == 1)
+    if found.interval is not None:
+        assert found.interval[0] < found.interval[1]

@@ -11,6 +11,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from harness.report import render
 from harness.report.page import report_files, write_index, write_report
@@ -154,3 +156,79 @@ def test_a_page_made_by_a_new_environment_is_the_same_bytes(tmp_path: Path) -> N
     render.environment.cache_clear()
     second = write_report(tmp_path / "b", results, {"config_hash": "x"}, resamples=200)
     assert first.html.read_bytes() == second.html.read_bytes()
+
+
+def _visible_text(page: str) -> str:
+    """The text a reader sees of ``page``'s body: its tags dropped, entities read."""
+    from html.parser import HTMLParser
+
+    class Text(HTMLParser):
+        def __init__(self) -> None:
+            super().__init__()
+            self.parts: list[str] = []
+            self.skip = 0
+
+        def handle_starttag(self, tag: str, attrs: object) -> None:
+            self.skip += tag in ("style", "title")
+
+        def handle_endtag(self, tag: str) -> None:
+            self.skip -= tag in ("style", "title")
+
+        def handle_data(self, data: str) -> None:
+            if not self.skip:
+                self.parts.append(data)
+
+    parser = Text()
+    parser.feed(page)
+    return "".join(parser.parts)
+
+
+def test_every_claims_title_source_and_claim_survive_rendering() -> None:
+    """Each claim's title, source and claim, written as the reproduction writes them
+    (heading, bold lead-in, a caption in italics), read in the page exactly as written:
+    the stars of SSS*, DUAL* and MT-SSS* are text, not italics."""
+    from harness.report.render import literal
+    from harness.reproduce.claims import CLAIMS, number
+
+    doc = _Doc()
+    for claim in CLAIMS:
+        doc.heading(2, f"{number(claim.key)}. {claim.title}", claim.key)
+        doc.para(f"**Source.** {claim.source}")
+        doc.para(f"**Claimed.** {claim.claimed}")
+        doc.para(f"*{literal(claim.title)}.*")
+    text = _visible_text(doc.html("claims"))
+    assert any("*" in claim.title for claim in CLAIMS)    # the case this guards
+    for claim in CLAIMS:
+        for written in (f"{number(claim.key)}. {claim.title}", f"Source. {claim.source}",
+                        f"Claimed. {claim.claimed}", f"{claim.title}."):
+            assert written in text, written
+
+
+@pytest.mark.parametrize(("text", "spans"), [
+    ("SSS* and DUAL*", (Span("SSS* and DUAL*"),)),
+    ("MT-SSS*'s leaves against SSS*'s", (Span("MT-SSS*'s leaves against SSS*'s"),)),
+    ("b ** d leaves, 2*3*4", (Span("b ** d leaves, 2*3*4"),)),
+    ("**Verdict: SSS* holds.** more", (Span("Verdict: SSS* holds.", strong=True), Span(" more"))),
+    ("**about SSS***", (Span("about SSS*", strong=True),)),
+    ("*than SSS\\* or DUAL\\*.*", (Span("than SSS* or DUAL*.", em=True),)),
+    ("a *word* b", (Span("a "), Span("word", em=True), Span(" b"))),
+    ("a`b", (Span("a`b"),)),                                     # an unpaired backtick is text
+])
+def test_stars_are_emphasis_only_in_pairs(text: str, spans: tuple[Span, ...]) -> None:
+    assert inline_spans(text) == spans
+
+
+@given(st.lists(st.one_of(st.from_regex(r"[A-Za-z0-9-]{1,6}\*{0,2}['.,:]?", fullmatch=True),
+                          st.sampled_from(["*", "**", "b ** d", "2*3"])), max_size=12))
+def test_prose_without_an_emphasis_pair_reads_as_written(words: list[str]) -> None:
+    """Stars after a word or between spaces (names such as SSS*, products, powers) are
+    never emphasis: the spans hold every character, in one plain span."""
+    text = " ".join(words)
+    assert inline_spans(text) == ((Span(text),) if text else ())
+
+
+def test_literal_text_inside_markup_reads_as_written() -> None:
+    from harness.report.render import literal
+
+    for text in ("SSS* or DUAL*", "`x` and *y*", "**"):
+        assert inline_spans(f"*{literal(text)}*") == (Span(text, em=True),)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import itertools
 import json
 import math
 import re
@@ -280,7 +281,7 @@ def test_a_nine_node_report_keeps_what_it_needs_and_says_which_charts_it_left_ou
     for variant in (v for v in variants if v != "alphabeta"):
         assert f'<td class="text">{variant}</td>' in verdicts, variant
     assert f"{len(variants)} variants against the baseline (A)" in page
-    assert "depths 3." in page and "fig.json</code> (1 problems)" in page
+    assert "depth 3." in page and "fig.json</code> (1 problems)" in page
     for heading in ("<h2>Tables", "<h2>Method", "<h2>Run", "Summary per problem set"):
         assert heading in page
     # a line for each chart left out, under Charts, instead of an empty chart
@@ -333,3 +334,119 @@ def test_charts_are_left_out_only_where_they_hold_nothing() -> None:
     # one set at one depth beside a depth sweep: the sweep's curves are drawn
     mixed = pd.concat([one_depth.assign(suite="single"), _contrast()], ignore_index=True)
     assert "nodes_by_depth" in drawn(mixed, ["b"])
+
+
+def _shown_tick_labels(fig: Any) -> list[tuple[str, list[Any]]]:
+    """For each axis of each visible panel: its tick labels inside its limits, drawn."""
+    fig.canvas.draw()
+    found = []
+    for ax in fig.axes:
+        if not ax.axison:
+            continue
+        for axis, (low, high) in ((ax.xaxis, ax.get_xlim()), (ax.yaxis, ax.get_ylim())):
+            labels = [label for label, at in zip(axis.get_ticklabels(), axis.get_ticklocs(), strict=True)
+                      if label.get_visible() and label.get_text() and low <= at <= high]
+            found.append((axis.axis_name, labels))
+    return found
+
+
+@pytest.mark.parametrize(("low", "high"), [(1, 60), (2000, 120_000), (3000, 300_000),
+                                           (30_000, 2_500_000), (1_200_000, 2_000_000), (1, 10**8)])
+def test_log_axis_tick_labels_never_overlap(low: int, high: int) -> None:
+    """The scatter grid (six variants, four panels a row) at small and large scales: every
+    panel's tick labels are short (``5k``, ``1.5M``), at least two per axis, and no two of
+    an axis overlap as drawn (before, ``5000 10000 20000 50000`` ran into each other)."""
+    base = [int(n) for n in np.geomspace(low, high, 8)]
+    variants = {f"v{k}": [int(n * (0.7 + 0.1 * k)) for n in base] for k in range(6)}
+    fig = charts.scatter_chart(frame({"alphabeta": base, **variants}), "alphabeta", list(variants))
+    renderer = fig.canvas.get_renderer()
+    axes = _shown_tick_labels(fig)
+    assert len(axes) == 12
+    for name, labels in axes:
+        texts = [label.get_text() for label in labels]
+        assert len(texts) >= 2 and all(len(t) <= 5 for t in texts), (name, texts)
+        boxes = [label.get_window_extent(renderer) for label in labels]
+        assert not any(a.overlaps(b) for a, b in itertools.pairwise(boxes)), (name, texts)
+
+
+def test_compact_tick_numbers() -> None:
+    assert [charts.compact_number(v) for v in (0.25, 1, 50, 999, 1000, 5000, 12_500, 200_000,
+                                               1_500_000, 2e9)] == \
+        ["0.25", "1", "50", "999", "1k", "5k", "12.5k", "200k", "1.5M", "2G"]
+
+
+def _two_sets(depths: tuple[int, ...] = (1, 2, 3)) -> pd.DataFrame:
+    """Three variants on two chess sets at ``depths``: pvs halves the nodes, mtdf doubles them."""
+    parts = [frame({"alphabeta": BASE, "pvs": [n // 2 for n in BASE], "mtdf": [2 * n for n in BASE]},
+                   depth=d, suite=s) for s in ("chess:wac.epd", "chess:bench.epd") for d in depths]
+    return pd.concat(parts, ignore_index=True)
+
+
+def test_a_report_is_titled_by_what_it_shows(tmp_path: Path) -> None:
+    """The title names the sets (short names), the variants and the depths; the hash is
+    metadata, not the title (every page read "harness report 15adca7fadc8" before)."""
+    files = write_report(tmp_path, _two_sets(), {"config_hash": "15adca7fadc8" + "0" * 52},
+                         resamples=200)
+    page = files.html.read_text(encoding="utf-8")
+    title = "harness report: wac.epd, bench.epd, 3 variants, depths 1-3"
+    assert f"<title>{title}</title>" in page and f"<h1>{title}</h1>" in page
+    assert f'<meta name="harness-config-hash" content="15adca7fadc8{"0" * 52}">' in page
+    assert "15adca7fadc8" not in re.search(r"<title>(.*)</title>", page).group(1)  # type: ignore[union-attr]
+
+
+def test_depths_in_words() -> None:
+    from harness.report.view import depth_span
+
+    assert depth_span([3]) == "depth 3"
+    assert depth_span([3, 1, 2, 2]) == "depths 1-3"
+    assert depth_span([2, 4, 6]) == "depths 2, 4, 6"
+
+
+def test_the_index_leads_with_each_sets_headline_figure(tmp_path: Path) -> None:
+    """The index of a folder of runs opens with each run's headline per problem set (the
+    variant with the fewest nodes, its ratio and interval, from the run's comparison.csv)
+    and its relative-nodes chart, before the list of links; it is titled by the sets,
+    variants and depths it holds."""
+    from harness.report.page import report_files, write_index
+
+    folder = tmp_path / "runs"
+    specs = ("random:b=3,d=4,n=6,seed=1,ordering=0.9", "random:b=3,d=4,n=6,seed=1,ordering=random")
+    runs = [run_experiment(ExperimentConfig(problems=specs, variants="alphabeta,pvs,sss",
+                                            depths=(1, 2, 3)), folder / "both").run_dir,
+            run_experiment(ExperimentConfig(problems=specs[:1], variants="alphabeta,pvs",
+                                            depths=(4,)), folder / "one").run_dir]
+    page = write_index(folder, [(run, report_files(run)) for run in runs]).read_text(encoding="utf-8")
+    title = "harness runs in runs: ordering=0.9, ordering=random, 3 variants, depths 1-4"
+    assert f"<title>{title}</title>" in page
+    comparison = pd.read_csv(runs[0] / "comparison.csv")
+    random_set = pd.unique(comparison["suite"])[1]             # the spec in full, as stored
+    deepest = comparison[(comparison["suite"] == random_set) & (comparison["depth"] == 3)]
+    best = deepest.sort_values("ratio").iloc[0]
+    numbers = (f"{best['ratio']:.3f} of alphabeta&#39;s nodes ({best['ratio_low']:.3f} to "
+               f"{best['ratio_high']:.3f})")
+    line = page[page.index("<li><code>ordering=random</code> at depth 3: "):]
+    line = line[:line.index("</li>")]
+    assert numbers in line and (f"{best['variant']}: " in line or f"the fewest, {best['variant']}" in line)
+    assert page.count("<li><code>") == 3                 # two sets, then one
+    assert page.index(line) < page.index('src="both/charts/relative_nodes.png"') \
+        < page.index('src="one/charts/relative_nodes.png"') < page.index("Every run") \
+        < page.index('<li><a href="both/report.html">both</a>')
+
+
+@pytest.mark.parametrize("comparison", [None, "", "suite,variant\ns,pvs\n"])
+def test_an_index_lists_a_run_without_a_usable_comparison_without_its_headline(
+        tmp_path: Path, comparison: str | None) -> None:
+    """A run whose comparison.csv is missing, empty or of other columns (an older harness)
+    is still listed, with its chart, and without a headline."""
+    from harness.report.page import COMPARISON_FILE, report_files, write_index
+
+    folder = tmp_path / "runs"
+    run = run_experiment(ExperimentConfig(problems=("random:b=2,d=3,n=4,seed=1",),
+                                          variants="alphabeta,pvs", depths=(2, 3)), folder / "r").run_dir
+    if comparison is None:
+        (run / COMPARISON_FILE).unlink()
+    else:
+        (run / COMPARISON_FILE).write_text(comparison, encoding="utf-8")
+    page = write_index(folder, [(run, report_files(run))]).read_text(encoding="utf-8")
+    assert "<li><code>" not in page and 'src="r/charts/relative_nodes.png"' in page
+    assert '<li><a href="r/report.html">r</a>: random:b=2,d=3,n=4,seed=1;' in page

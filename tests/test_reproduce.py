@@ -539,3 +539,24 @@ def test_unknown_claims_are_refused(tmp_path: Path) -> None:
         reproduce(tmp_path, quick=True, only=["nine"])
     with pytest.raises(HarnessError, match="needs at least 1"):
         reproduce(tmp_path, quick=True, jobs=0, only=["1"])
+
+
+@pytest.mark.parametrize("scale", [TINY, rp.measure.QUICK, rp.measure.FULL], ids=["tiny", "quick", "full"])
+def test_the_scale_is_written_in_words(scale: Scale) -> None:
+    """The report's Scale paragraph names every field of the scale, its lists and pairs in
+    words (``2, 3 and 4``, ``branching 3 to depth 10``), never as Python's tuples."""
+    from dataclasses import fields
+
+    from harness.reproduce.document import SCALE_WORDS, listed, scale_items
+
+    assert {name for names in SCALE_WORDS for name in names} == {f.name for f in fields(Scale)}
+    items = scale_items(scale)
+    text = "\n".join(items)
+    assert not re.search(r"[()\[\]{}]|'\w+'", text), text
+    assert f"branching {listed(scale.km_branchings)}, every depth with at most " \
+        f"{scale.km_max_leaves:,} leaves" in text
+    assert all(f"branching {b} to depth {d}" in text for b, d in scale.pearl)
+    assert all(f"{name} {seed}" in text for name, seed in scale.seeds)
+    assert all(f"{name} {count:,} problems at depths {first} to {last}" in text
+               for name, count, first, last in scale.games)
+    assert listed([]) == "none" and listed([2, 3, 4]) == "2, 3 and 4"

@@ -28,6 +28,7 @@ from harness.reproduce import (
     reproduce,
     verdict_of,
 )
+from harness.reproduce import claims as registry
 from harness.reproduce.claims import pons, three_games
 from harness.search.minimal import knuth_moore
 from tests.test_reproduce import DISTINCT, EPD, LEARNING, NO_TABLE, STATIC, TIED, TINY, WITH_TABLE, is_verdict
@@ -80,11 +81,14 @@ def test_files_are_written_and_self_contained(cheap: ReproduceOutput) -> None:
         assert claim.title in md and f"Verdict: {claim.verdict}" in md
         assert {p.suffix for p in claim.charts} == {".png", ".svg"}
         assert all(p.is_file() and p.parent == out / "charts" for p in claim.charts)
+    title = f"harness reproduce (quick): claims 1 and 2 of {len(registry.CLAIMS)}"   # what it shows
+    assert md.startswith(f"# {title}\n") and f"<title>{title}</title>" in page
     assert "How verdicts are decided" in md and "nearer/b=3 (extension) in [0.9032, 1.0306]" in md
     assert "**Earlier versions of the rules**" in md and "Correctness checks" in md
     assert "The harness's own choices" in md
     assert "Scale (the settings of every claim, whichever ran; each claim's section names the " \
-        "sample it used): km_max_leaves = " in md
+        "sample it used):\n\n- Knuth and Moore's trees: branching " in md
+    assert "((" not in md and "Pearl's trees: branching 3 to depth 10 and branching 5 to depth 8" in md
     # Power before data: claim 2's band at b = 3 needs 144 trees for an 80% chance of holding.
     assert "power (before data)" in md and "b = 3: n = 40 explored, 144 to confirm, expected " \
         "half-width 0.0214, the band needs n >= 144; chance of holding 80% if the truth is 1" in md

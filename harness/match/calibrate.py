@@ -51,7 +51,8 @@ class Prediction:
     elo: float
     """Those plies times the Elo of one ply."""
     agrees: bool | None
-    """Whether it lies in the match's 95% Elo interval (``None``: no match estimate)."""
+    """Whether it lies in the match's 95% Elo interval (``None``: no match estimate, or its
+    interval undefined)."""
 
 
 def calibration_depth(mean_depths: Sequence[float], budget: Budget) -> int:
@@ -84,5 +85,6 @@ def predict(link: Link, calibration: Calibration, match: EloEstimate | None) -> 
         return None
     plies = math.log(link.nodes[1] / link.nodes[0]) / math.log(branching)
     elo = plies * per_ply.elo
-    agrees = None if match is None else match.interval[0] <= elo <= match.interval[1]
+    interval = None if match is None else match.interval
+    agrees = None if interval is None else interval[0] <= elo <= interval[1]
     return Prediction(plies, elo, agrees)

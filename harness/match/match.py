@@ -12,6 +12,7 @@ the same games after them.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -258,8 +259,9 @@ def result_json(result: MatchResult) -> dict[str, Any]:
         "wins": wins, "draws": draws, "losses": losses,
         "pentanomial": list(progress.counts.counts), "llr": progress.llr,
         "llr_bounds": list(result.config.sprt.bounds),
-        "elo": None if elo is None else {"elo": elo.elo, "error": elo.elo_error,
-                                         "nelo": elo.nelo, "nelo_error": elo.nelo_error,
+        "elo": None if elo is None else {"elo": elo.elo, "error": _error(elo.elo_error),
+                                         "nelo": elo.nelo, "nelo_error": _error(elo.nelo_error),
+                                         "interval_undefined": elo.undefined or None,
                                          "los": elo.los, "score": elo.score},
         "seconds_per_node": {"a": result.cost[0], "b": result.cost[1]},
         "endings": result.reasons,
@@ -278,4 +280,9 @@ def _calibration_json(calibration: Calibration) -> dict[str, Any]:
     return {"depth": calibration.depth, "pairs": progress.pair,
             "pentanomial": list(progress.counts.counts),
             "elo_per_ply": None if elo is None else elo.elo,
-            "elo_per_ply_error": None if elo is None else elo.elo_error}
+            "elo_per_ply_error": None if elo is None else _error(elo.elo_error)}
+
+
+def _error(half_width: float) -> float | None:
+    """An interval's half-width for JSON: ``None`` where undefined (NaN is not JSON)."""
+    return None if math.isnan(half_width) else half_width

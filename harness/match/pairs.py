@@ -46,8 +46,7 @@ class Progress:
         text = (f"Games {games}/{2 * self.pairs} {labels[0]} vs {labels[1]}: "
                 f"W {wins} D {draws} L {losses}")
         if elo is not None:
-            text += (f" | Elo {elo.elo:.2f} +/- {elo.elo_error:.2f}, nElo {elo.nelo:.2f} "
-                     f"+/- {elo.nelo_error:.2f}")
+            text += f" | {elo.text()}"
         text += (f" | LLR {self.llr:.2f} ({lower:.2f}, {upper:.2f}) [{sprt.elo0:.2f}, "
                  f"{sprt.elo1:.2f}] | Ptnml(0-2): [{', '.join(map(str, self.counts.counts))}]")
         return text + (f" | {self.decision} accepted" if self.decision else "")

@@ -158,19 +158,40 @@ class EloEstimate:
     elo: float
     """Logistic Elo of that score, ``-400 log10(1/score - 1)``."""
     elo_error: float
-    """Half the width of its 95% interval (fastchess's ``+/-``)."""
+    """Half the width of its 95% interval (fastchess's ``+/-``); NaN where the interval is
+    undefined (:attr:`undefined`)."""
     nelo: float
     """Normalized Elo: ``(score - 1/2) / sigma`` per game, times ``800 / ln 10``."""
     nelo_error: float
-    """Half the width of the normalized Elo's 95% interval."""
+    """Half the width of the normalized Elo's 95% interval; NaN where undefined."""
     los: float
     """Likelihood of superiority: the chance that A is the stronger, from the normal
     approximation of the score."""
+    undefined: str = ""
+    """Why the intervals are undefined (every pair scored alike, so the pairs show no
+    spread to measure: all draws, all won, all lost); empty: they are defined."""
 
     @property
-    def interval(self) -> tuple[float, float]:
-        """The Elo's 95% interval."""
+    def interval(self) -> tuple[float, float] | None:
+        """The Elo's 95% interval; ``None`` where undefined."""
+        if self.undefined:
+            return None
         return (self.elo - self.elo_error, self.elo + self.elo_error)
+
+    def elo_text(self, digits: int = 2) -> str:
+        """The Elo with its interval, ``12.30 +/- 4.50``, or where that is undefined
+        ``0.00 (interval undefined: no decisive pair, ...)``: a band of zero width would
+        claim a certainty the pairs do not give."""
+        if self.undefined:
+            return f"{self.elo:.{digits}f} (interval undefined: {self.undefined})"
+        return f"{self.elo:.{digits}f} +/- {self.elo_error:.{digits}f}"
+
+    def text(self, digits: int = 2) -> str:
+        """``Elo 12.30 +/- 4.50, nElo 10.00 +/- 3.70``; without the normalized Elo where
+        the intervals are undefined (a score over a spread of zero)."""
+        if self.undefined:
+            return f"Elo {self.elo_text(digits)}"
+        return f"Elo {self.elo_text(digits)}, nElo {self.nelo:.{digits}f} +/- {self.nelo_error:.{digits}f}"
 
 
 def elo_of(score: float) -> float:
@@ -198,10 +219,21 @@ def estimate(counts: Pentanomial) -> EloEstimate | None:
 
     if variance > 0:
         los = (1 - math.erf(-(score - 0.5) / math.sqrt(2 * variance / pairs))) / 2
-    else:
-        los = 1.0 if score > 0.5 else 0.0 if score < 0.5 else 0.5
-    return EloEstimate(score, elo_of(score), (elo_of(high) - elo_of(low)) / 2, nelo(score),
-                       (nelo(high) - nelo(low)) / 2, los)
+        return EloEstimate(score, elo_of(score), (elo_of(high) - elo_of(low)) / 2, nelo(score),
+                           (nelo(high) - nelo(low)) / 2, los)
+    los = 1.0 if score > 0.5 else 0.0 if score < 0.5 else 0.5
+    return EloEstimate(score, elo_of(score), math.nan, nelo(score), math.nan, los,
+                       undefined=_no_spread(counts))
+
+
+def _no_spread(counts: Pentanomial) -> str:
+    """Why pairs that all fall in one class give no interval, in a few words."""
+    if counts.ww == counts.pairs or counts.ll == counts.pairs:
+        return f"every game {'won' if counts.ww else 'lost'} by A, a score of {100 if counts.ww else 0}%"
+    if counts.even == counts.pairs:
+        return "no decisive pair, each scored 1 point of 2"
+    points = 2 * PAIR_SCORES[[bool(c) for c in counts.counts].index(True)]
+    return f"every pair scored {points:g} points of 2"
 
 
 def t_value_mle(scores: Sequence[float], observed: Sequence[float], reference: float,

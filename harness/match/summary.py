@@ -48,12 +48,13 @@ def calibration_text(result: MatchResult) -> str:
     depth = calibration.depth
     text = (f"Elo of one ply (A at depth {depth + 1} against A at {depth}, "
             f"{calibration.progress.pair} pairs): ")
-    text += "none" if per_ply is None else f"{per_ply.elo:.1f} +/- {per_ply.elo_error:.1f}"
+    text += "none" if per_ply is None else per_ply.elo_text(1)
     if prediction is None:
         return text + "; no prediction (a ply worth all or nothing, or no branching factor)"
     verdict = {True: "agrees with the match (inside its 95% interval)",
                False: "does not agree with the match (outside its 95% interval)",
-               None: "has nothing to compare with"}[prediction.agrees]
+               None: "has nothing to compare with (the match's interval is undefined)"}[
+                   prediction.agrees]
     return (text + f"; A's node saving is worth {prediction.plies:+.3f} plies -> "
             f"{prediction.elo:+.1f} Elo predicted, which {verdict}")
 
@@ -71,7 +72,8 @@ def write_report(out: Path, result: MatchResult, rows: Sequence[dict[str, str]])
              ("games", str(2 * result.progress.pair)),
              ("move limit", f"{config.rules.max_plies} plies" if config.rules.max_plies else "none"),
              ("adjudication", str(config.rules.adjudicate or "off"))]
-    page = MatchPage(f"{labels[0]} against {labels[1]} on {config.problems}", facts,
+    page = MatchPage(f"harness match: {labels[0]} against {labels[1]} on {config.problems}, "
+                     f"{config.budget.text} per move", facts,
                      result_lines(result), trace(rows, config.sprt), config.sprt.bounds)
     return write_match_report(out, page)
 

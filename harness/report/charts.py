@@ -234,19 +234,37 @@ def _draw_ratios(ax: Axes, part: pd.DataFrame, y: np.ndarray,
                         ha="right" if r > 1 else "left")
 
 
+TICK_LABEL_ROOM = {"x": 0.45, "y": 0.3}
+"""Inches of axis a compact tick label (five 9-point characters at most) needs, gap included."""
+
+
+def compact_number(value: float) -> str:
+    """A tick label that stays short at any scale: ``50``, ``0.25``, ``5k``, ``12.5k``,
+    ``1M``, ``2G`` (thousands, millions, billions); full digits ran into each other."""
+    for size, suffix in ((1e9, "G"), (1e6, "M"), (1e3, "k")):
+        if abs(value) >= size:
+            return f"{value / size:.3g}{suffix}"
+    return f"{value:.3g}"
+
+
 def _log_ticks(ax: Axes, axis: str) -> None:
-    """Plain numbers on a log axis (call after setting its limits): powers of 10 over a very
-    wide range, 1-2-5 steps over a wide one, evenly spaced round numbers over a narrow one
-    (so there are always a few ticks); no minor ticks."""
+    """Compact numbers (:func:`compact_number`) on a log axis (call after setting its
+    limits and the figure's size): evenly spaced round numbers over a narrow range, else
+    the densest of 1-2-5, 1-3 and 1 per decade (then every other decade or fewer) whose
+    labels fit the axis's length; no minor ticks."""
     target = ax.xaxis if axis == "x" else ax.yaxis
     low, high = ax.get_xlim() if axis == "x" else ax.get_ylim()
+    inches = (ax.bbox.width if axis == "x" else ax.bbox.height) / ax.figure.dpi
+    room = max(2, int(inches / TICK_LABEL_ROOM[axis]))
     if high / low < 10:
-        target.set_major_locator(MaxNLocator(nbins=5, steps=[1, 2, 2.5, 5, 10]))
-    elif high / low < 200:
-        target.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
-    else:  # 1-2-5 steps over more decades would run the labels into each other
-        target.set_major_locator(LogLocator(base=10, subs=(1.0,)))
-    target.set_major_formatter(FuncFormatter(lambda v, _pos: f"{v:g}"))
+        target.set_major_locator(MaxNLocator(nbins=min(5, room), steps=[1, 2, 2.5, 5, 10]))
+    else:
+        def fits(subs: tuple[float, ...]) -> bool:
+            ticks = np.asarray(LogLocator(base=10, subs=subs).tick_values(low, high))
+            return int(((ticks >= low) & (ticks <= high)).sum()) <= room
+        subs = next((s for s in ((1.0, 2.0, 5.0), (1.0, 3.0)) if fits(s)), (1.0,))
+        target.set_major_locator(LogLocator(base=10, subs=subs, numticks=room + 2))
+    target.set_major_formatter(FuncFormatter(lambda v, _pos: compact_number(v)))
     target.set_minor_locator(NullLocator())
 
 

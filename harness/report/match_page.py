@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from matplotlib.figure import Figure
+from matplotlib.ticker import MaxNLocator
 
 from harness.files import write_whole
 from harness.report.charts import chart_style, figure, png_bytes, save, variant_style
@@ -34,7 +35,8 @@ class TracePoint:
     elo: float | None
     """Side A's Elo (``None`` before it is finite)."""
     elo_error: float | None
-    """Half the width of its 95% interval."""
+    """Half the width of its 95% interval; NaN while it is undefined (every pair scored
+    alike so far)."""
 
 
 @dataclass(frozen=True)
@@ -42,7 +44,8 @@ class MatchPage:
     """What the page shows."""
 
     title: str
-    """``A pvs against B alphabeta on chess:bench.epd``."""
+    """What the page shows: ``harness match: A pvs against B alphabeta on chess:bench.epd,
+    nodes 20000 per move``."""
     facts: Sequence[tuple[str, str]]
     """Rows of the summary table: what, value."""
     lines: Sequence[str]
@@ -66,6 +69,7 @@ def llr_chart(trace: Sequence[TracePoint], bounds: tuple[float, float]) -> Figur
             ax.text(0.01, bound, f" {name} ({bound:.2f})", transform=ax.get_yaxis_transform(),
                     va="bottom" if bound > 0 else "top", fontsize=8)
         ax.set_xlabel("pairs")
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))   # no half pairs
         ax.set_ylabel("log-likelihood ratio")
         ax.set_title("GSPRT on normalized Elo")
         return fig
@@ -76,18 +80,25 @@ def elo_chart(trace: Sequence[TracePoint]) -> Figure:
     with chart_style():
         fig = figure(6.4, 3.4)
         ax = fig.add_subplot()
-        points = [p for p in trace if p.elo is not None and p.elo_error is not None
-                  and math.isfinite(p.elo) and math.isfinite(p.elo_error)]
-        x = [p.pairs for p in points]
-        elo = [p.elo for p in points if p.elo is not None]
-        error = [p.elo_error for p in points if p.elo_error is not None]
+        finite = [(p.pairs, p.elo, p.elo_error) for p in trace
+                  if p.elo is not None and p.elo_error is not None and math.isfinite(p.elo)]
+        banded = [(x, e, w) for x, e, w in finite if math.isfinite(w)]
         style = variant_style(0)
-        ax.fill_between(x, [e - w for e, w in zip(elo, error, strict=True)],
-                        [e + w for e, w in zip(elo, error, strict=True)],
-                        color=style["color"], alpha=0.2, label="95% interval")
-        ax.plot(x, elo, color=style["color"], label="Elo of A")
+        if banded:
+            ax.fill_between([x for x, _, _ in banded], [e - w for _, e, w in banded],
+                            [e + w for _, e, w in banded], color=style["color"], alpha=0.2,
+                            label="95% interval")
+        ax.plot([x for x, _, _ in finite], [e for _, e, _ in finite], color=style["color"],
+                marker=style["marker"] if len(finite) <= 40 else None, label="Elo of A")
+        undefined = [x for x, _, w in finite if math.isnan(w)]
+        if undefined:   # a band of zero width there would claim a certainty the pairs lack
+            where = ("at every pair" if len(undefined) == len(trace)
+                     else f"up to pair {max(undefined)}")
+            ax.text(0.01, 0.02, f"interval undefined {where}: every pair scored alike",
+                    transform=ax.transAxes, fontsize=8, color="#555555")
         ax.axhline(0, color="#555555", linewidth=1)
         ax.set_xlabel("pairs")
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.set_ylabel("Elo (A against B)")
         ax.set_title("Elo estimate as the pairs come in")
         ax.legend(loc="best")

@@ -20,7 +20,9 @@ from harness.lock import hold_folder
 from harness.report import charts, stats
 from harness.report.answers import AnswerCheck, check_answers, load_rechecks
 from harness.report.compare import (
+    TABLE_COLUMNS,
     Comparison,
+    brief_verdict,
     column_rate,
     compare,
     default_baseline,
@@ -32,7 +34,8 @@ from harness.report.drawing import save_charts
 from harness.report.render import render
 from harness.report.selection import REPORT_CHARTS, choose_charts
 from harness.report.stopped import stopped_mask
-from harness.report.view import report_page
+from harness.report.summary import set_names
+from harness.report.view import depth_span, page_title, report_page
 
 SUMMARY_FILE = "summary.csv"
 COMPARISON_FILE = "comparison.csv"
@@ -233,6 +236,21 @@ def rebuild_reports(folder: str | Path, baseline: str | None = None, seed: int =
 
 
 @dataclass(frozen=True)
+class Headline:
+    """What a run found on one problem set, in a line: the variant with the fewest nodes
+    against the baseline at the deepest depth."""
+
+    label: str
+    """The set's short name."""
+    depth: int
+    """The depth compared (the set's deepest)."""
+    text: str
+    """The variant, its node ratio with the 95% interval, and a few words of verdict."""
+    significant: bool
+    """Whether that difference is significant (drawn bold)."""
+
+
+@dataclass(frozen=True)
 class IndexEntry:
     """A run folder's line in ``index.html``."""
 
@@ -250,24 +268,81 @@ class IndexEntry:
     """The depths searched."""
     baseline: str
     """The variant the ratios divide by."""
+    headlines: tuple[Headline, ...] = ()
+    """Per problem set, its headline (:func:`headlines`); empty: nothing compared."""
+    chart: str = ""
+    """The run's relative-nodes chart, relative to the index (URL-quoted); empty: none."""
+
+
+def headlines(comparison: pd.DataFrame, baseline: str) -> tuple[Headline, ...]:
+    """Per problem set of a comparison table (``comparison.csv``, the comparison the run's
+    brief summary and report show) at its deepest depth: the variant with the fewest nodes
+    against ``baseline``, its ratio and 95% interval and a verdict in a few words; or that
+    none searched fewer nodes. Variants with wrong answers or a stopped search are never
+    ranked."""
+    found = []
+    names = set_names([str(s) for s in pd.unique(comparison["suite"])])
+    for suite, part in comparison.groupby("suite", sort=False):
+        depth = int(part["depth"].max())
+        part = part[(part["depth"] == depth) & (part["n"] > 0)]
+        stopped = part["stopped"].fillna(0) if "stopped" in part.columns else 0
+        ranked = part[(part["disagree"].fillna(0) == 0) & (stopped == 0)
+                      & part["ratio"].notna()].sort_values("ratio", kind="stable")
+        label = names.label(str(suite))
+        if ranked.empty:
+            found.append(Headline(label, depth, f"no variant to rank against {baseline}", False))
+            continue
+        best = ranked.iloc[0]
+        numbers = (f"{best['ratio']:.3f} of {baseline}'s nodes ({best['ratio_low']:.3f} to "
+                   f"{best['ratio_high']:.3f}), {brief_verdict(best)}")
+        fewer = bool(best["ratio"] < 1)
+        text = (f"{best['variant']}: {numbers}" if fewer else
+                f"no variant searched fewer nodes than {baseline} (the fewest, {best['variant']}: "
+                f"{numbers})")
+        found.append(Headline(label, depth, text, fewer and bool(best["significant"])))
+    return tuple(found)
+
+
+def stored_headlines(files: ReportFiles) -> tuple[Headline, ...]:
+    """:func:`headlines` of a run's ``comparison.csv``; none where there is no such file, or
+    one without the columns of :data:`harness.report.compare.TABLE_COLUMNS` (written by an
+    older harness, or by hand): the index then lists the run without its headline."""
+    try:
+        table = pd.read_csv(files.comparison)
+    except (OSError, pd.errors.ParserError, pd.errors.EmptyDataError):
+        return ()
+    needed = set(TABLE_COLUMNS) - {"stopped", "stopped_a", "stopped_b"}   # older files lack them
+    return headlines(table, files.baseline) if needed <= set(table.columns) else ()
 
 
 def write_index(folder: Path, runs: list[tuple[Path, ReportFiles]]) -> Path:
-    """``folder/index.html``: one line per run folder, linking its report."""
+    """``folder/index.html``: each run's headline per problem set (:func:`headlines`) and
+    relative-nodes chart first, then one line per run folder, linking its report; titled
+    by the problem sets, variants and depths the runs hold."""
     from harness.results import load_results, load_run_info
 
     entries = []
+    suites: list[str] = []
+    variants: set[str] = set()
+    depths: set[int] = set()
     for run, files in runs:
         info = load_run_info(run)
         results = load_results(run)
         config = info.get("config", {})
         what = ", ".join(config.get("problems") or [  # schema 1 named them by kind
             *config.get("suites", []), *config.get("tree_specs", []), *config.get("tree_files", [])])
+        suites += [str(s) for s in pd.unique(results["suite"])]
+        variants |= {str(v) for v in results["variant"].unique()}
+        depths |= {int(d) for d in results["depth"].unique()}
+        chart = run / CHARTS_DIR / "relative_nodes.png"
         entries.append(IndexEntry(
             run.name, f"{quote(run.name)}/{quote(files.html.name)}", what,
             int(results["problem_id"].nunique()), int(results["variant"].nunique()),
-            ", ".join(str(d) for d in sorted(results["depth"].unique())), files.baseline))
-    page = render("index.html.j2", {"title": "harness runs", "folder": folder.name, "runs": entries})
+            ", ".join(str(d) for d in sorted(results["depth"].unique())), files.baseline,
+            stored_headlines(files),
+            f"{quote(run.name)}/{CHARTS_DIR}/{chart.name}" if chart.exists() else ""))
+    title = page_title(f"harness runs in {folder.name}", suites, len(variants), depth_span(depths))
+    page = render("index.html.j2", {"title": title, "folder": folder.name, "runs": entries})
     index = folder / "index.html"
     write_whole(index, page)
     return index
@@ -310,4 +385,5 @@ def render_html(summary: pd.DataFrame, comparison: Comparison, info: Mapping[str
     ``left_out``), the tables (folded), the method and the run. Every chart an embedded
     base64 PNG, every value escaped."""
     page = report_page(summary, comparison, info, charts_png, left_out, answers)
-    return render("report.html.j2", {"title": page.title, "page": page})
+    meta = (("harness-config-hash", page.config_hash),) if page.config_hash else ()
+    return render("report.html.j2", {"title": page.title, "page": page, "meta": meta})

@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 import math
 import shlex
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -186,7 +186,9 @@ class ReportPage:
     """Everything ``report.html`` shows, in the order it shows it."""
 
     title: str
-    """The page's title and first heading."""
+    """The page's title and first heading: what it shows (:func:`page_title`)."""
+    config_hash: str
+    """The run's configuration hash (the page's metadata; empty: not recorded)."""
     answers: AnswersBox | None
     """Whether the exact variants' answers agree; ``None``: not said."""
     variants: int
@@ -410,13 +412,31 @@ def answers_box(answers: AnswerCheck | None) -> AnswersBox | None:
     return AnswersBox(True, head[:1].upper() + head[1:], tuple(line.strip() for line in first))
 
 
+def depth_span(depths: Iterable[int]) -> str:
+    """Depths in words: ``depth 3``, ``depths 1-6`` when consecutive, else a list."""
+    found = sorted(set(depths))
+    if len(found) == 1:
+        return f"depth {found[0]}"
+    if found == list(range(found[0], found[-1] + 1)):
+        return f"depths {found[0]}-{found[-1]}"
+    return "depths " + ", ".join(str(d) for d in found)
+
+
 def depths_text(summary: pd.DataFrame, comparison: Comparison) -> str:
-    """The depths searched, in words: a list, or each problem to its own depth."""
-    depths = sorted(int(d) for d in summary["depth"].unique())
+    """The depths searched, in words: :func:`depth_span`, or each problem to its own depth."""
+    depths = [int(d) for d in summary["depth"].unique()]
     suites = {str(x) for x in summary["suite"].unique()}
     if suites and suites <= comparison.own_depth:
         return f"each problem to its own depth (at most {max(depths)})"
-    return "depths " + ", ".join(str(d) for d in depths)
+    return depth_span(depths)
+
+
+def page_title(head: str, suites: Sequence[str], variants: int, depths: str) -> str:
+    """A page's title by what it shows: ``harness report: wac.epd, bench.epd, 6 variants,
+    depths 1-6`` (the sets' short names, :func:`harness.report.summary.set_names`)."""
+    names = set_names(suites)
+    sets = ", ".join(names.label(s) for s in dict.fromkeys(suites))
+    return f"{head}: {sets}, {variants} variant{'' if variants == 1 else 's'}, {depths}"
 
 
 def report_page(summary: pd.DataFrame, comparison: Comparison, info: Mapping[str, Any],
@@ -429,14 +449,16 @@ def report_page(summary: pd.DataFrame, comparison: Comparison, info: Mapping[str
     names = set_names([str(s) for s in pd.unique(summary["suite"])])
     figures = [Figure(name, title, png_source(data)) for name, title, data in charts_png]
     lead = next((f for f in figures if f.name == "relative_nodes"), None)
-    config_hash = str(info.get("config_hash", ""))
     counts = summary.groupby("suite", sort=False)["problems"].max()
+    variants = int(summary["variant"].nunique())
+    depths = depths_text(summary, comparison)
     return ReportPage(
-        title=f"harness report {config_hash[:12]}" if config_hash else "harness report",
+        title=page_title("harness report", [str(s) for s in counts.index], variants, depths),
+        config_hash=str(info.get("config_hash", "")),
         answers=answers_box(answers),
-        variants=int(summary["variant"].nunique()),
+        variants=variants,
         baseline=baseline,
-        depths=depths_text(summary, comparison),
+        depths=depths,
         common=names.common,
         sets=tuple(ProblemSetCount(names.label(str(s)), count(n)) for s, n in counts.items()),
         lead_figure=lead,

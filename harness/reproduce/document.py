@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import math
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, ClassVar
@@ -18,7 +18,7 @@ import pandas as pd
 from harness.files import write_whole
 from harness.report import charts
 from harness.report.answers import DISAGREEMENTS_FILE, check_answers
-from harness.report.render import png_source, render
+from harness.report.render import literal, png_source, render
 from harness.reproduce import claims as registry
 from harness.reproduce.analysis import Claim, ClaimInfo, Context, Section
 from harness.reproduce.measure import Scale
@@ -298,7 +298,7 @@ def _checks_section(doc: _Doc, claim: Claim) -> None:
                       f"check{'s' if len(shared[c.estimate][0]) > 2 else ''}: {shared[c.estimate][1]})"
                       if c.estimate in shared else "")] for c in claims])
     for label, found in extension_checks(claim.checks).items():
-        doc.para(f"**Extension: {label}** (conditions or a reading the author did not name; "
+        doc.para(f"**Extension: {literal(label)}** (conditions or a reading the author did not name; "
                  f"its own verdict, not the claim's: {counts_text(found)}).")
         doc.table(["check", "band", "measured", "outcome"],
                   [[c.statement, c.band, c.measured, _outcome(c)] for c in found])
@@ -325,7 +325,8 @@ def _write_report(out_dir: Path, claims: Sequence[Claim], sections: Sequence[Sec
     env = environment()
     doc = _Doc()
     mode = ("quick" if quick else "full") + (", confirmation" if phase == CONFIRM else "")
-    doc.heading(1, f"harness reproduce ({mode})")
+    title = f"harness reproduce ({mode}): {claims_shown(claims)}"
+    doc.heading(1, title)
     doc.para(f"{len(claims)} claims measured in {seconds:.0f} s of wall time with {jobs} "
              f"worker process{'es' if jobs > 1 else ''}; git revision "
              f"`{env.get('git_revision') or 'unknown'}`, Python {env.get('python', '?')}. Every "
@@ -333,7 +334,8 @@ def _write_report(out_dir: Path, claims: Sequence[Claim], sections: Sequence[Sec
     # Every claim's fields, whichever claims ran (the third reading's M4): said so, and each
     # claim's section names the sample it used.
     doc.para("Scale (the settings of every claim, whichever ran; each claim's section names "
-             "the sample it used): " + ", ".join(f"{k} = {v}" for k, v in asdict(scale).items()) + ".")
+             "the sample it used):")
+    doc.items(scale_items(scale))
     if quick:
         doc.para("This is the quick scale: fewer and smaller problems than the full run, so "
                  "intervals are wider, more checks come out inconclusive and verdicts can "
@@ -362,7 +364,7 @@ def _write_report(out_dir: Path, claims: Sequence[Claim], sections: Sequence[Sec
         if rules is not None:
             _history_section(doc, rules)
         for caption, headers, rows in section.tables:
-            doc.para(f"*{caption}.*")
+            doc.para(f"*{literal(caption)}.*")
             doc.table(headers, rows)
         for path in claim.charts:
             if path.suffix == ".png":
@@ -370,8 +372,61 @@ def _write_report(out_dir: Path, claims: Sequence[Claim], sections: Sequence[Sec
     md = out_dir / "report.md"
     write_whole(md, doc.markdown())
     page = out_dir / "report.html"
-    write_whole(page, doc.html(f"harness reproduce ({mode})"))
+    write_whole(page, doc.html(title))
     return md, page
+
+
+def claims_shown(claims: Sequence[Claim]) -> str:
+    """Which claims a report shows, for its title: ``all 12 claims``, ``claims 10 and 11
+    of 12`` (their numbers)."""
+    total = len(registry.CLAIMS)
+    if len(claims) == total:
+        return f"all {total} claims"
+    numbers = listed(registry.number(c.key) for c in claims)
+    return f"claim{'s' if len(claims) != 1 else ''} {numbers} of {total}"
+
+
+def listed(items: Iterable[object]) -> str:
+    """Items in words: ``a``, ``a and b``, ``a, b and c``; ``none`` for no item."""
+    texts = [str(item) for item in items]
+    if not texts:
+        return "none"
+    return texts[0] if len(texts) == 1 else ", ".join(texts[:-1]) + " and " + texts[-1]
+
+
+SCALE_WORDS: dict[tuple[str, ...], Callable[[Scale], str]] = {
+    ("km_branchings", "km_max_leaves", "km_trees"): lambda s: (
+        f"Knuth and Moore's trees: branching {listed(s.km_branchings)}, every depth with at most "
+        f"{s.km_max_leaves:,} leaves, {s.km_trees} trees each"),
+    ("pearl", "pearl_trees"): lambda s: (
+        "Pearl's trees: " + listed(f"branching {b} to depth {d}" for b, d in s.pearl)
+        + f", {s.pearl_trees} trees per branching"),
+    ("sweep_branching", "sweep_depth", "sweep_trees"): lambda s: (
+        f"the ordering sweep: branching {s.sweep_branching}, depth {s.sweep_depth}, "
+        f"{s.sweep_trees} trees per ordering level and value model"),
+    ("chess_first", "chess_positions", "chess_depth", "tt_size"): lambda s: (
+        f"chess: positions {s.chess_first} to {s.chess_first + s.chess_positions - 1} of the "
+        f"suite, depth {s.chess_depth}, a transposition table of {s.tt_size:,} entries where "
+        "one is on"),
+    ("connect4",): lambda s: (
+        "Connect 4: " + listed(f"the first {n:,} positions of {name}" for name, n in s.connect4)),
+    ("best_first_shapes", "best_first_trees"): lambda s: (
+        f"the SSS* trees: shapes {listed(f'`{shape}`' for shape in s.best_first_shapes)}, "
+        f"{s.best_first_trees} tree{'s' if s.best_first_trees != 1 else ''} per shape, "
+        "ordering and value model"),
+    ("games",): lambda s: (
+        "the three games: " + listed(f"{name} {count:,} problems at depths {first} to {last}"
+                                     for name, count, first, last in s.games)),
+    ("seeds",): lambda s: "tree seeds: " + listed(f"{name} {seed}" for name, seed in s.seeds),
+}
+"""The scale in words, a line per part of the reproduction, keyed by the fields of
+:class:`Scale` each line says (together, every field)."""
+
+
+def scale_items(scale: Scale) -> list[str]:
+    """The scale in words (:data:`SCALE_WORDS`): lists and pairs read as such, never as
+    Python's tuples."""
+    return [words(scale) for words in SCALE_WORDS.values()]
 
 
 def _json_ready(value: Any) -> Any:
