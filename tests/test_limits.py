@@ -54,6 +54,9 @@ def test_a_search_stopped_by_its_open_limit_is_not_ranked(tmp_path: Path) -> Non
     assert row["verdict"].startswith("stopped before the end: sss:max_open=1 on 6 of 6 problems")
     summary = pd.read_csv(out / "summary.csv").set_index("variant")
     assert summary.loc["sss:max_open=1", "stopped"] == 6 and summary.loc["alphabeta", "stopped"] == 0
+    assert pd.isna(summary.loc["sss:max_open=1", "ratio"])
+    page = (out / "report.html").read_text()
+    assert "STOPPED: 6 of 12 searches stopped before their end" in page
 
 
 def test_searches_stopped_at_the_node_limit_are_neither_compared_nor_checked(tmp_path: Path) -> None:

@@ -32,8 +32,8 @@ from harness.report.compare import (
 from harness.report.depths import group_own_depths
 from harness.report.drawing import save_charts
 from harness.report.render import render
-from harness.report.selection import REPORT_CHARTS, choose_charts
-from harness.report.stopped import stopped_mask
+from harness.report.selection import REPORT_CHARTS, ChartChoice, choose_charts
+from harness.report.stopped import finished, stopped_mask
 from harness.report.summary import set_names
 from harness.report.view import depth_span, page_title, report_page
 
@@ -170,7 +170,13 @@ def write_report(run_dir: Path, results: pd.DataFrame, info: Mapping[str, Any],
 
     chart_dir = run_dir / CHARTS_DIR
     chart_dir.mkdir(exist_ok=True)
-    choice = choose_charts(results, comparison, baseline, others)
+    # A stopped search's counts say how far it got, not what it costs: never drawn.
+    drawn = finished(results)
+    choice = (choose_charts(drawn, comparison, baseline,
+                            [v for v in others if v in set(drawn["variant"])])
+              if baseline in set(drawn["variant"]) else
+              ChartChoice((), ("No chart: every search of the baseline stopped before its "
+                               "end.",)))
     written: list[Path] = []
     embedded: list[tuple[str, str, bytes]] = []
     saved = save_charts([(chart.name, chart.build) for chart in choice.drawn], chart_dir)

@@ -400,13 +400,18 @@ def run_info(info: Mapping[str, Any]) -> RunInfo:
     return RunInfo(tuple(fields), config, variants_table, sets_table)
 
 
-def answers_box(answers: AnswerCheck | None) -> AnswersBox | None:
+def answers_box(answers: AnswerCheck | None, stopped: int = 0,
+                searches: int = 0) -> AnswersBox | None:
     """Above everything: the exact variants disagree (which, on how many problems, the
-    first few), or one line saying they agree or why they were not checked."""
+    first few), or one line saying they agree or why they were not checked; first, when
+    ``stopped`` of the run's ``searches`` stopped before their end, that they are no results."""
     if answers is None:
         return None
     if answers.rows.empty:
-        return AnswersBox(False, answers.note())
+        said = (f"STOPPED: {stopped} of {searches} searches stopped before their end (a node "
+                "or OPEN limit): they are not results, and no ratio, verdict, chart or "
+                "cross-check counts them. " if stopped else "")
+        return AnswersBox(False, said + answers.note())
     head, *first = answers.lines(first=5)
     head = head.removeprefix("ANSWERS DISAGREE: ")
     return AnswersBox(True, head[:1].upper() + head[1:], tuple(line.strip() for line in first))
@@ -455,7 +460,8 @@ def report_page(summary: pd.DataFrame, comparison: Comparison, info: Mapping[str
     return ReportPage(
         title=page_title("harness report", [str(s) for s in counts.index], variants, depths),
         config_hash=str(info.get("config_hash", "")),
-        answers=answers_box(answers),
+        answers=answers_box(answers, int(summary["stopped"].sum()) if "stopped" in summary
+                            else 0, int(summary["problems"].sum())),
         variants=variants,
         baseline=baseline,
         depths=depths,
