@@ -211,7 +211,7 @@ def exit_if_disagreeing(outputs: list[RunOutput], allowed: bool) -> None:
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), metavar="DIR",
               help="Folder for the run and the comparison [default: results/compare-<time>; "
                    "with --run, the run folder].")
-@click.option("--seed", type=int, default=0, show_default=True, help="Bootstrap seed.")
+@click.option("--seed", type=click.IntRange(0), default=0, show_default=True, help="Bootstrap seed.")
 @click.option("--fail-if-worse", type=float, metavar="PCT",
               help="Exit with code 1 when a variant needs PCT% more nodes than BASELINE.")
 @click.option("--resume", "resume_dir", type=click.Path(file_okay=False, exists=True),
@@ -235,6 +235,10 @@ def compare(ctx: click.Context, /, baseline: str, others: tuple[str, ...], run_d
         check_tolerance(fail_if_worse)          # before the run is searched, not after
     command = ["harness", *sys.argv[1:]]
     if run_dir is not None:
+        refuse_besides_resume(ctx, {"baseline", "others", "out_dir", "seed", "fail_if_worse",
+                                    "pooled", "allow_disagreement", "depth_text"},
+                              f"the problems, variants and switches of the run in {run_dir} "
+                              "(--depth only chooses the depths shown)", "--run")
         files = compare_variants(baseline, others, chosen_out(out_dir) or run_dir, seed=seed,
                                  command=command, pooled=pooled, run_dir=run_dir)
     else:
@@ -284,7 +288,7 @@ def compare(ctx: click.Context, /, baseline: str, others: tuple[str, ...], run_d
               help="Also write a Markdown summary to FILE (a CI job's $GITHUB_STEP_SUMMARY).")
 @click.option("--out", "out_file", type=click.Path(dir_okay=False), metavar="FILE",
               help="Also write the table (one row per set, variant and depth) as CSV.")
-@click.option("--seed", type=int, default=0, show_default=True, help="Bootstrap seed.")
+@click.option("--seed", type=click.IntRange(0), default=0, show_default=True, help="Bootstrap seed.")
 @click.option("--allow-disagreement", is_flag=True,
               help=f"Exit 0 (or 1) even when an exact variant's answer changed [default: exit "
                    f"{DISAGREEMENT_EXIT}].")
@@ -320,7 +324,7 @@ def diff_command(old_dir: str, new_dir: str, fail_if_worse: float | None,
         click.echo(f"error: exact variants' answers changed on {len(found.wrong)} searches (exit "
                    f"{DISAGREEMENT_EXIT}, or --allow-disagreement)", err=True)
         sys.exit(DISAGREEMENT_EXIT)
-    if fail_if_worse is not None and not found.worse(fail_if_worse).empty:
+    if fail_if_worse is not None and found.gate_fails(fail_if_worse):
         sys.exit(1)
 
 
@@ -333,7 +337,7 @@ def diff_command(old_dir: str, new_dir: str, fail_if_worse: float | None,
               help="Which problem of the suite or tree set [default: the first].")
 @click.option("--out", "out", type=click.Path(dir_okay=False), metavar="PATH",
               help="Also draw it as PATH.png and PATH.svg.")
-@click.option("--max-lines", type=int, default=400, show_default=True,
+@click.option("--max-lines", type=click.IntRange(1), default=400, show_default=True,
               help="Lines of text per pass before the rest is summarised.")
 @reports_errors
 def tree(variant: str, other: str | None, problem_id: str | None, out: str | None,
@@ -367,7 +371,7 @@ def tree(variant: str, other: str | None, problem_id: str | None, out: str | Non
               help="Depth of the searches compared with minimax (less where every line ends sooner).")
 @click.option("--playouts", type=click.IntRange(0), default=20, show_default=True,
               help="Random playouts from each problem, every move tried on the way.")
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the playouts.")
+@click.option("--seed", type=click.IntRange(0), default=0, show_default=True, help="Seed of the playouts.")
 @click.option("--limit", type=click.IntRange(1), default=None, metavar="N",
               help="Check only the first N problems of the set.")
 @click.option("--max-findings", type=click.IntRange(1), default=20, show_default=True,
@@ -404,11 +408,16 @@ def report(run_dir: str, baseline: str | None, index_only: bool) -> None:
     """Rebuild summary.csv, the charts and report.html of a run from results.csv (or of
     every run in a folder of runs, with an index.html linking them)."""
     from harness.report.page import rebuild_reports
+    from harness.results import incomplete_line, load_results, load_run_info
 
     for files in rebuild_reports(run_dir, baseline, index_only=index_only):
         if not index_only:
             click.echo(f"wrote {files.html}, {files.summary} and {len(files.charts)} chart files "
                        f"(baseline {files.baseline})")
+            run = files.html.parent
+            line = incomplete_line(run, load_run_info(run), load_results(run))
+            if line:
+                click.echo(line, err=True)
     if not (Path(run_dir) / "run.json").exists():
         click.echo(f"wrote {Path(run_dir) / 'index.html'}")
 
@@ -420,7 +429,7 @@ def show(run_dir: str) -> None:
     """Print the summary table of a run, or of each run in a folder of runs."""
     from harness.report.stopped import headline
     from harness.report.summary import format_summary, summarize
-    from harness.results import find_runs, load_results, load_run_info
+    from harness.results import find_runs, incomplete_line, load_results, load_run_info
 
     runs = find_runs(run_dir)
     for number, run in enumerate(runs):
@@ -428,8 +437,9 @@ def show(run_dir: str) -> None:
             click.echo(f"{chr(10) if number else ''}{run}")
         rows = load_results(run)
         click.echo(format_summary(summarize(rows)))
-        if headline(rows):
-            click.echo(headline(rows))
+        for line in (headline(rows), incomplete_line(run, load_run_info(run), rows)):
+            if line:
+                click.echo(line)
         if not load_run_info(run).get("finished"):
             click.echo(f"(unfinished: finish it with harness run --resume {shlex.quote(str(run))})")
 
@@ -477,7 +487,7 @@ def suites_get(name: str, dest: str | None, base_url: str | None) -> None:
 
 @suites.command("generate")
 @click.option("--count", type=int, default=40, show_default=True, help="Positions to make.")
-@click.option("--seed", type=int, default=1, show_default=True, help="Seed of the games.")
+@click.option("--seed", type=click.IntRange(0), default=1, show_default=True, help="Seed of the games.")
 @click.option("--out", "out", type=click.Path(dir_okay=False), required=True, metavar="FILE",
               help="The EPD file to write (harness/games/chess/positions/bench.epd is the project's own).")
 @click.option("--jobs", "-j", type=int, default=None, metavar="N",

@@ -165,6 +165,9 @@ def _budget(o: dict[str, Any]) -> Budget:
 def _games(games: int | None) -> int | None:
     if games is not None and games < 2:
         raise HarnessError(f"--games {games}: a match plays at least one pair (2 games)")
+    if games is not None and games % 2:
+        raise HarnessError(f"--games {games}: games come in pairs, each opening played with "
+                           f"both colours; give an even number ({games - 1} or {games + 1})")
     return games
 
 

@@ -8,6 +8,7 @@ import shlex
 import signal
 import sys
 import threading
+import warnings
 from collections.abc import Callable
 from datetime import UTC, datetime
 from functools import wraps
@@ -193,14 +194,18 @@ tree_options = with_options([*{
 """:data:`PROBLEM_OPTIONS` as ``harness tree`` takes them."""
 
 
-def refuse_besides_resume(ctx: click.Context, keep: set[str], source: str) -> None:
-    """``--resume`` takes everything else from ``source``: refuse an option typed beside it
-    (named as typed, ``--depth``) unless its parameter name is in ``keep``."""
+def refuse_besides_resume(ctx: click.Context, keep: set[str], source: str,
+                          option: str = "--resume") -> None:
+    """``option`` (``--resume``; ``compare --run``) takes everything else from ``source``:
+    refuse an option typed beside it (named as typed, ``--depth``) unless its parameter name
+    is in ``keep``: it would do nothing."""
+    own = option.lstrip("-").replace("-", "_")
     given = [param.opts[0] for param in ctx.command.params
-             if param.name not in keep | {"resume_dir"} and param.name is not None
+             if param.name not in keep | {"resume_dir", own, f"{own}_dir"}
+             and param.name is not None
              and ctx.get_parameter_source(param.name) == click.core.ParameterSource.COMMANDLINE]
     if given:
-        raise HarnessError(f"--resume takes {source}; drop {given[0]}")
+        raise HarnessError(f"{option} takes {source}; drop {given[0]}")
 
 
 def make_execution(options: dict[str, Any]) -> Execution:
@@ -224,6 +229,11 @@ def make_config(variants: str, options: dict[str, Any]) -> ExperimentConfig:
             raise HarnessError(f"--trees {spec!r}: not random:k=v,... (other games: --problems GAME:SPEC)")
     named = [*(f"tree:{path}" for path in o["tree_files"]), *o["tree_specs"],
              *(f"chess:{suite}" for suite in o["suites"]), *o["problems"]]
+    chess_flags = [flag for flag, key in (("--killers", "killers"), ("--history", "history"),
+                                          ("--no-mvv-lva", "no_mvv_lva")) if o.get(key)]
+    if chess_flags and named and not any(text.startswith("chess:") for text in named):
+        warnings.warn(f"{', '.join(chess_flags)}: chess's move ordering, and no problem of this "
+                      "run is chess; it does nothing here", UserWarning, stacklevel=2)
     return ExperimentConfig(
         problems=tuple(with_chess_flags(text, o) for text in named),
         variants=variants, depths=parse_depths(o["depth_text"]) if o["depth_text"] else None,

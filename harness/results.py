@@ -214,6 +214,53 @@ def check_rows(path: Path, rows: list[dict[str, str]], lines: list[int], skipped
     return CheckedRows(rows, frame, skipped)
 
 
+OUTPUTS = (("a run (harness run)", RESULTS_FILE), ("a match (harness match)", "games.csv"),
+           ("a reproduction (harness reproduce)", "report.md"))
+"""What each command leaves in its folder, by a file only it writes (the match's
+``games.csv``, the reproduction's ``report.md``), so that one command refuses another's folder."""
+
+
+def held_by(folder: Path) -> str | None:
+    """What ``folder`` holds of :data:`OUTPUTS` (``None``: none of them)."""
+    for what, name in OUTPUTS:
+        if (folder / name).exists():
+            return what
+    return None
+
+
+def refuse_other_output(folder: Path, mine: str, hint: str = "choose another --out") -> None:
+    """Refuse ``folder`` when it holds another command's output than ``mine`` (one of
+    :data:`OUTPUTS`' descriptions' command names: ``run``, ``match``, ``reproduce``)."""
+    held = held_by(folder)
+    if held is not None and f"harness {mine})" not in held:
+        wanted = next(what for what, _ in OUTPUTS if f"harness {mine})" in what)
+        raise HarnessError(f"{folder}: holds {held}, not {wanted.split(' (')[0]}: {hint}")
+
+
+def missing_searches(info: Mapping[str, Any], results: pd.DataFrame) -> int:
+    """How many searches a finished run planned (``run.json``: its problems x variants x
+    depths, one depth per problem searched to its own) that ``results`` lacks: a file cut
+    or edited after the run (0 for an unfinished run, which says so itself)."""
+    if not info.get("finished"):
+        return 0
+    try:
+        depths = len((info.get("config") or {}).get("depths") or [None])
+        planned = int(info["problems"]) * len(info["variants"]) * depths
+    except (KeyError, TypeError, ValueError):
+        return 0
+    return max(0, planned - len(results))
+
+
+def incomplete_line(run_dir: Path, info: Mapping[str, Any], results: pd.DataFrame) -> str:
+    """The warning for a run whose results.csv lacks searches it made (empty if none)."""
+    missing = missing_searches(info, results)
+    if not missing:
+        return ""
+    return (f"INCOMPLETE: {run_dir / RESULTS_FILE} holds {len(results)} of the "
+            f"{len(results) + missing} searches the run made ({missing} missing: the file was "
+            "cut or edited); what is shown covers only the rows it holds")
+
+
 def load_results(run_dir: str | Path) -> pd.DataFrame:
     """Read a run folder's ``results.csv``, checking the schema version in ``run.json`` and
     every row (:func:`check_rows`).
@@ -222,7 +269,14 @@ def load_results(run_dir: str | Path) -> pd.DataFrame:
     was skipped is said in a :class:`DamagedResultsWarning` (``harness run --resume``
     repairs the file). A file without one complete row is a :class:`HarnessError`.
     """
+    if not isinstance(run_dir, str | Path):
+        raise HarnessError(f"load_results: {run_dir!r} is not a run folder's path")
     run_dir = Path(run_dir)
+    if run_dir.is_file():
+        raise HarnessError(f"{run_dir}: a file; load_results reads a run folder (the folder "
+                           f"that holds {RESULTS_FILE} and {RUN_FILE})")
+    if not (run_dir / RESULTS_FILE).exists():
+        refuse_other_output(run_dir, "run", "this reads a run's results.csv")
     info = load_run_info(run_dir)
     version = info.get("schema_version")
     if version not in READABLE_VERSIONS:

@@ -43,7 +43,8 @@ def find_game(name: str) -> Game:
     close = difflib.get_close_matches(name, [g.name for g in GAMES], n=1)
     hint = f"did you mean {close[0]!r}? " if close else ""
     raise HarnessError(f"unknown game {name!r} ({hint}games: {', '.join(g.name for g in GAMES)}; "
-                       "see harness games)")
+                       "see harness games; a plug-in game is installed as a package first, "
+                       "e.g. pip install -e examples/harness-nim, docs/plugins.md)")
 
 
 @dataclass(frozen=True)

@@ -29,7 +29,14 @@ from harness.match.play import Budget, Rules, Side
 from harness.match.record import GAMES_FILE, PGN_FILE, GamesWriter, read_pairs, write_pgn
 from harness.match.rules import check_playable
 from harness.match.stats import Sprt
-from harness.results import RUN_FILE, environment, load_run_info, now, write_run_info
+from harness.results import (
+    RUN_FILE,
+    environment,
+    load_run_info,
+    now,
+    refuse_other_output,
+    write_run_info,
+)
 from harness.run.executors import Execution
 from harness.search.run import Switches
 
@@ -166,6 +173,8 @@ def _play_match(config: MatchConfig, out: Path, execution: Execution,
     """:func:`run_match` once the openings are checked and the folder is held."""
     problems = list(openings.problems)
     labels = (config.sides[0].label, config.sides[1].label)
+    refuse_other_output(out, "match", "--resume finishes a match of harness match" if resume
+                        else "choose another --out")
     if not resume and ((out / GAMES_FILE).exists() or (out / RUN_FILE).exists()):
         raise HarnessError(f"{out}: already holds a run; choose another --out, or finish it "
                            f"with --resume {out}")

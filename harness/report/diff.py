@@ -38,7 +38,7 @@ from harness.report import stats
 from harness.report.answers import answer_of, inexact_reason
 from harness.report.compare import format_p, paired_statistics, rows_beyond
 from harness.report.stopped import stopped_mask
-from harness.results import load_results, load_run_info
+from harness.results import incomplete_line, load_results, load_run_info
 from harness.search.agreement import Answer, disagreement
 
 KEY = ["suite", "problem_id", "variant", "depth"]
@@ -150,6 +150,9 @@ class RunDiff:
     """Bootstrap resamples per interval."""
     level: float
     """Coverage of the intervals."""
+    incomplete: tuple[str, ...] = ()
+    """For each run whose ``results.csv`` lacks searches it made (cut or edited), a line
+    saying so: a ``--fail-if-worse`` gate fails on it."""
 
     @property
     def wrong(self) -> tuple[AnswerChange, ...]:
@@ -157,14 +160,21 @@ class RunDiff:
         return tuple(c for c in self.changes if c.kind == WRONG)
 
     def worse(self, pct: float) -> pd.DataFrame:
-        """The rows of :attr:`table` whose ratio exceeds 1 + ``pct`` / 100."""
+        """The rows of :attr:`table` whose ratio exceeds 1 + ``pct`` / 100 (and those with a
+        stopped search)."""
         return rows_beyond(self.table, pct)
+
+    def gate_fails(self, pct: float) -> bool:
+        """Whether a ``--fail-if-worse pct`` gate fails: a row beyond it, or a run
+        incomplete."""
+        return bool(self.incomplete) or not self.worse(pct).empty
 
     def failures(self, pct: float | None) -> list[str]:
         """One line per failure: a set/variant/depth beyond ``pct`` percent more nodes
         (when a tolerance is given), then each wrong answer."""
         lines = []
         if pct is not None:
+            lines += [f"FAIL: {line}" for line in self.incomplete]
             for row in self.worse(pct).to_dict("records"):
                 where = f"{row['variant']} on {row['suite']} at depth {row['depth']}"
                 if row["stopped"]:
@@ -196,8 +206,11 @@ def diff_runs(old: str | Path, new: str | Path, seed: int = 0,
     changes = _changes(pairs, null_move)
     table = _table(pairs, changes, seed, resamples, level)
     both = len(pairs)
+    incomplete = tuple(line for folder, info, frame in zip((old, new), infos, frames, strict=True)
+                       if (line := incomplete_line(folder, info, frame)))
     return RunDiff(old, new, table, changes, tuple(config_differences(*infos)),
-                   len(frames[0]) - both, len(frames[1]) - both, seed, resamples, level)
+                   len(frames[0]) - both, len(frames[1]) - both, seed, resamples, level,
+                   incomplete)
 
 
 def _run_info(folder: Path) -> dict[str, Any]:
@@ -411,7 +424,7 @@ def _num(value: float) -> str:
 def render_diff(diff: RunDiff) -> str:
     """The diff as text: the runs, their differing settings, a table per problem set, every
     changed answer and what only one run holds."""
-    lines = [f"NEW {diff.new} against OLD {diff.old}"]
+    lines = [f"NEW {diff.new} against OLD {diff.old}", *diff.incomplete]
     if diff.config:
         lines += ["", "Settings that differ:"]
         lines += [f"  {'!' if not d.comparable else '-'} {d.text}" for d in diff.config]
@@ -435,7 +448,7 @@ def render_markdown(diff: RunDiff, pct: float | None = None,
     :meth:`RunDiff.failures` under the tolerance ``pct``), then the settings that differ, a
     table per problem set and the changed answers (the first :data:`MARKDOWN_CHANGES`)."""
     failures = diff.failures(pct)
-    worse = pct is not None and not diff.worse(pct).empty
+    worse = pct is not None and diff.gate_fails(pct)
     gate = f"no set, variant and depth over {pct:g}% more nodes" if pct is not None \
         else "no node tolerance given"
     if worse or (diff.wrong and not allow_disagreement):

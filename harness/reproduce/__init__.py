@@ -90,7 +90,7 @@ from harness.reproduce.verdicts import (
     knuth_moore_formula,
     verdict_of,
 )
-from harness.results import now
+from harness.results import now, refuse_other_output
 from harness.run.checkpoint import JobLog
 from harness.run.executors import Execution
 from harness.run.progress import Listener
@@ -156,6 +156,8 @@ def reproduce(out_dir: Path, quick: bool = False, jobs: int = 1, only: Sequence[
     out_dir = Path(out_dir)
     execution = Execution(jobs=jobs)
     execution.check()
+    refuse_other_output(out_dir, "reproduce", "--resume finishes a reproduction" if resume
+                        else "choose another --out")
     if not resume:
         prepared = _prepare(quick, only, phase)       # refuse before making the folder
     with hold_folder(out_dir):

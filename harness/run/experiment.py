@@ -32,6 +32,7 @@ from harness.results import (
     now,
     read_results,
     read_rows,
+    refuse_other_output,
     rewrite_results,
     write_run_info,
 )
@@ -137,6 +138,7 @@ def run_experiment(config: ExperimentConfig, run_dir: str | Path,
         check_writable(epd_out, "--epd-out")
     with (starting_workers(execution, len(plan.problems), progress) as workers,
           hold_folder(run_dir, command)):
+        refuse_other_output(run_dir, "run")
         if (run_dir / RESULTS_FILE).exists() or (run_dir / RUN_FILE).exists():
             raise HarnessError(f"{run_dir}: already holds a run; choose another --out, or "
                                f"finish it with --resume {run_dir}")
@@ -169,6 +171,7 @@ def resume_experiment(run_dir: str | Path, execution: Execution = Execution(),
     ``results.csv`` (dropping a torn last line and partial problems), search the rest
     with the configuration recorded in ``run.json``."""
     run_dir = Path(run_dir)
+    refuse_other_output(Path(run_dir), "run", "--resume finishes a run of harness run")
     load_run_info(run_dir)                      # not a run folder: say so before locking it
     with hold_folder(run_dir):
         info = load_run_info(run_dir)

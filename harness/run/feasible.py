@@ -33,26 +33,27 @@ def minimal_tree(branching: int, depth: int) -> int:
     return high + low - 1
 
 
-def root_branching(problem: Problem) -> int:
-    """The moves at ``problem``'s root (its tree built, as a search builds it)."""
-    tree = find_game(problem.game).tree(problem)
-    return len(tree.moves())
-
-
 def infeasible(firsts: Sequence[Problem], depths: tuple[int, ...] | None,
                max_nodes: int | None) -> list[str]:
     """One line per problem set (given by its first problem) whose deepest search cannot
-    finish by :func:`minimal_tree`'s estimate; none with a node limit or own depths."""
-    if max_nodes is not None or not depths:
+    finish by :func:`minimal_tree`'s estimate (none with a node limit), or goes deeper than
+    its trees (a shape that knows its height); none with own depths."""
+    if not depths:
         return []
     depth = max(depths)
     lines = []
     for problem in firsts:
-        branching = root_branching(problem)
+        tree = find_game(problem.game).tree(problem)
+        height = getattr(getattr(tree, "shape", None), "height", None)
+        if isinstance(height, int) and depth > height:
+            lines.append(f"--depth {depth} on {problem.suite}: its trees end at depth {height}, "
+                         f"so every deeper search is the search to depth {height}")
+            continue
+        branching = len(tree.moves())
         if branching < 2:
             continue
         nodes = minimal_tree(branching, depth)
-        if nodes > FEASIBLE_NODES:
+        if nodes > FEASIBLE_NODES and max_nodes is None:
             lines.append(f"--depth {depth} on {problem.suite}: even a perfectly ordered "
                          f"alpha-beta search visits about 10^{math.log10(nodes):.0f} nodes "
                          f"({branching} moves at the first problem's root), far more than can "

@@ -50,6 +50,37 @@ class ExperimentConfig:
     when any variant of a run brings one and no ``--tt`` is given, every variant searches
     with a table of that size, so a node ratio measures the search, not the memory."""
 
+    def __post_init__(self) -> None:
+        """Check the fields' types in the library's own words (``ExperimentConfig.depths``),
+        taking what a caller means: one problem set as a string, one depth as an int, lists
+        as tuples."""
+        problems: object = self.problems
+        if isinstance(problems, str):
+            problems = (problems,)
+        if not isinstance(problems, Sequence) or not all(isinstance(p, str) for p in problems):
+            raise HarnessError(f"ExperimentConfig.problems: {self.problems!r} is not a problem "
+                               "set's name (GAME:SPEC) nor a sequence of them")
+        object.__setattr__(self, "problems", tuple(problems))
+        depths: object = self.depths
+        if isinstance(depths, int) and not isinstance(depths, bool):
+            depths = (depths,)
+        if depths is not None and (isinstance(depths, str) or not isinstance(depths, Sequence)
+                                   or not all(isinstance(d, int) and not isinstance(d, bool)
+                                              for d in depths)):
+            raise HarnessError(f"ExperimentConfig.depths: {self.depths!r} is not a depth nor a "
+                               "sequence of depths (whole numbers), nor None")
+        object.__setattr__(self, "depths", None if depths is None else tuple(depths))
+        if not isinstance(self.variants, str):
+            raise HarnessError(f"ExperimentConfig.variants: {self.variants!r} is not a list of "
+                               "variants as text ('pvs,negascout', 'all')")
+        if not isinstance(self.switches, Switches):
+            raise HarnessError(f"ExperimentConfig.switches: {self.switches!r} is not a Switches")
+        for name in ("max_nodes", "limit"):
+            value = getattr(self, name)
+            if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
+                raise HarnessError(f"ExperimentConfig.{name}: {value!r} is not a whole number "
+                                   "nor None")
+
     def as_dict(self) -> dict[str, Any]:
         data = asdict(self)
         data["problems"] = list(self.problems)

@@ -132,7 +132,12 @@ def suite_dirs() -> list[Path]:
     folder of ``HARNESS_SUITES``, the shared public suites beside a checkout
     (:func:`shared_positions`), then :func:`download_dir`."""
     extra = [Path(entry) for entry in os.environ.get(SUITES_ENV, "").split(os.pathsep) if entry]
-    return [project_positions(), *extra, *shared_positions(), download_dir()]
+    for folder in extra:
+        if not folder.is_dir():
+            warnings.warn(f"${SUITES_ENV}: {folder} is not a folder; suites are not looked up "
+                          "there", UserWarning, stacklevel=2)
+    return [project_positions(), *[f for f in extra if f.is_dir()], *shared_positions(),
+            download_dir()]
 
 
 def shared_positions() -> list[Path]:
