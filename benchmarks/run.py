@@ -42,6 +42,9 @@ Benchmarks (each figure is the median of its repeats; targets from the performan
   second on the start position to depth 6 and Kiwipete to depth 5 (target >= 20,000,000),
   and its ratio to the harness's Python generator and to python-chess's on smaller counts;
   every count the published one.
+- ``sss``: SSS* and DUAL* (the variants ``sss`` and ``dual``), nodes a second on bench.epd
+  and random trees (target >= 1,000,000), beside alpha-beta's on the same searches; every
+  score alpha-beta's.
 
 ``--quick`` uses fewer trees, positions and depths (see each module). Nothing here fails
 on a missed target: the table and the file say which were met. Timings are wall clock;
@@ -72,7 +75,7 @@ from benchmarks.common import (
 )
 
 BENCHMARKS = ("startup", "memory", "overhead", "trees", "observer", "openspiel", "chess_tree", "sharing",
-              "parallel", "connect4", "pons", "othello", "checkers", "perft")
+              "parallel", "connect4", "pons", "othello", "checkers", "perft", "sss")
 """In the order they run (cheap first); each is ``benchmarks.<name>.measure``."""
 
 
