@@ -125,12 +125,31 @@ def best_first(s: Search, depth: int, dual: bool = False, max_open: int = MAX_OP
     max_parity = 1 if dual else 0
     states: dict[Path, tuple[int, int]] = {(): (LIVE, INF)}
     heap: list[tuple[int, Path]] = [(-INF, ())]
+    # Each path's children with a state at or below them (entries may outlive their states;
+    # they are dropped when a purge walks them): case 4 purges a subtree by walking it, not
+    # by scanning every state on OPEN.
+    below: dict[Path, set[Path]] = {}
     generated, largest = 1, 1
     best: tuple[int, int] | None = None          # DUAL*'s root: (merit, child) lowest first
 
     def push(path: Path, status: int, merit: int) -> None:
         states[path] = (status, merit)
         heapq.heappush(heap, (-merit, path))
+        while path:
+            up = path[:-1]
+            known = below.setdefault(up, set())
+            if path in known:
+                break
+            known.add(path)
+            path = up
+
+    def purge_below(parent: Path) -> None:
+        """Remove every state strictly below ``parent`` from OPEN."""
+        stack = list(below.pop(parent, ()))
+        while stack:
+            path = stack.pop()
+            states.pop(path, None)
+            stack.extend(below.pop(path, ()))
 
     def done(value: int, move: int | None, status: str = "ok") -> Found:
         tree.reset()
@@ -174,8 +193,7 @@ def best_first(s: Search, depth: int, dual: bool = False, max_open: int = MAX_OP
             if not parent and (best is None or merit < best[0] or not dual):
                 best = (merit, path[0])     # SSS*: the child that solves the root
             if not is_max:                                          # case 4
-                for other in [p for p in states if p[:len(parent)] == parent]:
-                    del states[other]
+                purge_below(parent)
                 push(parent, SOLVED, merit)
             elif path[-1] + 1 < visit(parent)[0]:                   # case 5
                 push((*parent, path[-1] + 1), LIVE, merit)
