@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 import click
 
+from harness.check.game import CheckOptions, self_test
 from harness.cli_match import match
 from harness.cli_perft import perft
 from harness.cli_reproduce import reproduce
@@ -42,7 +43,6 @@ from harness.errors import (
 )
 from harness.games.registry import GAMES
 from harness.games.registry import PLUGIN_PROBLEMS as GAME_PLUGIN_PROBLEMS
-from harness.games.testing import CheckOptions, self_test
 from harness.plugins import BUILT_IN
 from harness.search.registry import CORE, PLUGIN_PROBLEMS, VARIANTS
 

@@ -81,7 +81,6 @@ def match(ctx: click.Context, /, side_a: str | None, side_b: str | None, **optio
     --resume DIR takes A from the folder: `harness match --resume DIR`."""
     from harness.match.match import (
         Disagreement,
-        MatchConfig,
         load_openings,
         recorded_config,
         resume_match,
@@ -89,6 +88,7 @@ def match(ctx: click.Context, /, side_a: str | None, side_b: str | None, **optio
     )
     from harness.match.pairs import Progress
     from harness.match.play import Rules, make_side
+    from harness.match.settings import MatchConfig
     from harness.match.stats import Sprt
     from harness.match.summary import result_lines
 

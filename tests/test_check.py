@@ -13,12 +13,7 @@ import chess
 import pytest
 from click.testing import CliRunner, Result
 
-from harness.cli import cli
-from harness.errors import HarnessError
-from harness.games import registry
-from harness.games.base import Move, Tree
-from harness.games.chess.tree import ChessTree
-from harness.games.testing import (
+from harness.check.game import (
     KINDS,
     CheckOptions,
     Finding,
@@ -28,6 +23,11 @@ from harness.games.testing import (
     reach,
     self_test,
 )
+from harness.cli import cli
+from harness.errors import HarnessError
+from harness.games import registry
+from harness.games.base import Move, Tree
+from harness.games.chess.tree import ChessTree
 from harness.search import registry as variants
 from harness.search.core import Search
 from harness.search.registry import Variant, make_spec

@@ -16,10 +16,11 @@ from harness.cli import cli
 from harness.errors import HarnessError
 from harness.games.base import Problem
 from harness.games.registry import load_problems
-from harness.match.match import MatchConfig, resume_match, run_match
+from harness.match.match import resume_match, run_match
 from harness.match.play import Budget, Rules, Side, choose, make_side, play_game, play_pair
 from harness.match.record import GAMES_FILE
 from harness.match.rules import ChessPlaying, Ending, playing
+from harness.match.settings import MatchConfig
 from harness.run.executors import Execution
 from harness.search.run import Switches
 

@@ -17,9 +17,10 @@ from harness.match.calibrate import (
     predict,
 )
 from harness.match.link import Link
-from harness.match.match import MatchConfig, run_match
+from harness.match.match import run_match
 from harness.match.pairs import Tally
 from harness.match.play import Budget, Side
+from harness.match.settings import MatchConfig
 from harness.match.stats import Pentanomial, Sprt, estimate
 
 

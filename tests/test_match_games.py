@@ -17,10 +17,11 @@ from harness.games.checkers.board import DRAW_PLIES, Position, move_name, parse_
 from harness.games.othello.game import after, moves_at
 from harness.games.othello.tree import square_name
 from harness.games.registry import load_problems
-from harness.match.match import MatchConfig, run_match
+from harness.match.match import run_match
 from harness.match.play import Budget, Rules, Side, play_game
 from harness.match.record import GAMES_FILE
 from harness.match.rules import Ending, playing
+from harness.match.settings import MatchConfig
 
 SIDES = (Side("pvs"), Side("alphabeta"))
 OPENINGS = {"othello": "othello:start,plies=2", "checkers": "checkers:start,plies=2"}

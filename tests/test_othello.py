@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from harness.check.game import check_game
 from harness.cli import cli
 from harness.errors import HarnessError
 from harness.games.othello import generate
@@ -36,7 +37,6 @@ from harness.games.othello.tree import (
     square_name,
 )
 from harness.games.registry import find_game, load_problems
-from harness.games.testing import check_game
 from harness.results import load_results
 from harness.search import VARIANTS, Switches, make_spec, run_search
 

@@ -21,11 +21,11 @@ from harness.report.compare import compare
 from harness.report.page import (
     SUMMARY_COLUMNS,
     rebuild_report,
-    solved_flags,
     summary_table,
     write_report,
 )
 from harness.report.selection import REPORT_CHARTS, choose_charts
+from harness.report.solved import solved_flags
 from harness.run.experiment import RunOutput, run_experiment
 from harness.run.plan import ExperimentConfig
 from harness.search.registry import parse_variants

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
@@ -22,13 +22,18 @@ from harness.errors import HarnessError
 from harness.games.base import ProblemSet
 from harness.games.registry import load_problems, parse_problem_name
 from harness.lock import hold_folder
-from harness.match.calibrate import Calibration, Prediction, calibrate, calibration_depth, predict
+from harness.match.calibrate import Calibration, calibrate, calibration_depth, predict
 from harness.match.link import Link, link
 from harness.match.pairs import Progress, Tally, play_pairs
-from harness.match.play import Budget, Rules, Side
 from harness.match.record import GAMES_FILE, PGN_FILE, GamesWriter, read_pairs, write_pgn
 from harness.match.rules import check_playable
-from harness.match.stats import Sprt
+from harness.match.settings import (
+    SCHEMA_VERSION,
+    MatchConfig,
+    MatchResult,
+    config_from_json,
+)
+from harness.match.summary import write_report
 from harness.results import (
     RUN_FILE,
     environment,
@@ -38,90 +43,6 @@ from harness.results import (
     write_run_info,
 )
 from harness.run.executors import Execution
-from harness.search.run import Switches
-
-SCHEMA_VERSION = 1
-"""Of a match's ``run.json``."""
-
-
-@dataclass(frozen=True)
-class MatchConfig:
-    """Everything that decides a match's games and when it stops."""
-
-    sides: tuple[Side, Side]
-    """Side A and side B."""
-    problems: str
-    """The openings, ``GAME:SPEC`` (``chess:bench.epd``, ``connect4:FILE``)."""
-    budget: Budget = field(default_factory=Budget)
-    """What a side may spend on a move."""
-    rules: Rules = field(default_factory=Rules)
-    """Move limit and adjudication."""
-    sprt: Sprt = field(default_factory=Sprt)
-    """The test that may stop the match early."""
-    games: int | None = None
-    """The most games (rounded down to whole pairs); ``None``: each opening once as a pair."""
-    link_depth: int = 3
-    """The fixed depth of the agreement check and the node ratio (0: neither)."""
-    calibrate: bool = False
-    """Measure the Elo of a ply and predict the match's Elo from the node ratio
-    (:mod:`harness.match.calibrate`; needs ``link_depth`` 2 or more)."""
-
-    def __post_init__(self) -> None:
-        if self.calibrate and self.link_depth < 2:
-            raise HarnessError(f"--calibrate needs --link-depth 2 or more (the branching "
-                               f"factor), not {self.link_depth}")
-
-    def as_json(self) -> dict[str, Any]:
-        """The configuration as ``run.json`` keeps it (:func:`config_from_json` reads it)."""
-        return {"sides": [{"label": s.label, "switches": _switches_json(s.switches)}
-                          for s in self.sides],
-                "problems": self.problems, "budget": asdict(self.budget),
-                "rules": asdict(self.rules), "sprt": asdict(self.sprt), "games": self.games,
-                "link_depth": self.link_depth, "calibrate": self.calibrate}
-
-
-def _switches_json(switches: Switches) -> dict[str, Any]:
-    values = asdict(switches)
-    values["window"] = None if switches.window is None else list(switches.window)
-    return values
-
-
-def config_from_json(data: dict[str, Any]) -> MatchConfig:
-    """The configuration ``run.json`` recorded."""
-    def side(item: dict[str, Any]) -> Side:
-        switches = dict(item["switches"])
-        if switches.get("window") is not None:
-            switches["window"] = tuple(switches["window"])
-        return Side(item["label"], Switches(**switches))
-
-    try:
-        return MatchConfig((side(data["sides"][0]), side(data["sides"][1])), data["problems"],
-                           Budget(**data["budget"]), Rules(**data["rules"]), Sprt(**data["sprt"]),
-                           data["games"], data["link_depth"], data["calibrate"])
-    except (KeyError, TypeError, IndexError) as exc:
-        raise HarnessError(f"{RUN_FILE}: not a match's configuration ({exc})") from None
-
-
-@dataclass
-class MatchResult:
-    """A finished (or stopped) match."""
-
-    config: MatchConfig
-    """What was played."""
-    progress: Progress
-    """The state after the last pair."""
-    link: Link | None
-    """The sides at a fixed depth (``None``: not searched)."""
-    stopped: str
-    """``H1``, ``H0`` (an SPRT bound), or ``games`` (the limit)."""
-    cost: tuple[float | None, float | None] = (None, None)
-    """Seconds per node (nodes and quiescence nodes) of each side over all its searches."""
-    reasons: dict[str, int] = field(default_factory=dict)
-    """Games by how they ended."""
-    calibration: Calibration | None = None
-    """Side A one ply deeper against itself (``None``: not asked for)."""
-    prediction: Prediction | None = None
-    """The Elo the node ratio predicts (``None``: not asked for, or a number missing)."""
 
 
 def load_openings(config: MatchConfig) -> ProblemSet:
@@ -211,7 +132,6 @@ def _play_match(config: MatchConfig, out: Path, execution: Execution,
                          calibration, prediction)
     write_run_info(out, info | {"status": result.stopped, "finished": now(),
                                 "result": result_json(result)})
-    from harness.match.summary import write_report  # it reads MatchResult, defined here
 
     write_report(out, result, rows)
     return result

@@ -6,8 +6,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from harness.match.match import MatchResult
 from harness.match.pairs import Tally
+from harness.match.settings import MatchResult
 from harness.match.stats import Sprt
 
 if TYPE_CHECKING:

@@ -11,7 +11,6 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-import numpy as np
 import pandas as pd
 
 from harness.errors import HarnessError
@@ -33,6 +32,7 @@ from harness.report.depths import group_own_depths
 from harness.report.drawing import save_charts
 from harness.report.render import render
 from harness.report.selection import REPORT_CHARTS, ChartChoice, choose_charts
+from harness.report.solved import solved_flags
 from harness.report.stopped import finished, stopped_mask
 from harness.report.summary import set_names
 from harness.report.view import depth_span, page_title, report_page
@@ -64,31 +64,6 @@ class ReportFiles:
     """Every chart, PNG and SVG."""
     baseline: str
     """The variant the ratios divide by."""
-
-
-def solved_flags(values: pd.Series) -> pd.Series:
-    """A ``solved`` column as 1.0 (True), 0.0 (False) or NaN (empty: not a test position).
-
-    Accepts booleans, ``True``/``False``/``1``/``0`` in any case, numbers and empties, as
-    ``results.csv`` may be read with or without type inference.
-    """
-    def flag(value: object) -> float:
-        if value is None or (isinstance(value, float) and math.isnan(value)):
-            return math.nan
-        if isinstance(value, bool | np.bool_):
-            return 1.0 if value else 0.0
-        if isinstance(value, int | float | np.integer | np.floating):
-            return 1.0 if value else 0.0
-        text = str(value).strip().lower()
-        if text in ("", "nan", "none"):
-            return math.nan
-        if text in ("true", "1", "1.0", "yes"):
-            return 1.0
-        if text in ("false", "0", "0.0", "no"):
-            return 0.0
-        raise HarnessError(f"solved: {value!r} is not True, False or empty")
-
-    return pd.Series([flag(v) for v in values], index=values.index, dtype=np.float64)
 
 
 def summary_table(results: pd.DataFrame, baseline: str | None = None, seed: int = 0,

@@ -13,6 +13,7 @@ import pandas as pd
 from harness.report import stats
 from harness.report.compare import brief_verdict, compare, default_baseline
 from harness.report.depths import depth_label, group_own_depths
+from harness.report.solved import solved_flags
 from harness.report.stopped import headline, stopped_mask
 
 
@@ -200,8 +201,6 @@ def _brief_set(deepest: pd.DataFrame, baseline: str, seed: int, resamples: int,
 
 def _brief_solved(deepest: pd.DataFrame) -> list[str]:
     """Solve counts at the deepest depth, when the problems have solutions (EPD bm/am)."""
-    from harness.report.page import solved_flags  # report imports this module
-
     if "solved" not in deepest.columns:
         return []
     flags = solved_flags(deepest["solved"])

@@ -39,7 +39,7 @@
 #include <sys/mman.h>
 #endif
 
-#include "native_tree.h"
+#include "../games/native_tree.h"  /* the tree protocol, the C side of games/base.py */
 
 #include "engine_state.h"
 #include "engine_frame.h"

@@ -9,7 +9,7 @@ one value. Answers that share none cannot all be right: the searches disagree, a
 one of them (or the tree they searched) is wrong.
 
 One rule for every place that checks: a run's rows (:mod:`harness.run.agreement`), a game's
-self-test (:mod:`harness.games.testing`), a comparison and a reproduction.
+self-test (:mod:`harness.check.game`), a comparison and a reproduction.
 """
 
 from __future__ import annotations

@@ -18,7 +18,7 @@
 #include <Python.h>
 #include <stdint.h>
 
-#include "../../search/native_tree.h"
+#include "../native_tree.h"
 
 typedef uint64_t u64;
 
@@ -398,7 +398,7 @@ static PyObject *Tree_cutoff(Tree *self, PyObject *const *args, Py_ssize_t nargs
     Py_RETURN_NONE;
 }
 
-/* ---- the native interface (harness/search/native_tree.h): the same methods as C calls,
+/* ---- the native interface (harness/games/native_tree.h): the same methods as C calls,
  * for the compiled frame. Moves are the column ints the Python methods take; the frame
  * only plays the moves moves() gave, so nothing is checked again here. ---------------- */
 

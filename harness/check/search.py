@@ -1,4 +1,4 @@
-"""The self-test's searches (:mod:`harness.games.testing`): every variant against minimax
+"""The self-test's searches (:mod:`harness.check.game`): every variant against minimax
 at one position of a problem, without and with a table (a search that a table entry searched
 deeper than needed helped decide, ``tt_deep_cutoffs``, is left out: it need not answer as
 minimax)."""
@@ -8,9 +8,9 @@ from __future__ import annotations
 from collections.abc import Hashable, Sequence
 from typing import Any
 
+from harness.check.walk import Enough, Findings, Tally
 from harness.errors import HarnessError
 from harness.games.base import Move, Problem, Tree
-from harness.games.check_walk import Enough, Findings, Tally
 from harness.games.registry import find_game
 from harness.search.agreement import Answer, disagreement
 from harness.search.registry import VariantSpec, make_spec

@@ -1,4 +1,5 @@
-/* The C side of a tree, for the compiled frame (harness/search/_engine.c).
+/* The C side of a tree (beside harness/games/base.py, its Python side), for the compiled frame
+ * (harness/search/_engine.c).
  *
  * A compiled tree (Connect Four's _board.c) offers it through a method native_tree()
  * returning a capsule named NATIVE_TREE_CAPSULE that points to a static NativeTree, its

@@ -43,7 +43,7 @@ with a table (``--tt``, or one a variant brings: the MTD drivers) that has any i
 of the comparison, and the report counts them; every other search with a table is
 compared, as a run's cross-check does (:mod:`harness.report.answers`).
 
-The walk is :mod:`harness.games.check_walk`, the searches :mod:`harness.games.check_search`.
+The walk is :mod:`harness.check.walk`, the searches :mod:`harness.check.search`.
 """
 
 from __future__ import annotations
@@ -53,10 +53,10 @@ from dataclasses import dataclass
 from functools import partial
 from itertools import islice
 
+from harness.check.search import TABLE_SIZE, RootedTree, compare_searches, reach
+from harness.check.walk import KINDS, Enough, Finding, Findings, Lost, Tally, Walker, path_text
 from harness.errors import HarnessError
 from harness.games.base import MAX_DEPTH, Problem, Tree, count_problems
-from harness.games.check_search import TABLE_SIZE, RootedTree, compare_searches, reach
-from harness.games.check_walk import KINDS, Enough, Finding, Findings, Lost, Tally, Walker, path_text
 from harness.games.registry import find_game, load_problems
 from harness.search.registry import VariantSpec, parse_variants
 

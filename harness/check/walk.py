@@ -1,4 +1,4 @@
-"""The self-test's walk of one tree (:mod:`harness.games.testing`): every position stood
+"""The self-test's walk of one tree (:mod:`harness.check.game`): every position stood
 on is checked, and every move from it tried, each inconsistency recorded as a
 :class:`Finding` with the moves that reproduce it."""
 
@@ -67,7 +67,7 @@ class Lost(Exception):
 
 @dataclass
 class Tally:
-    """What the self-test has looked at so far (see :class:`harness.games.testing.CheckReport`)."""
+    """What the self-test has looked at so far (see :class:`harness.check.game.CheckReport`)."""
 
     playouts: int = 0
     """Playouts made."""
