@@ -415,7 +415,9 @@ def report(run_dir: str, baseline: str | None, index_only: bool) -> None:
             click.echo(f"wrote {files.html}, {files.summary} and {len(files.charts)} chart files "
                        f"(baseline {files.baseline})")
             run = files.html.parent
-            line = incomplete_line(run, load_run_info(run), load_results(run))
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")         # said once, as the report read it
+                line = incomplete_line(run, load_run_info(run), load_results(run))
             if line:
                 click.echo(line, err=True)
     if not (Path(run_dir) / "run.json").exists():

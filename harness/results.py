@@ -252,9 +252,11 @@ def missing_searches(info: Mapping[str, Any], results: pd.DataFrame) -> int:
 
 
 def incomplete_line(run_dir: Path, info: Mapping[str, Any], results: pd.DataFrame) -> str:
-    """The warning for a run whose results.csv lacks searches it made (empty if none)."""
+    """The warning for a run whose results.csv lacks searches it made (empty if none, and
+    for a file torn mid-row: :class:`DamagedResultsWarning` already says that)."""
     missing = missing_searches(info, results)
-    if not missing:
+    path = run_dir / RESULTS_FILE
+    if not missing or (path.is_file() and not path.read_bytes().endswith(b"\n")):
         return ""
     return (f"INCOMPLETE: {run_dir / RESULTS_FILE} holds {len(results)} of the "
             f"{len(results) + missing} searches the run made ({missing} missing: the file was "
