@@ -183,9 +183,14 @@ def harness_process(*args: str) -> subprocess.Popen[str]:
                             env={**os.environ, "PYTHONWARNINGS": "ignore"})
 
 
-def signalled(process: subprocess.Popen[str], sign: int, after: float) -> tuple[int, str, float]:
-    """Send ``sign`` once the search is under way; the exit code, the output and how long
-    the process took to end after it."""
+def signalled(process: subprocess.Popen[str], sign: int, after: float,
+              started: Path | None = None) -> tuple[int, str, float]:
+    """Send ``sign`` once the search is under way (``started`` exists, then ``after``
+    seconds: a loaded machine may take seconds to import and plan); the exit code, the
+    output and how long the process took to end after it."""
+    deadline = time.monotonic() + 120
+    while started is not None and not started.exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
     time.sleep(after)
     sent = time.monotonic()
     process.send_signal(sign)
@@ -206,7 +211,7 @@ def test_a_jobs_1_search_stops_when_asked(tmp_path: Path, problem: str, variant:
     process = harness_process("run", "--problems", problem, "--limit", "1", "--variants",
                               variant, "--depth", "99", "--jobs", "1", "--no-progress",
                               "--out", str(out))
-    returncode, output, _ = signalled(process, sign, after=4.0)
+    returncode, output, _ = signalled(process, sign, after=1.0, started=out / "run.json")
     assert returncode == code, output
     assert f"finish with: harness run --resume {out}" in output
     assert "Traceback" not in output
