@@ -1,5 +1,5 @@
-"""The layers import only downwards: the search knows no game, the trees know no search,
-a report knows no run, a run no reproduction.
+"""The layers import only downwards: the search knows no game, no game knows the search,
+a report knows no run, a run no reproduction; in C, a game includes nothing of the search.
 
 Read from the source with ``ast`` (every import, at module level or inside a function), so
 an import is caught whether or not a test happens to run it.
@@ -69,19 +69,22 @@ LAYERS = (
     ("harness.options", ("harness.errors",)),
     ("harness.plugins", ("harness.errors",)),
     ("harness.files", ("harness.errors",)),
+    ("harness.moved", ()),
     ("harness.games.base", BOTTOM),
     ("harness.games.trees", ("harness.games.base", "harness.games.trees", *BOTTOM)),
     ("harness.games", ("harness.games", *BOTTOM)),
     ("harness.check", ("harness.check", "harness.games", "harness.search", *BOTTOM)),
+    ("harness.suites", ("harness.suites", "harness.games", "harness.search", *BOTTOM)),
     ("harness.report", ("harness.report", *FOUNDATION)),
     ("harness.run", ("harness.run", "harness.report", *FOUNDATION)),
     ("harness.reproduce", ("harness.reproduce", "harness.run", "harness.report", *FOUNDATION)),
     ("harness.match", ("harness.match", "harness.run", "harness.report", *FOUNDATION)),
 )
 """Each package (the first that matches a module) and what it may import of the harness:
-the game interface nothing but errors; the synthetic and explicit trees only it; a game the
-search (chess plays games with it) and other games; reports no run; runs no reproduction;
-nothing but the command imports the command."""
+the former names' finder nothing; the game interface nothing but errors; the synthetic and
+explicit trees only it; a game other games, never the search (what plays games with the
+search is above it: the self-test, ``check``, and the suite generators, ``suites``);
+reports no run; runs no reproduction; nothing but the command imports the command."""
 
 
 def package_modules() -> list[Path]:
@@ -94,20 +97,9 @@ def dotted(path: Path) -> str:
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
-SUITE_GENERATORS = ("harness.games.chess.generate", "harness.games.chess.suite",
-                    "harness.games.checkers.suite", "harness.games.othello.generate")
-"""The only modules of a game that import the search: the generators of the project's own
-suites play seeded games with its alpha-beta. They stay under their games for now because
-the suites they wrote name them (each file's header says ``python -m MODULE`` regenerates it
-byte for byte, and the chess generator's seeds are strings with its name); moving them
-changes committed files that kept reproductions hash. No other game module may."""
-
-
 @pytest.mark.parametrize("path", package_modules(), ids=lambda p: str(p.relative_to(HARNESS)))
 def test_each_package_imports_only_downwards(path: Path) -> None:
     allowed = next(allowed for name, allowed in LAYERS if within(dotted(path), name))
-    if dotted(path) in SUITE_GENERATORS:
-        allowed = (*allowed, "harness.search")
     bad = sorted(name for name in imported(path)
                  if within(name, "harness") and name != "harness"
                  and not any(within(name, a) for a in allowed))
@@ -162,15 +154,6 @@ def test_help_and_the_listings_import_no_heavy_library() -> None:
     assert found["codes"] == [0] * len(commands)
     assert found["loaded"] == []
     assert {"pandas", "numpy"} <= set(found["after"])      # the probe sees a heavy import
-
-
-def test_only_the_suite_generators_of_a_game_import_the_search() -> None:
-    """The exception above is exactly those modules: each exists and imports the search (a
-    generator that stopped needing it leaves the list)."""
-    for name in SUITE_GENERATORS:
-        path = ROOT / (name.replace(".", "/") + ".py")
-        assert path.is_file(), name
-        assert any(within(found, "harness.search") for found in imported(path)), name
 
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.MULTILINE)
