@@ -17,7 +17,7 @@ export HARNESS_SUITES ?= $(if $(wildcard $(SHARED_SUITES)),$(SHARED_SUITES))
 SEARCH_PYTHON := $(shell sed -n 's/^SEARCH_PYTHON = (\(.*\))/\1/p' setup.py | tr -d '",')
 COMPILED_SOURCES := harness/games/chess/_movegen.c harness/games/chess/_board.c \
     $(wildcard harness/games/chess/board_*.h) \
-    harness/games/connect4/_board.c harness/games/othello/_board.c harness/games/_openspiel_cursor.c \
+    harness/games/connect4/_board.c harness/games/othello/_board.c harness/games/openspiel/_cursor.c \
     harness/games/checkers/_board.c harness/search/_engine.c harness/games/native_tree.h \
     $(wildcard harness/search/engine_*.h) \
     $(filter-out $(SEARCH_PYTHON:%=harness/search/%.py),$(wildcard harness/search/*.py))

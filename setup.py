@@ -7,8 +7,8 @@
   ``harness/games/othello/compiled.py``).
 - The checkers tree (``harness/games/checkers/_board.c``, see
   ``harness/games/checkers/compiled.py``).
-- The per-node methods of OpenSpiel trees (``harness/games/_openspiel_cursor.c``, see
-  ``harness/games/openspiel_cursor.py``).
+- The per-node methods of OpenSpiel trees (``harness/games/openspiel/_cursor.c``, see
+  ``harness/games/openspiel/cursor.py``).
 - The chess tree (``harness/games/chess/_board.c``, see ``harness/games/chess/compiled.py``).
 - The search frame's C twin for native trees (``harness/search/_engine.c``, see
   ``harness/search/engine.py``).
@@ -77,7 +77,7 @@ def compiled_extensions() -> list[Extension]:
                             extra_compile_args=["-O2"], optional=True),
                   Extension("harness.games.checkers._board", ["harness/games/checkers/_board.c"],
                             extra_compile_args=["-O2"], optional=True),
-                  Extension("harness.games._openspiel_cursor", ["harness/games/_openspiel_cursor.c"],
+                  Extension("harness.games.openspiel._cursor", ["harness/games/openspiel/_cursor.c"],
                             extra_compile_args=["-O2"], optional=True),
                   Extension("harness.search._engine", ["harness/search/_engine.c"],
                             depends=["harness/games/native_tree.h", "harness/search/engine_state.h",

@@ -34,7 +34,7 @@ def suite_path() -> str:
     try:
         return str(wac_path())
     except SystemExit:
-        from harness.games.chess.suites import find_suite
+        from harness.games.chess.suite_files import find_suite
 
         return str(find_suite("bench.epd"))
 

@@ -305,7 +305,7 @@ def wac_path() -> Path:
     ``$HARNESS_SUITES``), then in ``../shared/positions`` beside the repository (where the
     Makefile points)."""
     from harness.errors import HarnessError
-    from harness.games.chess.suites import find_suite
+    from harness.games.chess.suite_files import find_suite
 
     try:
         return find_suite("wac.epd").resolve()

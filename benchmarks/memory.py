@@ -66,7 +66,7 @@ def write_epd_files(folder: Path) -> tuple[Path, Path]:
     """A file of about :data:`EPD_BYTES` of legal positions (each line the four position
     fields of one of the project's own suite, so every id is its line's) and a file of its
     first two lines."""
-    from harness.games.chess.suites import project_positions
+    from harness.games.chess.suite_files import project_positions
 
     fields = [" ".join(line.split()[:4]) for line in
               (project_positions() / "bench.epd").read_text(encoding="utf-8").splitlines()

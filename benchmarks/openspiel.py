@@ -23,7 +23,7 @@ from typing import Any
 from benchmarks.common import Figure, Outcome, Target, median, spread, timed
 from harness.errors import HarnessError
 from harness.games.base import Tree
-from harness.games.openspiel import load_game, openspiel_tree
+from harness.games.openspiel.game import load_game, openspiel_tree
 from harness.run.executors import collector_paused
 from harness.search.registry import VariantSpec, make_spec
 from harness.search.run import run_search

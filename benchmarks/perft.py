@@ -26,7 +26,7 @@ import chess
 from benchmarks.common import Figure, Outcome, Target, median, spread, timed
 from harness.games.chess import compiled, movegen
 from harness.games.chess.perft import GENERATORS, PerftPosition, load_suite
-from harness.games.chess.suites import project_positions
+from harness.games.chess.suite_files import project_positions
 
 RATE_TARGET = Target(">=", 20_000_000)
 POSITIONS = ("start", "kiwipete")

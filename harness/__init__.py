@@ -11,6 +11,8 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
+from harness.moved import install as _install_former_homes
+
 if TYPE_CHECKING:
     from harness.errors import HarnessError
     from harness.games.registry import GAMES, find_game
@@ -47,6 +49,8 @@ __all__ = [
 ]
 
 __version__ = "0.1.0"
+
+_install_former_homes()      # modules that moved, under their former names (harness.moved)
 
 
 def __getattr__(name: str) -> Any:

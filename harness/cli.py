@@ -454,7 +454,7 @@ def suites(ctx: click.Context) -> None:
     counts."""
     if ctx.invoked_subcommand is not None:
         return
-    from harness.games.chess.suites import KNOWN_SUITES, list_suites
+    from harness.games.chess.suite_files import KNOWN_SUITES, list_suites
 
     found = list_suites()
     if not found:
@@ -481,7 +481,7 @@ def suites(ctx: click.Context) -> None:
 @reports_errors
 def suites_get(name: str, dest: str | None, base_url: str | None) -> None:
     """Download a known public suite (pinned commit, sha256 checked)."""
-    from harness.games.chess.suites import download_dir, download_suite
+    from harness.games.chess.suite_files import download_dir, download_suite
 
     path = download_suite(name, dest or download_dir(), base_url)
     click.echo(f"{path} (sha256 checked)")
@@ -499,7 +499,7 @@ def suites_generate(count: int, seed: int, out: str, jobs: int | None) -> None:
     """Make a benchmark suite by seeded play of the harness's own search from randomised
     openings: middle-game and endgame positions, legal and varied, the same bytes for
     the same count and seed."""
-    from harness.games.chess.generate import write_generated_suite
+    from harness.suites.chess_bench import write_generated_suite
 
     if count < 1:
         raise HarnessError(f"--count {count}: needs at least 1")

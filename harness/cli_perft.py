@@ -48,7 +48,7 @@ def perft(suite: str | None, fen: str | None, depth: int, limit: int | None, gen
         rate,
         timed_counts,
     )
-    from harness.games.chess.suites import find_suite
+    from harness.games.chess.suite_files import find_suite
 
     if (suite is None) == (fen is None):
         raise HarnessError("perft: give a SUITE or --fen FEN (one of them)")

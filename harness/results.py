@@ -24,10 +24,10 @@ import pandas as pd
 
 from harness.errors import HarnessError
 from harness.files import write_whole, writing
-from harness.games import openspiel_cursor
 from harness.games.checkers import compiled as checkers_compiled
 from harness.games.chess import movegen
 from harness.games.connect4 import compiled as connect4_compiled
+from harness.games.openspiel import cursor as openspiel_cursor
 from harness.games.othello import compiled as othello_compiled
 from harness.search import compiled, engine
 from harness.search.counters import COUNTER_NAMES

@@ -16,7 +16,6 @@ from hypothesis import strategies as st
 
 from harness.cli import cli
 from harness.errors import HarnessError
-from harness.games.checkers import suite
 from harness.games.checkers.board import (
     BLACK,
     DRAW_PLIES,
@@ -34,6 +33,7 @@ from harness.games.checkers.game import POSITIONS
 from harness.games.checkers.tree import CheckersTree
 from harness.games.registry import load_problems
 from harness.search import make_spec, run_search
+from harness.suites import checkers as suite
 
 PERFT = (7, 49, 302, 1469, 7361, 36768, 179740, 845931)
 """Moves from the start, depths 1-8 (a multi-jump one move): the published figures."""
@@ -240,7 +240,7 @@ def test_the_suite_is_what_its_generator_makes(tmp_path: Path) -> None:
     """The shipped file is the generator's output for the command in its header."""
     shipped = (POSITIONS / "suite.txt").read_text()
     command = shipped.splitlines()[1].split("with: ")[1].split()
-    assert command[:3] == ["python", "-m", "harness.games.checkers.suite"]
+    assert command[:3] == ["python", "-m", suite.FIRST_HOME]
     arguments = command[3:]
     arguments[arguments.index("--out") + 1] = str(tmp_path / "suite.txt")
     assert suite.main(arguments) == 0
@@ -252,7 +252,7 @@ def test_the_suite_is_what_its_generator_makes(tmp_path: Path) -> None:
 
 def test_the_generator_refuses_other_arguments(capsys: pytest.CaptureFixture[str]) -> None:
     assert suite.main(["--count", "3"]) == 2
-    assert "usage: python -m harness.games.checkers.suite" in capsys.readouterr().err
+    assert "usage: python -m harness.suites.checkers" in capsys.readouterr().err
 
 
 def test_a_run_judges_known_values(tmp_path: Path) -> None:

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from harness.games.chess import movegen
 from harness.games.chess.epd import load_suite
 from harness.games.chess.evaluation import MATE, evaluate, material_sum, move_delta, score
-from harness.games.chess.suites import project_positions
+from harness.games.chess.suite_files import project_positions
 from harness.games.chess.tree import ChessTree, Ordering, PositionCache, position_key
 from harness.search import CORE, VARIANTS, Switches, make_spec, run_search
 from harness.search.counters import Counters

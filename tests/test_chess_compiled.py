@@ -30,7 +30,7 @@ from harness.games.chess.compiled import CompiledTree, chess_tree, resolve
 from harness.games.chess.epd import load_suite
 from harness.games.chess.movegen import move_code
 from harness.games.chess.perft import GENERATORS, count
-from harness.games.chess.suites import project_positions
+from harness.games.chess.suite_files import project_positions
 from harness.games.chess.tree import ChessTree, Ordering, position_key
 from harness.games.registry import find_game, load_problems
 from harness.results import load_results

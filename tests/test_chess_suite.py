@@ -1,4 +1,4 @@
-"""The self-play chess suites (harness.games.chess.suite) and their two shipped files.
+"""The self-play chess suites (harness.suites.chess_selfplay) and their two shipped files.
 
 The files' headers must remake them (checked on a prefix: the whole confirmation file takes
 about a minute), every position must pass the generator's filters, the phases come in
@@ -15,11 +15,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from harness.errors import HarnessError
-from harness.games.chess import suite
 from harness.games.chess.compiled import compiled_available
 from harness.games.chess.epd import load_suite
-from harness.games.chess.generate import phase
-from harness.games.chess.suites import find_suite, project_positions
+from harness.games.chess.suite_files import find_suite, project_positions
+from harness.suites import chess_selfplay as suite
+from harness.suites.chess_bench import phase
 
 SHIPPED = {"selfplay-explore.epd": (60, 21), "selfplay-confirm.epd": (450, 22)}
 """The shipped files: positions and seed."""
@@ -30,7 +30,7 @@ def header_command(path: Path) -> list[str]:
     """The arguments of the command in a file's header."""
     line = next(line for line in path.read_text().splitlines() if "Regenerate it byte for byte" in line)
     command = line.split("with: ", 1)[1].split()
-    assert command[:3] == ["python", "-m", "harness.games.chess.suite"]
+    assert command[:3] == ["python", "-m", suite.FIRST_HOME]
     return command[3:]
 
 
@@ -160,7 +160,7 @@ def test_bad_options_exit_2_with_one_line(arguments: list[str], message: str, tm
     monkeypatch.chdir(tmp_path)
     assert suite.main(arguments) == 2
     error = capsys.readouterr().err
-    assert error.count("\n") == 1 and message in error and error.startswith("harness.games.chess.suite: ")
+    assert error.count("\n") == 1 and message in error and error.startswith("harness.suites.chess_selfplay: ")
     assert not (tmp_path / "f.epd").exists()
 
 

@@ -201,7 +201,7 @@ def test_malformed_epd_stops_or_is_skipped(tmp_path: Path, monkeypatch: pytest.M
 
 
 def test_missing_suite_says_where_it_looked(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from harness.games.chess import suites
+    from harness.games.chess import suite_files as suites
 
     monkeypatch.setenv("HARNESS_SUITES", str(tmp_path))
     monkeypatch.setattr(suites, "shared_positions", list)     # no checkout's shared suites

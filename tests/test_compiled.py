@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from harness.games.chess.suites import project_positions
+from harness.games.chess.suite_files import project_positions
 from harness.search import VARIANTS, compiled
 
 from .conftest import can_compile

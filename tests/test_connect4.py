@@ -65,7 +65,7 @@ def test_a_small_board_agrees_with_openspiel() -> None:
     pytest.importorskip("pyspiel")
     from open_spiel.python.algorithms.minimax import alpha_beta_search
 
-    from harness.games.openspiel import load_game
+    from harness.games.openspiel.game import load_game
 
     game = load_game("connect_four(rows=4,columns=5)")
     # Draws, wins and losses for the player to move. The empty board and the first two

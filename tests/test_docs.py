@@ -379,3 +379,21 @@ def test_every_relative_link_leads_somewhere(path: Path) -> None:
                                    and anchor not in anchors(linked)):
             broken.append(target)
     assert broken == [], f"{path.name}: broken links {broken}"
+
+
+ISSUE_REFERENCE = re.compile(r"\bissues? \d+|#\d+\b", re.IGNORECASE)
+"""An issue's number: it means something to whoever filed it, nothing to a reader of the
+repository."""
+
+
+@pytest.mark.parametrize("name", ["docs/status.md", "CHANGELOG.md"])
+def test_status_and_changelog_say_what_a_user_can_do_not_which_issue(name: str) -> None:
+    found = [line.strip() for line in (ROOT / name).read_text(encoding="utf-8").splitlines()
+             if ISSUE_REFERENCE.search(line)]
+    assert found == [], f"{name} speaks in issue numbers: {found}"
+
+
+def test_the_issue_pattern_sees_the_spellings() -> None:
+    assert all(ISSUE_REFERENCE.search(text) for text in ("Issue 28: checkers", "issues 27 and 28",
+                                                          "(issue 26)", "see #38"))
+    assert not ISSUE_REFERENCE.search("claim 12, 552 positions, depth 13")

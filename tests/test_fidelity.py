@@ -9,7 +9,7 @@ import chess
 import pytest
 
 from harness.games.chess.epd import load_suite
-from harness.games.chess.suites import project_positions
+from harness.games.chess.suite_files import project_positions
 from harness.games.chess.tree import ChessTree
 from harness.games.trees import generate_tree, parse_spec
 from harness.search import Switches, make_spec, run_search

@@ -16,7 +16,8 @@ import pytest
 
 from harness.errors import HarnessError
 from harness.games.chess.epd import load_suite
-from harness.games.chess.generate import (
+from harness.games.chess.suite_files import find_suite, project_positions, project_root
+from harness.suites.chess_bench import (
     BENCH_PATH,
     DEFAULT_SETTINGS,
     ENDGAME,
@@ -30,7 +31,6 @@ from harness.games.chess.generate import (
     phase_name,
     write_generated_suite,
 )
-from harness.games.chess.suites import find_suite, project_positions, project_root
 
 BENCH = project_positions() / "bench.epd"
 ROOT = project_root()
@@ -44,7 +44,7 @@ C0 = re.compile(r"seed 1 game (\d+) ply (\d+) phase (middlegame|endgame)")
 PREFIX_SCRIPT = f"""
 import sys
 from harness.games.chess.epd import write_epd
-from harness.games.chess.generate import generate_suite, generated_header
+from harness.suites.chess_bench import generate_suite, generated_header
 suite = generate_suite(limit={PREFIX}, workers=int(sys.argv[2]))
 write_epd(sys.argv[1], suite, header=generated_header(40, 1))
 """

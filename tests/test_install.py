@@ -23,7 +23,7 @@ import pytest
 from click.testing import CliRunner
 
 from harness.cli import cli
-from harness.games.chess.suites import PROJECT_POSITIONS, project_positions
+from harness.games.chess.suite_files import PROJECT_POSITIONS, project_positions
 from harness.games.othello.game import POSITIONS as OTHELLO_POSITIONS
 from harness.results import environment
 
@@ -36,7 +36,7 @@ DISTRIBUTION = "gametree-harness"
 FIND_SCRIPT = """
 import json
 import harness
-from harness.games.chess.suites import find_suite, list_suites
+from harness.games.chess.suite_files import find_suite, list_suites
 print(json.dumps({"package": harness.__file__, "bench": str(find_suite("bench.epd")),
                   "suites": {s.name: [str(s.path), s.positions] for s in list_suites()}}))
 """

@@ -1,5 +1,5 @@
-"""The layers import only downwards: the search knows no game, the trees know no search,
-a report knows no run, a run no reproduction.
+"""The layers import only downwards: the search knows no game, no game knows the search,
+a report knows no run, a run no reproduction; in C, a game includes nothing of the search.
 
 Read from the source with ``ast`` (every import, at module level or inside a function), so
 an import is caught whether or not a test happens to run it.
@@ -20,22 +20,32 @@ HARNESS = Path(__file__).resolve().parents[1] / "harness"
 ROOT = HARNESS.parent
 
 
-def imported(path: Path, source: str | None = None) -> set[str]:
-    """Every module ``path`` (a file of the package) imports: ``from a import b`` gives
-    ``a`` and ``a.b``, relative imports resolved."""
-    package = ".".join(path.relative_to(ROOT).with_suffix("").parts[:-1])
+def imports(path: Path, source: str | None = None, root: Path = ROOT) -> list[tuple[str, list[str]]]:
+    """Every import statement of ``path`` (a file of a package under ``root``), at module
+    level or in a function: ``import a.b`` as ``("a.b", [])``, ``from a import b, c`` as
+    ``("a", ["b", "c"])``, relative imports resolved."""
+    package = ".".join(path.relative_to(root).with_suffix("").parts[:-1])
     text = path.read_text() if source is None else source
-    names: set[str] = set()
+    found: list[tuple[str, list[str]]] = []
     for node in ast.walk(ast.parse(text, str(path))):
         if isinstance(node, ast.Import):
-            names.update(alias.name for alias in node.names)
+            found.extend((alias.name, []) for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
             base = node.module or ""
             if node.level:
                 parent = package.rsplit(".", node.level - 1)[0] if node.level > 1 else package
                 base = f"{parent}.{base}" if base else parent
-            names.add(base)
-            names.update(f"{base}.{alias.name}" for alias in node.names)
+            found.append((base, [alias.name for alias in node.names]))
+    return found
+
+
+def imported(path: Path, source: str | None = None) -> set[str]:
+    """Every module ``path`` (a file of the package) imports: ``from a import b`` gives
+    ``a`` and ``a.b``, relative imports resolved."""
+    names: set[str] = set()
+    for base, members in imports(path, source):
+        names.add(base)
+        names.update(f"{base}.{member}" for member in members)
     return names
 
 
@@ -69,19 +79,22 @@ LAYERS = (
     ("harness.options", ("harness.errors",)),
     ("harness.plugins", ("harness.errors",)),
     ("harness.files", ("harness.errors",)),
+    ("harness.moved", ()),
     ("harness.games.base", BOTTOM),
     ("harness.games.trees", ("harness.games.base", "harness.games.trees", *BOTTOM)),
     ("harness.games", ("harness.games", *BOTTOM)),
     ("harness.check", ("harness.check", "harness.games", "harness.search", *BOTTOM)),
+    ("harness.suites", ("harness.suites", "harness.games", "harness.search", *BOTTOM)),
     ("harness.report", ("harness.report", *FOUNDATION)),
     ("harness.run", ("harness.run", "harness.report", *FOUNDATION)),
     ("harness.reproduce", ("harness.reproduce", "harness.run", "harness.report", *FOUNDATION)),
     ("harness.match", ("harness.match", "harness.run", "harness.report", *FOUNDATION)),
 )
 """Each package (the first that matches a module) and what it may import of the harness:
-the game interface nothing but errors; the synthetic and explicit trees only it; a game the
-search (chess plays games with it) and other games; reports no run; runs no reproduction;
-nothing but the command imports the command."""
+the former names' finder nothing; the game interface nothing but errors; the synthetic and
+explicit trees only it; a game other games, never the search (what plays games with the
+search is above it: the self-test, ``check``, and the suite generators, ``suites``);
+reports no run; runs no reproduction; nothing but the command imports the command."""
 
 
 def package_modules() -> list[Path]:
@@ -89,25 +102,14 @@ def package_modules() -> list[Path]:
                   if any(within(dotted(path), name) for name, _ in LAYERS))
 
 
-def dotted(path: Path) -> str:
-    parts = path.relative_to(ROOT).with_suffix("").parts
+def dotted(path: Path, root: Path = ROOT) -> str:
+    parts = path.relative_to(root).with_suffix("").parts
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
-
-
-SUITE_GENERATORS = ("harness.games.chess.generate", "harness.games.chess.suite",
-                    "harness.games.checkers.suite", "harness.games.othello.generate")
-"""The only modules of a game that import the search: the generators of the project's own
-suites play seeded games with its alpha-beta. They stay under their games for now because
-the suites they wrote name them (each file's header says ``python -m MODULE`` regenerates it
-byte for byte, and the chess generator's seeds are strings with its name); moving them
-changes committed files that kept reproductions hash. No other game module may."""
 
 
 @pytest.mark.parametrize("path", package_modules(), ids=lambda p: str(p.relative_to(HARNESS)))
 def test_each_package_imports_only_downwards(path: Path) -> None:
     allowed = next(allowed for name, allowed in LAYERS if within(dotted(path), name))
-    if dotted(path) in SUITE_GENERATORS:
-        allowed = (*allowed, "harness.search")
     bad = sorted(name for name in imported(path)
                  if within(name, "harness") and name != "harness"
                  and not any(within(name, a) for a in allowed))
@@ -164,15 +166,6 @@ def test_help_and_the_listings_import_no_heavy_library() -> None:
     assert {"pandas", "numpy"} <= set(found["after"])      # the probe sees a heavy import
 
 
-def test_only_the_suite_generators_of_a_game_import_the_search() -> None:
-    """The exception above is exactly those modules: each exists and imports the search (a
-    generator that stopped needing it leaves the list)."""
-    for name in SUITE_GENERATORS:
-        path = ROOT / (name.replace(".", "/") + ".py")
-        assert path.is_file(), name
-        assert any(within(found, "harness.search") for found in imported(path)), name
-
-
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.MULTILINE)
 
 
@@ -191,19 +184,22 @@ def test_c_includes_cross_no_layer(path: Path) -> None:
                 f"{path.relative_to(ROOT)} includes {name}"
 
 
-def import_graph(package: str) -> dict[str, set[str]]:
-    """Each module of ``package`` and the modules of the same package it imports (at module
-    level or in a function), by dotted name."""
-    paths = {dotted(path): path for path in sorted((HARNESS / package).rglob("*.py"))}
+def import_graph(folder: Path, root: Path = ROOT) -> dict[str, set[str]]:
+    """Each module of the package in ``folder`` and the modules of that package it imports
+    (at module level or in a function), by dotted name. ``from a import b`` is the module
+    ``a.b`` where there is one, else ``a`` itself (a name its ``__init__.py`` defines: that
+    module is in the graph like any other); the packages an import only passes through are
+    not (Python imports a parent first, whatever the order, so no cycle comes of it)."""
+    paths = {dotted(path, root): path for path in sorted(folder.rglob("*.py"))}
     graph: dict[str, set[str]] = {}
     for name, path in paths.items():
         found = set()
-        for imported_name in imported(path):
-            target = imported_name
-            while target and target not in paths:       # ``a.b.NAME`` -> module ``a.b``
-                target = target.rpartition(".")[0]
-            if target and target != name and paths[target].name != "__init__.py":
-                found.add(target)
+        for base, members in imports(path, root=root):
+            for target in [f"{base}.{m}" if f"{base}.{m}" in paths else base for m in members] or [base]:
+                while target and target not in paths:       # a module outside the package
+                    target = target.rpartition(".")[0]
+                if target and target != name:
+                    found.add(target)
         graph[name] = found
     return graph
 
@@ -249,7 +245,28 @@ PACKAGES = sorted(path.name for path in HARNESS.iterdir()
 
 @pytest.mark.parametrize("package", PACKAGES)
 def test_no_import_cycle_inside_a_package(package: str) -> None:
-    assert cycles(import_graph(package)) == []
+    assert cycles(import_graph(HARNESS / package)) == []
+
+
+def test_no_import_cycle_across_the_packages_either() -> None:
+    """The whole of ``harness`` at once: the top-level modules (``cli.py``, ``results.py``,
+    ...) and any circle the layers would allow between packages of one layer."""
+    assert cycles(import_graph(HARNESS)) == []
+
+
+def test_the_cycle_check_sees_a_cycle_through_a_package_init(tmp_path: Path) -> None:
+    """A package's ``__init__.py`` that imports a module which, in a function, imports a
+    name the ``__init__.py`` defines is a cycle; a module importing its sibling through
+    the package (``from pkg import sibling``) is not one with the package."""
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("from pkg.a import f\nLIMIT = 3\n")
+    (package / "a.py").write_text("def f():\n    from pkg import LIMIT\n    return LIMIT\n")
+    (package / "b.py").write_text("from pkg import a\nfrom . import c\n")
+    (package / "c.py").write_text("import pkg.a\n")
+    graph = import_graph(package, tmp_path)
+    assert graph == {"pkg": {"pkg.a"}, "pkg.a": {"pkg"}, "pkg.b": {"pkg.a", "pkg.c"}, "pkg.c": {"pkg.a"}}
+    assert cycles(graph) == [["pkg", "pkg.a"]]
 
 
 def test_the_cycle_check_finds_a_cycle() -> None:

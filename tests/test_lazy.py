@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from harness.cli import cli
 from harness.errors import HarnessError
 from harness.games.base import Problem, ProblemSet, ProblemStream, count_problems
-from harness.games.chess.suites import project_positions
+from harness.games.chess.suite_files import project_positions
 from harness.games.registry import load_problems
 from harness.results import RESULTS_FILE, RUN_FILE
 from harness.run import experiment as experiment_module

@@ -19,7 +19,7 @@ from harness.games.chess.movegen import (
     perft,
     tactical_moves,
 )
-from harness.games.chess.suites import project_positions
+from harness.games.chess.suite_files import project_positions
 
 from .conftest import can_compile
 

@@ -21,7 +21,7 @@ from open_spiel.python.algorithms.minimax import (  # type: ignore[import-untype
     alpha_beta_search,
 )
 
-from harness.games.openspiel import load_game, openspiel_tree
+from harness.games.openspiel.game import load_game, openspiel_tree
 
 EXACT = sorted(v.name for v in VARIANTS if v.exact)
 
@@ -93,7 +93,7 @@ def test_values_keys_and_names() -> None:
     # The same position by another move order has the same key, in any process.
     other = openspiel_tree("tic_tac_toe", actions=(1, 4, 0, 3))
     assert other.key() == root
-    code = ("from harness.games.openspiel import openspiel_tree; "
+    code = ("from harness.games.openspiel.game import openspiel_tree; "
             "print(openspiel_tree('tic_tac_toe', actions=(0, 3, 1, 4)).key())")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert int(out.stdout) == root

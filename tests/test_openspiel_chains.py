@@ -18,8 +18,8 @@ from open_spiel.python.algorithms.minimax import (  # type: ignore[import-untype
     alpha_beta_search,
 )
 
-from harness.games.openspiel import ALTERNATING, OpenSpielTree, load_game, openspiel_tree
-from harness.games.openspiel_cursor import complete_moves
+from harness.games.openspiel.cursor import complete_moves
+from harness.games.openspiel.game import ALTERNATING, OpenSpielTree, load_game, openspiel_tree
 
 EXACT = sorted(v.name for v in VARIANTS if v.exact)
 

@@ -1,4 +1,4 @@
-"""The compiled cursor of OpenSpiel trees (``_openspiel_cursor.c``) is the Python one,
+"""The compiled cursor of OpenSpiel trees (``harness/games/openspiel/_cursor.c``) is the Python one,
 node for node.
 
 Every method agrees with :class:`PythonCursor` along random games, every variant's search
@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 
 from harness.errors import HarnessError
-from harness.games import openspiel_cursor
-from harness.games.evaluations import Evaluation
+from harness.games.openspiel import cursor as openspiel_cursor
+from harness.games.openspiel.evaluations import Evaluation
 from harness.results import environment
 from harness.search import VARIANTS, Switches, make_spec, run_search
 
@@ -25,7 +25,7 @@ pytest.importorskip("pyspiel")
 pytestmark = pytest.mark.skipif(openspiel_cursor.BUILT is None,
                                 reason="the compiled OpenSpiel cursor was not built")
 
-from harness.games.openspiel import OpenSpielTree, load_game  # noqa: E402
+from harness.games.openspiel.game import OpenSpielTree, load_game  # noqa: E402
 
 EXACT = [v.name for v in VARIANTS if v.exact and v.origin == "built in"]
 
@@ -42,7 +42,7 @@ def trees(game: str, **kwargs: Any) -> tuple[OpenSpielTree, OpenSpielTree]:
 
 def test_the_compiled_cursor_runs_by_default_where_it_can() -> None:
     compiled = OpenSpielTree("tic_tac_toe")
-    assert type(compiled.moves.__self__).__module__ == "harness.games._openspiel_cursor"
+    assert type(compiled.moves.__self__).__module__ == "harness.games.openspiel._cursor"
     chains = OpenSpielTree("checkers")           # a player may move twice: Python's
     assert isinstance(chains.moves.__self__, openspiel_cursor.PythonCursor)
     assert environment()["compiled_openspiel"] is True

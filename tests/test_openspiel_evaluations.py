@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from harness.cli import cli
-from harness.games.evaluations import (
+from harness.games.openspiel.evaluations import (
     EVALUATIONS,
     Evaluation,
     checkers_pieces,
@@ -28,7 +28,7 @@ from .conftest import harness_installed_with
 
 pytest.importorskip("pyspiel")
 
-from harness.games.openspiel import OpenSpielTree, load_game, openspiel_tree
+from harness.games.openspiel.game import OpenSpielTree, load_game, openspiel_tree
 
 EXACT = sorted(v.name for v in VARIANTS if v.exact)
 BUILT_IN = ["othello", "othello-discs", "othello-mobility", "othello-corners", "checkers",
@@ -138,7 +138,7 @@ PLUGIN = {
     "center_eval-0.1.dist-info/entry_points.txt": "[harness.evaluations]\n"
                                                   "center = center_eval:CENTER\n"
                                                   "clash = center_eval:CLASH\n",
-    "center_eval.py": "from harness.games.evaluations import Evaluation\n"
+    "center_eval.py": "from harness.games.openspiel.evaluations import Evaluation\n"
                       "def center(state):\n"
                       "    board = str(state).split()\n"
                       "    mine = 'x' if state.current_player() == 0 else 'o'\n"

@@ -15,7 +15,6 @@ from click.testing import CliRunner
 from harness.check.game import check_game
 from harness.cli import cli
 from harness.errors import HarnessError
-from harness.games.othello import generate
 from harness.games.othello.compiled import compiled_in_use, othello_tree
 from harness.games.othello.game import (
     MIDGAME_DEPTH,
@@ -39,6 +38,7 @@ from harness.games.othello.tree import (
 from harness.games.registry import find_game, load_problems
 from harness.results import load_results
 from harness.search import VARIANTS, Switches, make_spec, run_search
+from harness.suites import othello as generate
 
 PERFT = (4, 12, 56, 244, 1_396, 8_200, 55_092, 390_216)
 """Leaf nodes at depths 1-8 from the start (the issue's figures, the standard perft)."""
@@ -82,7 +82,7 @@ def test_the_start_and_its_moves() -> None:
 @pytest.fixture(scope="module")
 def pyspiel_othello() -> object:
     pytest.importorskip("pyspiel")
-    from harness.games.openspiel import load_game
+    from harness.games.openspiel.game import load_game
 
     return load_game("othello")
 
@@ -222,7 +222,7 @@ def test_an_unknown_spec_lists_the_shipped_suites() -> None:
 
 def test_the_suite_regenerates_byte_for_byte() -> None:
     header = SUITE.read_text().splitlines()[1]
-    command = header.partition("with: python -m harness.games.othello.generate ")[2].split()
+    command = header.partition(f"with: python -m {generate.FIRST_HOME} ")[2].split()
     assert command[-2:] == ["--out", "harness/games/othello/positions/phases.txt"]
     args = dict(zip(command[0::2], command[1::2], strict=True))
     text = generate.suite_text(int(args["--seed"]), int(args["--count"]),

@@ -21,7 +21,7 @@ from harness.errors import DISAGREEMENT_EXIT
 from harness.games.chess import compiled
 from harness.games.chess.epd import illegal_position
 from harness.games.chess.perft import check_suite, parse_line, read_suite
-from harness.games.chess.suites import project_positions
+from harness.games.chess.suite_files import project_positions
 
 START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"

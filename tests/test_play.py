@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from harness.games.chess.epd import load_suite
 from harness.games.chess.play import play, prepare, take_back
-from harness.games.chess.suites import project_positions
+from harness.games.chess.suite_files import project_positions
 
 STARTS = [
     chess.STARTING_FEN,

@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 
 from harness.errors import HarnessError
-from harness.games.chess.suites import find_suite
+from harness.games.chess.suite_files import find_suite
 from harness.reproduce import claims as registry
 from harness.reproduce.claims import three_games as tg
 from harness.reproduce.measure import FULL, QUICK, chess_positions, measure

@@ -17,7 +17,7 @@ from click.testing import CliRunner
 
 from harness.cli import cli
 from harness.games.base import Problem
-from harness.games.chess.suites import project_positions
+from harness.games.chess.suite_files import project_positions
 from harness.games.registry import find_game, load_problems
 from harness.results import RESULTS_FILE
 from harness.run.executors import Execution, collector_paused, run_jobs

@@ -21,9 +21,9 @@ from click.testing import CliRunner
 
 from harness.cli import cli
 from harness.errors import HarnessError
-from harness.games.chess import suites
+from harness.games.chess import suite_files as suites
 from harness.games.chess.epd import load_suite
-from harness.games.chess.suites import (
+from harness.games.chess.suite_files import (
     KNOWN_SUITES,
     KnownSuite,
     SuiteInfo,

@@ -17,8 +17,8 @@ from harness.games.base import Game, ProblemSet
 from harness.games.checkers.game import Checkers
 from harness.games.chess.game import Chess
 from harness.games.connect4.game import Connect4
-from harness.games.evaluations import PLUGIN_PROBLEMS as EVALUATION_PLUGIN_PROBLEMS
-from harness.games.openspiel import OpenSpiel
+from harness.games.openspiel.evaluations import PLUGIN_PROBLEMS as EVALUATION_PLUGIN_PROBLEMS
+from harness.games.openspiel.game import OpenSpiel
 from harness.games.othello.game import Othello
 from harness.games.trees.game import RandomTrees, TreeFile
 from harness.options import OptionValue, resolve

@@ -265,7 +265,7 @@ class OpenSpielPlaying(Playing):
     gives one player several), named as the tree names it."""
 
     def __init__(self, problem: Problem) -> None:
-        from harness.games.openspiel import load_game
+        from harness.games.openspiel.game import load_game
 
         self.problem = problem
         self.actions = [int(a) for a in problem.position.replace(";", " ").split()]
@@ -282,7 +282,7 @@ class OpenSpielPlaying(Playing):
         return find_game(self.problem.game).tree(position)
 
     def play(self, move: str) -> None:
-        from harness.games.openspiel import move_actions
+        from harness.games.openspiel.game import move_actions
 
         tree = self.tree()
         chosen = next((m for m in tree.moves() if tree.move_name(m) == move), None)

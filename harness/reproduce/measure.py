@@ -21,7 +21,7 @@ import pandas as pd
 
 from harness.errors import HarnessError
 from harness.games.base import Problem
-from harness.games.chess.suites import find_suite
+from harness.games.chess.suite_files import find_suite
 from harness.games.chess.tree import Ordering
 from harness.games.registry import find_game, load_problems
 from harness.plugins import BUILT_IN

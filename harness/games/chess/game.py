@@ -59,7 +59,7 @@ class Chess(Game):
 
     def load(self, spec: str, options: tuple[tuple[str, OptionValue], ...],
              skip_invalid: bool = False) -> ProblemSet:
-        from harness.games.chess.suites import find_suite
+        from harness.games.chess.suite_files import find_suite
 
         if not spec.strip():                    # Path("") is ".", a folder
             raise HarnessError("chess: which suite? a chess set needs an EPD file name, e.g. "

@@ -169,7 +169,7 @@ static PyMethodDef Cursor_methods[] = {
 
 static PyTypeObject CursorType = {
     PyVarObject_HEAD_INIT(NULL, 0)
-    .tp_name = "harness.games._openspiel_cursor.Cursor",
+    .tp_name = "harness.games.openspiel._cursor.Cursor",
     .tp_doc = "moves, push, value, terminal_value and child_value of an OpenSpiel tree whose players alternate",
     .tp_basicsize = sizeof(Cursor),
     .tp_flags = Py_TPFLAGS_DEFAULT,
@@ -180,11 +180,11 @@ static PyTypeObject CursorType = {
 };
 
 static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "_openspiel_cursor",
-    "The per-node methods of an OpenSpiel tree in C (see harness/games/openspiel.py).", -1, NULL,
+    PyModuleDef_HEAD_INIT, "_cursor",
+    "The per-node methods of an OpenSpiel tree in C (see harness/games/openspiel/game.py).", -1, NULL,
 };
 
-PyMODINIT_FUNC PyInit__openspiel_cursor(void) {
+PyMODINIT_FUNC PyInit__cursor(void) {
     s_legal_actions = PyUnicode_InternFromString("legal_actions");
     s_child = PyUnicode_InternFromString("child");
     s_is_terminal = PyUnicode_InternFromString("is_terminal");

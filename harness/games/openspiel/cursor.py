@@ -2,7 +2,7 @@
 ``terminal_value`` and ``child_value`` over the tree's stack of states, in Python or compiled.
 
 The search frame calls them once or more at every node, and as Python methods around
-pyspiel's calls they cost about as much as the calls themselves. ``_openspiel_cursor.c``,
+pyspiel's calls they cost about as much as the calls themselves. ``_cursor.c``,
 built when the package is installed where a C compiler is found, makes the same calls in
 the same order from C for games whose players alternate (every action passes the turn);
 :class:`PythonCursor` is the reference and serves every game
@@ -25,7 +25,7 @@ StateEvaluation = Callable[[Any], int]
 units of the scaled returns."""
 
 
-BUILT = optional_extension("harness.games._openspiel_cursor")
+BUILT = optional_extension("harness.games.openspiel._cursor")
 """The compiled module, or ``None`` where it was not built."""
 
 

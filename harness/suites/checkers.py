@@ -13,7 +13,7 @@ differ). A game gives one position, in the phase its number asks for (game ``i``
 A position is kept when the side to move has at least two moves, the material
 (a king counted as a man) differs by at most one piece, and no earlier position is the
 same; a game that reaches no such position is dropped. Run it as a module (``python -m
-harness.games.checkers.suite --count 24 --seed 1 --out FILE``): the file's header gives
+harness.suites.checkers --count 24 --seed 1 --out FILE``): the file's header gives
 the command that remakes it byte for byte.
 """
 
@@ -28,6 +28,10 @@ from harness.games.checkers.tree import CheckersTree
 from harness.search.registry import make_spec
 from harness.search.run import run_search
 
+FIRST_HOME = "harness.games.checkers.suite"
+"""The module's name in the headers of the files it writes: where it was when the shipped
+files were made. They keep their bytes (the sealed rules quote their sha256s), and
+``python -m harness.games.checkers.suite`` still runs this module (:mod:`harness.moved`)."""
 PHASES = ("opening", "middle", "endgame")
 RANDOM_MOVE = 0.3
 """The chance that a ply is a random legal move, not the search's."""
@@ -88,8 +92,8 @@ def generate(count: int, seed: int) -> list[tuple[str, str]]:
 def write_suite(path: Path, count: int, seed: int) -> None:
     """The suite as a file: a header with the command that remakes it, a FEN a line."""
     lines = [f"# A generated checkers suite: {count} positions (opening, middle game, endgame in "
-             f"turn), seed {seed}. Written by this project (harness.games.checkers.suite).",
-             f"# Regenerate it byte for byte with: python -m harness.games.checkers.suite "
+             f"turn), seed {seed}. Written by this project ({FIRST_HOME}).",
+             f"# Regenerate it byte for byte with: python -m {FIRST_HOME} "
              f"--count {count} --seed {seed} --out {path}"]
     for text, phase in generate(count, seed):
         lines += [f"# {phase}", text]
@@ -100,7 +104,7 @@ def main(argv: list[str]) -> int:
     """``--count N --seed S --out FILE``."""
     options = dict(zip(argv[::2], argv[1::2], strict=False))
     if len(argv) % 2 or set(options) != {"--count", "--seed", "--out"}:
-        print("usage: python -m harness.games.checkers.suite --count N --seed S --out FILE",
+        print("usage: python -m harness.suites.checkers --count N --seed S --out FILE",
               file=sys.stderr)
         return 2
     write_suite(Path(options["--out"]), int(options["--count"]), int(options["--seed"]))

@@ -56,12 +56,16 @@ import chess
 from harness.errors import HarnessError
 from harness.games.chess.epd import EpdOperand, write_epd
 from harness.games.chess.evaluation import FULL_PHASE, PHASE_WEIGHT
-from harness.games.chess.suites import PROJECT_POSITIONS, project_root
+from harness.games.chess.suite_files import PROJECT_POSITIONS, project_root
 from harness.games.chess.tree import ChessTree, PositionCache
 from harness.search.counters import Counters
 from harness.search.registry import VariantSpec, find_variant, make_spec
 from harness.search.run import SearchResult, Switches, check_depth, run_search
 
+FIRST_HOME = "harness.games.chess.generate"
+"""The module's name in the header of the suites it writes: where it was when ``bench.epd``
+was made, which keeps its bytes (a run records its suites' sha256s); the name is an alias
+of this module (:mod:`harness.moved`)."""
 MIDDLEGAME = "middlegame"
 """The phase name of a middle-game position (in ``c0``)."""
 ENDGAME = "endgame"
@@ -248,12 +252,12 @@ def generated_header(count: int, seed: int, settings: GenerateSettings = DEFAULT
     if settings == DEFAULT_SETTINGS:
         remake = f"harness suites generate --count {count} --seed {seed} --out {out}"
     else:
-        remake = (f"harness.games.chess.generate.write_generated_suite({out!r}, count={count}, seed={seed}, "
+        remake = (f"harness.suites.chess_bench.write_generated_suite({out!r}, count={count}, seed={seed}, "
                   "settings=GenerateSettings(<the settings below>))")
     s = settings
     return [
         f"A generated benchmark suite: {count} positions ({count - endgames} middle game, {endgames} "
-        f"endgame), seed {seed}. Written by this project (harness.games.chess.generate).",
+        f"endgame), seed {seed}. Written by this project ({FIRST_HOME}).",
         f"Regenerate it byte for byte with: {remake}",
         *textwrap.wrap(f"Settings: {s.describe()}", width=110, subsequent_indent="  ",
                        break_on_hyphens=False),

@@ -1,6 +1,6 @@
 """The project's own Othello suite: positions from seeded random games at set disc counts.
 
-    python -m harness.games.othello.generate [--seed N] [--count N] [--phases 20,30,40,50]
+    python -m harness.suites.othello [--seed N] [--count N] [--phases 20,30,40,50]
         [--solve-empties N] [--out FILE]
 
 Each position is the first of a game of uniformly random legal moves (a fresh game for
@@ -25,6 +25,10 @@ from harness.games.othello.compiled import othello_tree
 from harness.games.othello.tree import PASS, Board, OthelloTree, plies_to_end
 from harness.search import Switches, make_spec, run_search
 
+FIRST_HOME = "harness.games.othello.generate"
+"""The module's name in the headers of the files it writes: where it was when the shipped
+files were made. They keep their bytes (the sealed rules quote their sha256s), and
+``python -m harness.games.othello.generate`` still runs this module (:mod:`harness.moved`)."""
 PHASES = (20, 30, 40, 50)
 """Discs on the board: early, middle, late middle game and endgame."""
 SOLVE_TABLE = 1 << 20
@@ -80,8 +84,8 @@ def suite_text(seed: int, count: int, phases: Sequence[int], solve_empties: int,
     header = [
         f"# Othello positions: {count} from each of {len(phases)} phases "
         f"({', '.join(map(str, phases))} discs, or one more), seed {seed}; written by this project "
-        "(harness.games.othello.generate).",
-        f"# Regenerate it byte for byte with: python -m harness.games.othello.generate "
+        f"({FIRST_HOME}).",
+        f"# Regenerate it byte for byte with: python -m {FIRST_HOME} "
         f"--seed {seed} --count {count} --phases {','.join(map(str, phases))} "
         f"--solve-empties {solve_empties} --out {out}",
         "# A line: 64 squares A1..H8 row by row (X, O, -), the side to move, and the exact "
@@ -91,7 +95,7 @@ def suite_text(seed: int, count: int, phases: Sequence[int], solve_empties: int,
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m harness.games.othello.generate",
+    parser = argparse.ArgumentParser(prog="python -m harness.suites.othello",
                                      description="Write the project's Othello suite.")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--count", type=int, default=10, help="positions per phase")

@@ -42,7 +42,7 @@ numbers come from :class:`random.Random` seeded with a string (hashed with SHA-5
 Python's salted ``hash``), and the search is deterministic. So the first ``n`` positions
 of a suite do not depend on how many more are asked for. Run it as a module::
 
-    python -m harness.games.chess.suite --count N --seed S [--exclude NAME,...] --out FILE
+    python -m harness.suites.chess_selfplay --count N --seed S [--exclude NAME,...] --out FILE
 
 ``--exclude`` names suites (as ``harness run`` finds them: ``wac``, ``bench``, a path)
 whose positions the suite must not contain. The file's header gives the command that
@@ -64,11 +64,15 @@ from harness.errors import HarnessError
 from harness.files import read_text_lines
 from harness.games.chess.compiled import chess_tree
 from harness.games.chess.epd import write_epd
-from harness.games.chess.generate import material_balance, phase, project_relative, repeats
-from harness.games.chess.suites import find_suite
+from harness.games.chess.suite_files import find_suite
 from harness.search.registry import make_spec
 from harness.search.run import SearchResult, run_search
+from harness.suites.chess_bench import material_balance, phase, project_relative, repeats
 
+FIRST_HOME = "harness.games.chess.suite"
+"""The module's name in the headers of the files it writes: where it was when the shipped
+files were made. They keep their bytes (the sealed rules quote their sha256s), and
+``python -m harness.games.chess.suite`` still runs this module (:mod:`harness.moved`)."""
 PHASES = ("opening", "middle", "endgame")
 """The phases, taken in turn."""
 SEARCH_DEPTH = 3
@@ -130,7 +134,7 @@ def game_positions(seed: int, game: int, tree: str = "auto") -> Iterator[tuple[i
     board the live one (do not keep it). Played lazily, so a caller that stops early saves
     the rest; the moves depend only on ``seed`` and ``game`` (``tree``, the chess game
     option of that name, chooses the tree that searches, not the moves)."""
-    rng = random.Random(f"harness.games.chess.suite seed={seed} game={game}")
+    rng = random.Random(f"{FIRST_HOME} seed={seed} game={game}")  # the salt stays with the name
     board = chess.Board()
     for ply in range(MAX_PLIES + 1):
         yield ply, board
@@ -171,7 +175,7 @@ def best_new_move(board: chess.Board, tree: str = "auto") -> chess.Move | None:
 
 def targets(seed: int, game: int) -> tuple[int, int]:
     """Game ``game``'s opening and middle-game plies."""
-    rng = random.Random(f"harness.games.chess.suite seed={seed} game={game} targets")
+    rng = random.Random(f"{FIRST_HOME} seed={seed} game={game} targets")
     return rng.randint(*OPENING_PLIES), rng.randint(*MIDDLE_PLIES)
 
 
@@ -287,8 +291,8 @@ def write_suite(path: Path, count: int, seed: int, exclude: Sequence[str] = ()) 
     low, high = OPENING_PLIES
     header = [
         f"A generated chess suite: {count} positions (opening, middle game, endgame in turn), seed "
-        f"{seed}. Written by this project (harness.games.chess.suite).",
-        f"Regenerate it byte for byte with: python -m harness.games.chess.suite --count {count} "
+        f"{seed}. Written by this project ({FIRST_HOME}).",
+        f"Regenerate it byte for byte with: python -m {FIRST_HOME} --count {count} "
         f"--seed {seed}{option} --out {project_relative(path)}",
         f"Games from the start: alpha-beta depth {SEARCH_DEPTH} with quiescence for both sides; in the first "
         f"{RANDOM_PLIES} plies a random legal move with chance {RANDOM_MOVE};",
@@ -315,7 +319,7 @@ def _clash_lines(clashes: Sequence[tuple[Found, str]]) -> list[str]:
             for found, ident in clashes]
 
 
-USAGE = "usage: python -m harness.games.chess.suite --count N --seed S [--exclude NAME,...] --out FILE"
+USAGE = "usage: python -m harness.suites.chess_selfplay --count N --seed S [--exclude NAME,...] --out FILE"
 
 
 def parse_options(argv: Sequence[str]) -> tuple[int, int, list[str], Path]:
@@ -351,7 +355,7 @@ def main(argv: Sequence[str]) -> int:
         count, seed, exclude, out = parse_options(argv)
         write_suite(out, count, seed, exclude)
     except HarnessError as exc:
-        print(f"harness.games.chess.suite: {exc} ({USAGE})", file=sys.stderr)
+        print(f"harness.suites.chess_selfplay: {exc} ({USAGE})", file=sys.stderr)
         return 2
     return 0
 

@@ -15,7 +15,7 @@
   ``push``.
 - **Values** are for the side to move, in negamax form. At a terminal state: OpenSpiel's
   return for that player times ``scale`` (default 1: a win is 1, a draw 0, a loss -1 in
-  the win/loss games) and, with an :class:`~harness.games.evaluations.Evaluation`, times
+  the win/loss games) and, with an :class:`~harness.games.openspiel.evaluations.Evaluation`, times
   its bound + 1, so that a decided game outranks every evaluation; the product must be an
   integer, else the search stops with a :class:`HarnessError` asking for a larger
   ``scale``. Elsewhere, at the search's horizon, the evaluation (an integer for the player
@@ -28,7 +28,7 @@
   ``hash`` of a string. Positions reached by different move orders share a key. A key is
   computed only when the search asks for it (a table), once per node.
 - **Per node**, the frame calls the methods of a cursor over the tree's stack of states
-  (:mod:`harness.games.openspiel_cursor`): compiled for the games that alternate, where a
+  (:mod:`harness.games.openspiel.cursor`): compiled for the games that alternate, where a
   C compiler was found at install.
 - Games must be sequential, deterministic, perfect-information, two-player and
   zero-sum, and the position searched must not be over; others are refused with one line
@@ -47,8 +47,8 @@ from typing import Any, ClassVar, cast
 
 from harness.errors import HarnessError
 from harness.games.base import Game, Move, Problem, ProblemSet, Tree, check_default_depth
-from harness.games.evaluations import Evaluation, find_evaluation, listing
-from harness.games.openspiel_cursor import StateEvaluation, complete_moves, make_cursor
+from harness.games.openspiel.cursor import StateEvaluation, complete_moves, make_cursor
+from harness.games.openspiel.evaluations import Evaluation, find_evaluation, listing
 from harness.options import Option, OptionValue
 
 ParamValue = int | float | bool | str
@@ -209,7 +209,7 @@ class OpenSpielTree:
         self._root_player: int = state.current_player()
         self._states: list[Any] = [state]
         # The methods the frame calls at every node are the cursor's own (compiled where it
-        # can be; see harness.games.openspiel_cursor), and stepping back is the stack's pop:
+        # can be; see harness.games.openspiel.cursor), and stepping back is the stack's pop:
         # no Python frame of the tree's per node.
         cursor = make_cursor(self._states, self._root_player,
                              scale * (1 if bound is None else bound + 1),
@@ -277,7 +277,7 @@ class OpenSpiel(Game):
     ``openspiel:breakthrough(rows=5,columns=5),moves=0 1``, ``openspiel:othello,eval=othello``.
 
     An evaluation for searches shallower than the game is named by the option ``eval``
-    (:mod:`harness.games.evaluations`: built in, or added through the entry-point group
+    (:mod:`harness.games.openspiel.evaluations`: built in, or added through the entry-point group
     ``harness.evaluations``). A plug-in can also register a game with its own:
     ``OpenSpiel("breakthrough-eval", evaluation=my_evaluation)``.
     """
