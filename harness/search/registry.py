@@ -58,6 +58,9 @@ class Variant:
     """The loop of the compiled frame (``harness/search/_engine.c``) that every pass of
     this variant searches (``minimax``, ``alphabeta`` or ``alphabeta-fs``), or ``None``:
     its searches run in the Python frame (see :mod:`harness.search.engine`)."""
+    best_first: bool = False
+    """Whether it searches best-first (an OPEN list of states, SSS* and DUAL*) rather than
+    through the node frame's loops: its results' frame is ``best-first``."""
     iterative: bool = False
     """Whether it always deepens iteratively (its driver needs the previous score)."""
     counting: str = ""
@@ -152,7 +155,7 @@ def _best_first(name: str, star: str, merits: str, author: str, dual: bool) -> V
         f"algorithms, AIJ 87; {author}",
         driver=lambda o: best_first(dual, _int(o, "max_open")),
         options={"max_open": Option(MAX_OPEN, "states OPEN may hold", minimum=1)},
-        counting=BEST_FIRST_COUNTING)
+        counting=BEST_FIRST_COUNTING, best_first=True)
 
 
 _SSS_PASSES = 1000

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from harness.errors import HarnessError
 from harness.games.base import INF, Tree, has_enhancements
 from harness.games.base import MAX_DEPTH as MAX_DEPTH  # re-exported: the search's limit
+from harness.search.compiled import compiled_in_use
 from harness.search.core import NodeLimitReached, Quiescence, Search
 from harness.search.core import line_names as line_names  # re-exported: its home was here
 from harness.search.engine import NativeSearch, runs_natively
@@ -80,6 +81,34 @@ class SearchResult:
     first_passes: int = 0
     """Passes of the first iteration (under iterative deepening, the shallowest; else
     every pass): a driver's passes per iteration without its first guess's."""
+    frame: str = ""
+    """The frame that ran it (:data:`FRAMES`): times compare only within one frame."""
+
+
+FRAMES = {
+    "compiled": "the compiled frame (harness/search/_engine.c) over a native tree",
+    "python": "the search core compiled with mypyc, calling the tree's Python methods",
+    "pure-python": "the search core run from its Python source (no build, or "
+                   "HARNESS_PURE_PYTHON)",
+    "best-first": "a best-first search (SSS*, DUAL*): an OPEN list, not the node frame",
+}
+"""The frames a search may run in, each in words: what ``SearchResult.frame`` and the
+``frame`` column of results.csv hold. A time or nodes-a-second figure of one frame says
+nothing about another's algorithm."""
+
+
+def frame_name(search: Search, best_first: bool) -> str:
+    """The name in :data:`FRAMES` of the frame ``search`` runs in (``best_first``: the
+    variant searches best-first, outside the loops of the frame)."""
+    if best_first:
+        return "best-first"
+    if isinstance(search, NativeSearch):
+        return "compiled"
+    return _CORE_FRAME
+
+
+_CORE_FRAME = "python" if compiled_in_use() else "pure-python"
+"""Which Python frame this process runs: decided once, before the core was imported."""
 
 
 def check_depth(depth: int) -> None:
@@ -132,6 +161,7 @@ def search_with(frame: type[Search], tree: Tree, spec: VariantSpec, depth: int,
     if max_nodes is not None:
         search.node_limit = max_nodes
     drive = spec.driver()
+    frame_used = frame_name(search, spec.variant.best_first)
     iterative = switches.iterative_deepening or spec.variant.iterative
     start = time.perf_counter()
     guess: int | None = None
@@ -144,12 +174,13 @@ def search_with(frame: type[Search], tree: Tree, spec: VariantSpec, depth: int,
     except NodeLimitReached:
         tree.reset()
         return SearchResult(None, "none", "", [], "max-nodes", search.counts(), tt_size,
-                            time.perf_counter() - start, _passes(search))
+                            time.perf_counter() - start, _passes(search), frame=frame_used)
     elapsed = time.perf_counter() - start
     move = "" if outcome.best_move is None else tree.move_name(outcome.best_move)
     pv = search.principal_variation_names(outcome.best_move, depth)
     return SearchResult(outcome.score, outcome.bound, move, pv, outcome.status,
-                        search.counts(), tt_size, elapsed, _passes(search), first_passes)
+                        search.counts(), tt_size, elapsed, _passes(search), first_passes,
+                        frame_used)
 
 
 def _passes(search: Search) -> list[TraceNode] | None:
