@@ -102,7 +102,7 @@ def test_every_exact_variant_searches_the_same_nodes(name: str) -> None:
     for i, (position, depth) in enumerate(PLAN):
         for switches in (SWITCHES if i == 0 else SWITCHES[i % 2::2]):
             found = [dataclasses.replace(run_search(tree, make_spec(name), depth, switches,
-                                                    max_nodes=CAP), time_s=0.0)
+                                                    max_nodes=CAP), time_s=0.0, frame="")
                      for tree in pair(position)]
             assert found[0] == found[1], (name, position, depth, switches)
 

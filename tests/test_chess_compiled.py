@@ -274,7 +274,7 @@ def same_search(python: Any, native: Any, variant: str, depth: int, switches: Sw
     for tree in (python, native):
         tree.set_ordering(ordering)
         found.append(dataclasses.replace(run_search(tree, make_spec(variant), depth, switches,
-                                                    max_nodes=CAP), time_s=0.0))
+                                                    max_nodes=CAP), time_s=0.0, frame=""))
     assert found[0] == found[1], (variant, depth, switches, ordering)
     return found[0]
 

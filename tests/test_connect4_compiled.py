@@ -129,7 +129,7 @@ def same_search(moves: str, width: int, height: int, order: str, anticipate: boo
     board = board_from(moves, width, height)
     depth = depth or width * height - board.moves
     found = [dataclasses.replace(run_search(tree, make_spec(name), depth, switches,
-                                            max_nodes=max_nodes), time_s=0.0)
+                                            max_nodes=max_nodes), time_s=0.0, frame="")
              for tree in pair(board, order, anticipate)]
     assert found[0] == found[1], (name, moves, order, anticipate, depth, switches)
     return found[0]

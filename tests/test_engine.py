@@ -26,8 +26,11 @@ from hypothesis import strategies as st
 from harness.games.connect4 import compiled as connect4_compiled
 from harness.games.connect4.compiled import connect4_tree
 from harness.games.connect4.tree import board_from
+from harness.games.othello import compiled as othello_compiled
+from harness.games.othello.game import read_position
+from harness.games.registry import load_problems
 from harness.results import environment
-from harness.search import VARIANTS, Switches, engine, make_spec, run, run_search
+from harness.search import VARIANTS, Switches, engine, make_spec, parse_variants, run, run_search
 from harness.search.counters import Counters
 from harness.search.run import SearchResult
 
@@ -37,6 +40,24 @@ pytestmark = pytest.mark.skipif(
 
 NATIVE = [v.name for v in VARIANTS if v.native_loop is not None]
 """Every variant the compiled frame runs."""
+ALPHA_BETA_FAMILY = [v.name for v in VARIANTS if v.native_loop is not None and (
+    v.name in ("minimax", "alphabeta", "alphabeta-fs") or v.uses_table)]
+"""The variants whose every pass is a loop of alphabeta.py (the MTD drivers')."""
+WINDOWED = [name for name in NATIVE if name not in ALPHA_BETA_FAMILY]
+"""The variants with loops of their own: PVS, NegaScout, Scout, Belle, zwp, aspiration."""
+WITH_OPTIONS = [
+    "pvs:zw_min_depth=3", "pvs:research_min_depth=2", "pvs-fs:zw_min_depth=2",
+    "moreland:zw_min_depth=2,research_min_depth=2", "negascout:research_min_depth=2",
+    "negascout-fs:research_min_depth=2", "zwp:improve=false", "zwp:researched_pv=false",
+    "zwp-all:improve=false", "zwp-pv:researched_pv=false", "aspiration:inner=belle",
+    "aspiration:inner=negascout,window=3", "aspiration:inner=zwp-pv,widen=double",
+    "aspiration:inner=pvs-marsland,window=1", "aspiration:inner=alphabeta",
+]
+"""Every option of the loops, each a parameter of the compiled twin."""
+
+
+PARAMETERS = engine.NativeLoop("alphabeta").parameters()
+"""A loop's parameters as the engine takes them (the defaults)."""
 
 
 def random_position(seed: int, stones: int) -> str:
@@ -63,18 +84,21 @@ POSITIONS = [random_position(seed, stones) for seed, stones in
 
 def both(moves: str, name: str, depth: int, switches: Switches, order: str = "threats",
          anticipate: bool = True, max_nodes: int | None = None) -> tuple[SearchResult, SearchResult]:
-    """The search in the compiled frame and in the Python frame, on the compiled tree."""
+    """The search in the compiled frame and in the Python frame, on the compiled tree;
+    ``name`` may carry options (``pvs:zw_min_depth=3``)."""
     results = []
+    spec = parse_variants(name)[0]
     for native in (True, False):
         tree = connect4_tree(board_from(moves), order, anticipate, compiled=True)
-        results.append(run_search(tree, make_spec(name), depth, switches, max_nodes=max_nodes,
+        results.append(run_search(tree, spec, depth, switches, max_nodes=max_nodes,
                                   native=native))
+    assert results[0].frame == "compiled" and results[1].frame in ("python", "pure-python")
     return results[0], results[1]
 
 
 def same(native: SearchResult, python: SearchResult) -> None:
-    ours = {k: v for k, v in dataclasses.asdict(native).items() if k != "time_s"}
-    theirs = {k: v for k, v in dataclasses.asdict(python).items() if k != "time_s"}
+    ours = {k: v for k, v in dataclasses.asdict(native).items() if k not in ("time_s", "frame")}
+    theirs = {k: v for k, v in dataclasses.asdict(python).items() if k not in ("time_s", "frame")}
     assert ours == theirs
 
 
@@ -91,7 +115,7 @@ SWITCHES = [
 ]
 
 
-@pytest.mark.parametrize("name", NATIVE)
+@pytest.mark.parametrize("name", ALPHA_BETA_FAMILY)
 def test_every_variant_of_the_engine_searches_the_same_nodes(name: str) -> None:
     for moves in POSITIONS:
         full = 42 - len(moves)
@@ -101,11 +125,42 @@ def test_every_variant_of_the_engine_searches_the_same_nodes(name: str) -> None:
                 same(*both(moves, name, depth, switches))
 
 
-def test_the_engine_agrees_on_pons_s_early_trees() -> None:
-    """Left-to-right and centre orders without anticipation (Pons's early steps)."""
-    for order in ("left", "centre"):
-        for name in ("alphabeta", "mtd-pons", "mtdf"):
-            same(*both(POSITIONS[0], name, 12, Switches(tt_size=1 << 14), order, False))
+@pytest.mark.parametrize("name", WINDOWED + WITH_OPTIONS)
+def test_every_windowed_loop_searches_the_same_nodes(name: str) -> None:
+    """PVS, NegaScout, Scout, Belle, the note's zwp and aspiration over each, from the end
+    game to the opening; the plain centre order without anticipation too (with threats
+    first, most of these positions are settled in a few nodes)."""
+    options = name not in WINDOWED      # a variant with an option: fewer searches
+    for moves in POSITIONS:
+        full = 42 - len(moves)
+        depths = (2, 5) if options else (2, 5, min(full, 9 if len(moves) > 20 else 7))
+        for depth in depths:
+            for switches in SWITCHES:
+                same(*both(moves, name, depth, switches))
+    for moves in ("627555371161544327", "41366133", "5225"):
+        for switches in SWITCHES[::4 if options else 2]:
+            same(*both(moves, name, 6 if options else 7, switches, "centre", False))
+
+
+def test_the_windowed_loops_make_tests_and_research_them() -> None:
+    """What makes these loops differ happens in the diff tests: tests, re-searches and
+    their nodes (nested ones counted once), on Othello's values."""
+    board = read_position(list(load_problems("othello:phases.txt").problems)[10].position)[0]
+    for name in ("pvs", "negascout", "negascout-fs", "scout", "zwp", "pvs-marsland", "belle"):
+        native, python = (run_search(othello_compiled.CompiledTree(board), make_spec(name), 5,
+                                     Switches(tt_size=1 << 12), native=native)
+                          for native in (True, False))
+        same(native, python)
+        counts = native.counters
+        assert counts["zw_searches"] > 0 and counts["researches"] > 0, name
+        assert 0 < counts["research_nodes"] < counts["nodes"], name
+
+
+def test_a_native_loop_s_parameters_are_its_fields_in_order() -> None:
+    loop = engine.NativeLoop("zwp", True, False, 3, 2, False, True, True, False)
+    assert loop.parameters() == dataclasses.astuple(loop)[1:]
+    assert set(engine.BUILT.LOOPS) >= {v.native_loop({k: o.default for k, o in v.options.items()}).name
+                                       for v in VARIANTS if v.native_loop is not None}
 
 
 @pytest.mark.parametrize("limit", [1, 2, 10, 100, 1000])
@@ -120,7 +175,7 @@ def test_a_node_limit_stops_both_frames_at_the_same_node(limit: int) -> None:
 
 @settings(max_examples=40, deadline=None)
 @given(seed=st.integers(0, 10**6), stones=st.integers(0, 38), name=st.sampled_from(NATIVE),
-       depth=st.integers(1, 12), size=st.sampled_from([0, 7, 256, 1 << 14]),
+       depth=st.integers(1, 10), size=st.sampled_from([0, 7, 256, 1 << 14]),
        hash_move=st.booleans(), leaves=st.booleans(), narrow=st.booleans(),
        bounds=st.booleans(), deepening=st.booleans())
 def test_random_searches_agree(seed: int, stones: int, name: str, depth: int, size: int,
@@ -129,7 +184,7 @@ def test_random_searches_agree(seed: int, stones: int, name: str, depth: int, si
     moves = random_position(seed, stones)
     switches = Switches(tt_size=size, hash_move=hash_move, tt_leaves=leaves, tt_narrow=narrow,
                         value_bounds=bounds, iterative_deepening=deepening)
-    same(*both(moves, name, min(depth, 6) if name == "minimax" else depth, switches))
+    same(*both(moves, name, min(depth, 6) if name in ("minimax", "scout") else depth, switches))
 
 
 def test_searches_one_after_another_share_nothing() -> None:
@@ -140,7 +195,8 @@ def test_searches_one_after_another_share_nothing() -> None:
         both(moves, "mtd-pons", 8, Switches(tt_size=1 << 10))
     tree = connect4_tree(board_from(POSITIONS[2]), "threats", True, compiled=True)
     kept = run.Search(tree)          # noqa: F841 -- alive while the next search runs
-    other = engine.NativeSearch(tree, run.TranspositionTable(1 << 10), "alphabeta-fs")
+    other = engine.NativeSearch(tree, run.TranspositionTable(1 << 10),
+                                engine.NativeLoop("alphabeta-fs"))
     again = both(POSITIONS[1], "mtd-pons", 8, Switches(tt_size=1 << 10))[0]
     del other
     same(again, alone)
@@ -174,7 +230,7 @@ def test_what_cannot_runs_in_the_python_frame(monkeypatch: pytest.MonkeyPatch) -
     made = spy(monkeypatch)
     compiled_tree = connect4_tree(board_from("4453"), "threats", True, compiled=True)
     python_tree = connect4_tree(board_from("4453"), "threats", True, compiled=False)
-    run_search(compiled_tree, make_spec("pvs"), 3)                 # another loop
+    run_search(compiled_tree, make_spec("sss"), 3)                 # best-first: no loop
     run_search(python_tree, make_spec("alphabeta"), 3)             # no native methods
     run_search(compiled_tree, make_spec("alphabeta"), 3, trace=True)   # an observer
     run_search(compiled_tree, make_spec("alphabeta"), 3, native=False)
@@ -208,7 +264,7 @@ def test_wrappers_keep_the_python_frame(monkeypatch: pytest.MonkeyPatch) -> None
     same(run_search(wrapped, make_spec("minimax"), 4),
          run_search(tree, make_spec("minimax"), 4, native=False))
     with pytest.raises(ValueError, match="no native methods of its own"):
-        engine.BUILT.Engine(wrapped, "minimax", 0, True, False, False, False,
+        engine.BUILT.Engine(wrapped, "minimax", PARAMETERS, 0, True, False, False, False,
                             run.NodeLimitReached, Counters())
     assert made == []
 
@@ -225,18 +281,21 @@ def test_harness_pure_python_keeps_every_search_in_python() -> None:
 def test_bad_engines_are_exceptions() -> None:
     assert engine.BUILT is not None
     tree = connect4_tree(board_from(""), "threats", True, compiled=True)
-    with pytest.raises(ValueError, match="loop pvs"):
-        engine.BUILT.Engine(tree, "pvs", 0, True, False, False, True,
+    with pytest.raises(ValueError, match="loop sss"):
+        engine.BUILT.Engine(tree, "sss", PARAMETERS, 0, True, False, False, True,
                             run.NodeLimitReached, Counters())
     with pytest.raises(ValueError, match="not negative"):
-        engine.BUILT.Engine(tree, "alphabeta", -1, True, False, False, True,
+        engine.BUILT.Engine(tree, "alphabeta", PARAMETERS, -1, True, False, False, True,
                             run.NodeLimitReached, Counters())
     with pytest.raises(AttributeError):
-        engine.BUILT.Engine(object(), "alphabeta", 0, True, False, False, True,
+        engine.BUILT.Engine(object(), "alphabeta", PARAMETERS, 0, True, False, False, True,
                             run.NodeLimitReached, Counters())
     with pytest.raises(TypeError, match="by position"):
-        engine.BUILT.Engine(tree, "alphabeta", 0, True, False, False, True,
+        engine.BUILT.Engine(tree, "alphabeta", PARAMETERS, 0, True, False, False, True,
                             run.NodeLimitReached, counters=Counters())
+    with pytest.raises(TypeError):
+        engine.BUILT.Engine(tree, "alphabeta", (1, 2), 0, True, False, False, True,
+                            run.NodeLimitReached, Counters())
     assert tuple(engine.BUILT.COUNTER_NAMES) == engine.COUNTER_NAMES
 
 
@@ -266,5 +325,27 @@ def test_the_engine_has_every_rule_of_the_drivers_and_counts_every_counter() -> 
     assert not any(Counters().as_dict().values())
     with pytest.raises(ValueError, match="no rule 9"):
         engine.BUILT.Engine(connect4_tree(board_from(""), "threats", True, compiled=True),
-                            "alphabeta-fs", 0, True, False, False, True, run.NodeLimitReached,
+                            "alphabeta-fs", PARAMETERS, 0, True, False, False, True, run.NodeLimitReached,
                             Counters()).zero_window_passes(4, 10, 0, 9, -10, 10)
+
+
+OTHELLO_SWITCHES = (Switches(), Switches(tt_size=1 << 12), Switches(tt_size=61, tt_leaves=True),
+                    Switches(tt_size=1 << 12, iterative_deepening=True), Switches(window=(-1, 1)))
+
+
+@pytest.mark.skipif(not othello_compiled.compiled_available(),
+                    reason="the compiled Othello tree was not built")
+@pytest.mark.parametrize("name", NATIVE + WITH_OPTIONS[:4])
+def test_othello_searches_the_same_nodes_in_both_frames(name: str) -> None:
+    """The compiled Othello tree is native too: its passes (a node with the pass alone
+    among them) and its exact end-game values, every loop, in both frames."""
+    spec = parse_variants(name)[0]
+    problems = list(load_problems("othello:phases.txt").problems)
+    for i, problem in enumerate(problems[::12]):
+        board = read_position(problem.position)[0]
+        depth = 2 + i % 3 if name != "minimax" else 2
+        switches = OTHELLO_SWITCHES[i % len(OTHELLO_SWITCHES)]
+        native, python = (run_search(othello_compiled.CompiledTree(board), spec, depth, switches,
+                                     native=native) for native in (True, False))
+        assert native.frame == "compiled"
+        same(native, python)

@@ -85,7 +85,7 @@ def same_search(text: str, name: str, depth: int, switches: Switches, max_nodes:
     the time (the Python tree's, returned)."""
     board = read_position(text)[0]
     found = [dataclasses.replace(run_search(tree, make_spec(name), depth, switches, max_nodes=max_nodes),
-                                 time_s=0.0)
+                                 time_s=0.0, frame="")
              for tree in pair(board)]
     assert found[0] == found[1], (name, text, depth, switches)
     return found[0]

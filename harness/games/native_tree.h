@@ -1,7 +1,7 @@
 /* The C side of a tree (beside harness/games/base.py, its Python side), for the compiled frame
  * (harness/search/_engine.c).
  *
- * A compiled tree (Connect Four's _board.c) offers it through a method native_tree()
+ * A compiled tree (Connect Four's, Othello's and checkers' _board.c) offers it through a method native_tree()
  * returning a capsule named NATIVE_TREE_CAPSULE that points to a static NativeTree, its
  * context the tree object (a reference the capsule holds), or None where the object's
  * Python methods may not be these (an instance of a subclass): the same methods as the
@@ -22,7 +22,7 @@
 
 #define NATIVE_TREE_CAPSULE "harness.search.native_tree"
 #define NATIVE_TREE_VERSION 1
-#define NATIVE_MAX_MOVES 256    /* the most children a node of a native tree may have */
+#define NATIVE_MAX_MOVES 512    /* the most children a node of a native tree may have */
 
 typedef struct {
     int version;                                   /* NATIVE_TREE_VERSION */
@@ -40,5 +40,28 @@ typedef struct {
                                                                unmoved; NULL: none (the frame
                                                                then does not prefetch) */
 } NativeTree;
+
+/* ---- for the trees: the capsule their native_tree() returns ---------------------------- */
+
+static inline void native_tree_release(PyObject *capsule) {
+    Py_XDECREF((PyObject *)PyCapsule_GetContext(capsule));
+}
+
+/* The capsule of `api`, its context `self` (a reference it holds); None when `self` is an
+ * instance of a subclass of `type`, whose Python methods may differ from the C ones. */
+static inline PyObject *native_tree_capsule(PyObject *self, PyTypeObject *type,
+                                            const NativeTree *api) {
+    if (Py_TYPE(self) != type)
+        Py_RETURN_NONE;
+    PyObject *capsule = PyCapsule_New((void *)api, NATIVE_TREE_CAPSULE, native_tree_release);
+    if (capsule == NULL)
+        return NULL;
+    if (PyCapsule_SetContext(capsule, Py_NewRef(self)) < 0) {
+        Py_DECREF(self);
+        Py_DECREF(capsule);
+        return NULL;
+    }
+    return capsule;
+}
 
 #endif

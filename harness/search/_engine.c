@@ -4,13 +4,13 @@
  * table in a dict of tuples and passes windows as Python ints: with a compiled tree that
  * is most of the time of a Connect Four search (about 0.6 µs a node where Pons's solver
  * takes 0.08). This is the same frame, node for node, in C, for trees that offer their
- * methods as C functions (native_tree.h) and for the loops of the alpha-beta family:
- * minimax, fail-hard and fail-soft alpha-beta, so every variant whose every pass runs one
- * of them (alphabeta, alphabeta-fs, minimax, mtdf, mtd-bi, mtd-pons, mt-sss, mt-dual). The
- * drivers stay in Python: a pass is one call of Engine.root, except the MTD drivers'
- * zero-window passes, which run here in one call (Engine.zero_window_passes, the loop of
- * drivers.passes with its rules by name: a short search paid more for the Python around
- * each pass than for the pass).
+ * methods as C functions (native_tree.h) and for every loop a variant has (engine_loops.h:
+ * minimax and alpha-beta, PVS and Moreland's, Marsland's PVS, NegaScout and its fail-soft
+ * form, Scout, Belle's root, the note's zwp), so that a time compares algorithms, not
+ * frames. The drivers stay in Python: a pass is one call of Engine.root, except the MTD
+ * drivers' zero-window passes, which run here in one call (Engine.zero_window_passes, the
+ * loop of drivers.passes with its rules by name: a short search paid more for the Python
+ * around each pass than for the pass).
  *
  * Everything mirrors core.py, table.py and alphabeta.py (the same names where they exist):
  * the counters in COUNTER_NAMES's order, the table's slot hash(key) % size and its
@@ -22,7 +22,8 @@
  * best moves, principal variations and every counter.
  *
  * The engine's state (the counters, the table, the lines) is engine_state.h, the frame
- * engine_frame.h; this file is the Python type around them and the drivers' loops.
+ * engine_frame.h, the loops engine_loops.h; this file is the Python type around them and
+ * the drivers' loops.
  *
  * The table: one array of slots, each stamped with the search that wrote it, so a new
  * search starts with an empty table without clearing one (a 2^20-entry table takes a
@@ -43,6 +44,7 @@
 
 #include "engine_state.h"
 #include "engine_frame.h"
+#include "engine_loops.h"
 
 /* ---- the Python type ------------------------------------------------------------------ */
 
@@ -86,6 +88,7 @@ static long root_pass(Engine *e, int depth, long alpha, long beta, int *move) {
     c[NODES]++;
     e->ply = 0;                              /* forget_lines */
     e->failed = 0;
+    e->root_lower_bound = 0;
     e->next_check = c[NODES];                /* node_limit may be new: check at once */
     *move = NO_MOVE;
     Py_CLEAR(e->line);
@@ -108,7 +111,7 @@ static long root_pass(Engine *e, int depth, long alpha, long beta, int *move) {
             hash_move = entry->move;
         }
     }
-    long value = expand(e, moves, n, depth, alpha, beta, hash_move, key);
+    long value = expand(e, e->root_loop, moves, n, depth, alpha, beta, hash_move, key);
     if (!e->failed) {
         e->root_line = e->line;
         e->line = NULL;
@@ -320,23 +323,26 @@ static PyObject *Engine_new(PyTypeObject *type, PyObject *args, PyObject *kwargs
      * instructions, twice the positional parse. */
     PyObject *tree, *limit_error, *counters;
     const char *loop_name;
+    LoopParameters p;
     Py_ssize_t table_size;
     int hash_move, store_leaves, narrow_on_hit, value_bounds;
     if (kwargs != NULL && PyDict_GET_SIZE(kwargs) > 0) {
         PyErr_SetString(PyExc_TypeError, "Engine() takes its arguments by position");
         return NULL;
     }
-    if (!PyArg_ParseTuple(args, "OsnppppOO:Engine", &tree, &loop_name, &table_size,
+    if (!PyArg_ParseTuple(args, "Os(ppiipppp)nppppOO:Engine", &tree, &loop_name, &p.soft,
+                          &p.moreland, &p.zw_min_depth, &p.research_min_depth, &p.improve,
+                          &p.all_first, &p.pv_full, &p.researched_pv, &table_size,
                           &hash_move, &store_leaves, &narrow_on_hit, &value_bounds,
                           &limit_error, &counters))
         return NULL;
     int loop_kind = -1;
-    for (int k = 0; k < 3; k++)
+    for (int k = 0; k < N_NAMED_LOOPS; k++)
         if (strcmp(loop_name, LOOP_NAMES[k]) == 0)
             loop_kind = k;
     if (loop_kind < 0) {
-        PyErr_Format(PyExc_ValueError, "loop %s: the compiled frame runs minimax, alphabeta "
-                     "and alphabeta-fs", loop_name);
+        PyErr_Format(PyExc_ValueError, "loop %s: the compiled frame has no such loop "
+                     "(harness.search._engine.LOOPS)", loop_name);
         return NULL;
     }
     if (table_size < 0) {
@@ -377,7 +383,8 @@ static PyObject *Engine_new(PyTypeObject *type, PyObject *args, PyObject *kwargs
     e->api = api;
     e->limit_error = Py_NewRef(limit_error);
     e->counters_object = Py_NewRef(counters);  /* a new search's: every count 0, as synced */
-    e->loop = loop_kind;
+    e->root_loop = loop_kind;
+    e->loop = p;
     e->hash_move = hash_move;
     e->store_leaves = store_leaves && table_size > 0;
     e->narrow_on_hit = narrow_on_hit && table_size > 0;
@@ -410,6 +417,8 @@ static void Engine_dealloc(Engine *e) {
 static PyMemberDef Engine_members[] = {
     {"node_limit", T_LONGLONG, offsetof(Engine, node_limit), 0,
      "Raise limit_error when nodes exceeds this."},
+    {"root_lower_bound", T_INT, offsetof(Engine, root_lower_bound), READONLY,
+     "Whether the last pass's value is only a lower bound (Belle's pending move)."},
     {NULL, 0, 0, 0, NULL},
 };
 
@@ -436,7 +445,7 @@ static PyMethodDef Engine_methods[] = {
 static PyTypeObject EngineType = {
     PyVarObject_HEAD_INIT(NULL, 0)
     .tp_name = "harness.search._engine.Engine",
-    .tp_doc = PyDoc_STR("Engine(tree, loop, table_size, hash_move, store_leaves, narrow_on_hit, "
+    .tp_doc = PyDoc_STR("Engine(tree, loop, parameters, table_size, hash_move, store_leaves, narrow_on_hit, "
                         "value_bounds, limit_error, counters)\n\nThe compiled twin of the search frame "
                         "for a native tree (see harness/search/engine.py)."),
     .tp_basicsize = sizeof(Engine),
@@ -492,7 +501,7 @@ PyMODINIT_FUNC PyInit__engine(void) {
     PyObject *m = PyModule_Create(&module);
     if (m == NULL)
         return NULL;
-    PyObject *names = names_tuple(COUNTER_NAMES, N_COUNTERS), *loops = names_tuple(LOOP_NAMES, 3),
+    PyObject *names = names_tuple(COUNTER_NAMES, N_COUNTERS), *loops = names_tuple(LOOP_NAMES, N_NAMED_LOOPS),
         *rules = names_tuple(RULE_NAMES, N_RULES);
     Py_INCREF(&EngineType);
     if (names == NULL || loops == NULL || rules == NULL

@@ -4,8 +4,9 @@ With a compiled tree, the frame itself is most of a search's time: every node is
 Python calls into the tree, a dict lookup and a tuple for the table, Python ints for the
 window. ``_engine.c`` is the same frame in C for trees that offer their methods as C
 functions (``native_tree()``, see ``native_tree.h``: today the compiled Connect Four tree)
-and for the alpha-beta family's loops; a variant's ``native_loop`` (the registry) says
-which loop, if any, its passes search.
+and for every loop of the registry's variants (``engine_loops.h``); a variant's
+``native_loop`` (the registry) says which loop, if any, its passes search
+(:class:`NativeLoop`).
 :class:`NativeSearch` is a :class:`Search` whose passes the engine runs: the drivers, the
 iterative deepening and the result are the same code either way (the MTD drivers hand
 the engine all their passes at once, :meth:`NativeSearch.zero_window_passes`, the loop of
@@ -23,6 +24,7 @@ from __future__ import annotations
 
 import importlib
 import os
+from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
 
@@ -48,6 +50,39 @@ RULES: tuple[str, ...] = () if BUILT is None else tuple(BUILT.RULES)
 """The MTD drivers' rules the compiled frame has, in its order (``drivers.RULES``' names)."""
 
 
+@dataclass(frozen=True)
+class NativeLoop:
+    """A loop of the compiled frame and its parameters: what a variant's passes search
+    there (the registry's ``Variant.native_loop`` makes one from the variant's options).
+    The loops below it are the ones its Python loop names (Belle's: PVS with its
+    defaults; Scout's tests: fail-hard alpha-beta; zwp's: its own)."""
+
+    name: str
+    """The loop (``_engine.LOOPS``): ``minimax``, ``alphabeta``, ``alphabeta-fs``, ``pvs``,
+    ``pvs-marsland``, ``negascout``, ``negascout-fs``, ``scout``, ``belle`` or ``zwp``."""
+    soft: bool = False
+    """pvs: the fail-soft frame (``pvs-fs``)."""
+    moreland: bool = False
+    """pvs: tests start once a child raised alpha (Moreland's)."""
+    zw_min_depth: int = 1
+    """pvs: no zero-window tests at nodes with less remaining depth."""
+    research_min_depth: int = 1
+    """pvs and NegaScout: no re-search of a failed-high test below this depth."""
+    improve: bool = True
+    """zwp: skip the full-window search when the test returns exactly alpha."""
+    all_first: bool = False
+    """zwp: test the first successor of an expected-All node too."""
+    pv_full: bool = False
+    """zwp: full-window searches at an expected-PV node until a successor meets alpha."""
+    researched_pv: bool = True
+    """zwp: a successor searched again after its test is expected PV."""
+
+    def parameters(self) -> tuple[bool, bool, int, int, bool, bool, bool, bool]:
+        """Every field but the name, in order: the engine's ``parameters``."""
+        return (self.soft, self.moreland, self.zw_min_depth, self.research_min_depth,
+                self.improve, self.all_first, self.pv_full, self.researched_pv)
+
+
 PURE_PYTHON = bool(os.environ.get("HARNESS_PURE_PYTHON"))
 """``HARNESS_PURE_PYTHON`` as the process started: read once, as the search core reads
 it (:mod:`harness.search.compiled`), not at every search."""
@@ -59,14 +94,14 @@ def engine_in_use() -> bool:
     return BUILT is not None and not PURE_PYTHON
 
 
-def runs_natively(tree: Tree, loop: str | None, quiescence: Quiescence | None,
+def runs_natively(tree: Tree, loop: NativeLoop | None, quiescence: Quiescence | None,
                   enhanced: bool) -> bool:
     """Whether a search of ``tree`` with the loop named ``loop`` (a variant's
     :attr:`native_loop`) runs in the compiled frame: the engine is in use, the tree offers
     its C methods, the loop is one the engine has, and nothing only the Python frame does
     is asked for (a quiescence search; a null move or check extensions: ``enhanced``)."""
     if not (engine_in_use() and loop is not None and BUILT is not None
-            and loop in BUILT.LOOPS and quiescence is None and not enhanced):
+            and loop.name in BUILT.LOOPS and quiescence is None and not enhanced):
         return False
     # The tree's own type must offer the C methods, and offer them for this object: a
     # wrapper that finds them on the tree it wraps, or a subclass that may override the
@@ -80,7 +115,7 @@ class NativeSearch(Search):
     with the rest of the search core (mypyc), so the drivers call its :meth:`root` as they
     call the Python frame's."""
 
-    def __init__(self, tree: Tree, table: TranspositionTable | None, loop: str,
+    def __init__(self, tree: Tree, table: TranspositionTable | None, loop: NativeLoop,
                  quiescence: Quiescence | None = None, hash_move: bool = True,
                  null_reduction: int = 0, null_rule: str = "either",
                  extend_checks: bool = False, store_leaves: bool = False,
@@ -89,7 +124,8 @@ class NativeSearch(Search):
         super().__init__(tree, table, quiescence, hash_move, null_reduction, null_rule,
                          extend_checks, store_leaves, narrow_on_hit, value_bounds, window)
         assert BUILT is not None
-        self._engine: Any = BUILT.Engine(tree, loop, 0 if table is None else table.size,
+        self._engine: Any = BUILT.Engine(tree, loop.name, loop.parameters(),
+                                         0 if table is None else table.size,
                                          self.hash_move, self.store_leaves, self.narrow_on_hit,
                                          self.value_bound is not None, NodeLimitReached,
                                          self.counters)
@@ -102,6 +138,7 @@ class NativeSearch(Search):
         engine.node_limit = self.node_limit
         self.root_lower_bound = False
         value, move = engine.root(depth, alpha, beta)
+        self.root_lower_bound = bool(engine.root_lower_bound)
         self.root_line = engine.root_line
         self.best_move = move
         return value, move

@@ -1,11 +1,14 @@
 /* The frame (core.py's Search, node for node) of the compiled engine (_engine.c, the only
- * file that includes this): child, the loops of alphabeta.py, bounded, expand and node. */
+ * file that includes this): child, test, research, bounded, expand and node. The loops
+ * are engine_loops.h. */
 #ifndef HARNESS_SEARCH_ENGINE_FRAME_H
 #define HARNESS_SEARCH_ENGINE_FRAME_H
 
 /* ---- the frame (core.py) ------------------------------------------------------------------ */
 
-static long node(Engine *e, int depth, long alpha, long beta);
+static long node(Engine *e, int loop, int depth, long alpha, long beta);
+static void run_loop(Engine *e, int loop, const int *moves, int n, int depth, long alpha,
+                     long beta, long *value, int *last, int *best_move);
 
 static long fail(Engine *e) {                /* an exception is set: unwind */
     e->failed = 1;
@@ -33,8 +36,9 @@ static inline long horizon(Engine *e) {
     return e->api->value(e->tree);
 }
 
-/* Search.child: the leaf shortcut (no quiescence, no leaves in the table), or the node. */
-static long child(Engine *e, int move, int depth, long alpha, long beta) {
+/* Search.child: the leaf shortcut (no quiescence, no leaves in the table), or the node,
+ * searched with `loop`. */
+static long child(Engine *e, int loop, int move, int depth, long alpha, long beta) {
     if (depth <= 0 && !e->store_leaves) {
         if (++e->counters[NODES] > e->next_check && must_stop(e))
             return fail(e);
@@ -43,7 +47,7 @@ static long child(Engine *e, int move, int depth, long alpha, long beta) {
     }
     e->api->push(e->tree, move);
     e->ply++;
-    long value = node(e, depth, alpha, beta);
+    long value = node(e, loop, depth, alpha, beta);
     e->ply--;
     e->api->pop(e->tree);
     if (e->failed)
@@ -57,33 +61,30 @@ static long child(Engine *e, int move, int depth, long alpha, long beta) {
     return value;
 }
 
-/* The loops (alphabeta.py): value, index of the last child searched, best move. */
-static void loop(Engine *e, const int *moves, int n, int depth, long alpha, long beta,
-                 long *value, int *last, int *best_move) {
-    int soft = e->loop == LOOP_ALPHABETA_FS, prune = e->loop != LOOP_MINIMAX;
-    long best = -INF;
-    *best_move = NO_MOVE;
-    for (int i = 0; i < n; i++) {
-        long v = -child(e, moves[i], depth - 1, -beta, -alpha);
-        if (e->failed)
-            return;
-        if (v > best) {
-            best = v;
-            *best_move = moves[i];
-        }
-        if (!prune)
-            continue;
-        if (v >= beta) {
-            *value = soft ? v : beta;
-            *last = i;
-            *best_move = moves[i];
-            return;
-        }
-        if (v > alpha)
-            alpha = v;
-    }
-    *value = prune && !soft ? alpha : best;
-    *last = n - 1;
+/* Search.test: child, as a zero-window test, counted when the testing node's window was
+ * wider than a zero window (`wide`, read by its loop on entry). */
+static inline long test(Engine *e, int loop, int move, int depth, long alpha, long beta,
+                        int wide) {
+    if (wide)
+        e->counters[ZW_SEARCHES]++;
+    return child(e, loop, move, depth, alpha, beta);
+}
+
+/* Search.research: child, counted as a re-search after a failed test; its nodes counted
+ * once, by the outermost re-search. */
+static long research(Engine *e, int loop, int move, int depth, long alpha, long beta) {
+    long long *c = e->counters;
+    c[RESEARCHES]++;
+    if (e->researching)
+        return child(e, loop, move, depth, alpha, beta);
+    e->researching = 1;
+    long long start = c[NODES];
+    long value = child(e, loop, move, depth, alpha, beta);
+    if (e->failed)                           /* as the Python frame's exception: uncounted */
+        return 0;
+    c[RESEARCH_NODES] += c[NODES] - start;
+    e->researching = 0;
+    return value;
 }
 
 /* Search.bounded: 1 and the answer when the tree's bounds leave no window. */
@@ -123,7 +124,7 @@ static inline int settled(Engine *e, int *moves, int *n, long *alpha, long *beta
 }
 
 /* Search.expand: the loop over the children (hash move first), the node classified, stored. */
-static long expand(Engine *e, int *moves, int n, int depth, long alpha, long beta,
+static long expand(Engine *e, int loop, int *moves, int n, int depth, long alpha, long beta,
                    int hash_move, uint64_t key) {
     if (hash_move != NO_MOVE && moves[0] != hash_move) {
         for (int k = 1; k < n; k++)
@@ -148,7 +149,7 @@ static long expand(Engine *e, int *moves, int n, int depth, long alpha, long bet
     lines_clear(&e->lines[ply]);
     long value = 0;
     int last = 0, best = NO_MOVE;
-    loop(e, moves, n, depth, alpha, beta, &value, &last, &best);
+    run_loop(e, loop, moves, n, depth, alpha, beta, &value, &last, &best);
     if (e->failed)
         return 0;
     long long *c = e->counters;
@@ -180,7 +181,7 @@ static long expand(Engine *e, int *moves, int n, int depth, long alpha, long bet
 }
 
 /* Search.node: count, stop at a leaf or a table cutoff, else expand. */
-static long node(Engine *e, int depth, long alpha, long beta) {
+static long node(Engine *e, int loop, int depth, long alpha, long beta) {
     long long *c = e->counters;
     if (++c[NODES] > e->next_check && must_stop(e))
         return fail(e);
@@ -236,7 +237,7 @@ static long node(Engine *e, int depth, long alpha, long beta) {
     long answer;
     if (settled(e, moves, &n, &alpha, &beta, &answer))
         return answer;
-    return expand(e, moves, n, depth, alpha, beta, hash_move, key);
+    return expand(e, loop, moves, n, depth, alpha, beta, hash_move, key);
 }
 
 #endif

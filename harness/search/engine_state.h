@@ -33,8 +33,23 @@ static PyObject *COUNTER_KEYS[N_COUNTERS];   /* COUNTER_NAMES as interned string
 static PyObject *NATIVE_TREE_NAME;           /* "native_tree", interned */
 static PyObject *MOVE_NAME_NAME;             /* "move_name", interned */
 
-enum { LOOP_MINIMAX, LOOP_ALPHABETA, LOOP_ALPHABETA_FS };
-static const char *const LOOP_NAMES[] = {"minimax", "alphabeta", "alphabeta-fs"};
+/* The loops (engine_loops.h), by the names a variant's NativeLoop gives (engine.py); the
+ * last three are zwp's own, reached only from its root loop (LOOP_ZWP, expected PV). */
+enum {
+    LOOP_MINIMAX, LOOP_ALPHABETA, LOOP_ALPHABETA_FS, LOOP_PVS, LOOP_PVS_MARSLAND,
+    LOOP_NEGASCOUT, LOOP_NEGASCOUT_FS, LOOP_SCOUT, LOOP_BELLE, LOOP_ZWP, N_NAMED_LOOPS,
+    LOOP_ZWP_CUT = N_NAMED_LOOPS, LOOP_ZWP_ALL, LOOP_ZWP_ZERO
+};
+static const char *const LOOP_NAMES[N_NAMED_LOOPS] = {
+    "minimax", "alphabeta", "alphabeta-fs", "pvs", "pvs-marsland", "negascout",
+    "negascout-fs", "scout", "belle", "zwp",
+};
+
+typedef struct {                         /* engine.py's NativeLoop, field for field */
+    int soft, moreland, zw_min_depth, research_min_depth;    /* pvs.pvs (and negascout's
+                                                                 research_min_depth) */
+    int improve, all_first, pv_full, researched_pv;         /* zwp.zwp */
+} LoopParameters;
 
 typedef struct {
     uint64_t key;
@@ -64,12 +79,16 @@ typedef struct {
     PyObject *limit_error;               /* NodeLimitReached */
     PyObject *counters_object;           /* Search.counters: set from `counters` after a pass */
     long long synced[N_COUNTERS];        /* what counters_object holds */
-    int loop, hash_move, store_leaves, narrow_on_hit, value_bounds;
+    int root_loop;                       /* the loop of every pass (LOOP_*) */
+    LoopParameters loop;                 /* its parameters, and those of the loops below */
+    int hash_move, store_leaves, narrow_on_hit, value_bounds;
     long long node_limit;
     long long next_check;                /* node count of the next must_stop: signals, limit */
     long long counters[N_COUNTERS];
     Table table;                         /* size 0: no table */
     int ply, failed;
+    int researching;                     /* core.py's _researching: inside a re-search */
+    int root_lower_bound;                /* Search.root_lower_bound (Belle's pending move) */
     int plies_used;                      /* lines[0..plies_used) zeroed, may hold memory;
                                           * the rest not even zeroed (Engine_new) */
     int best_move;

@@ -17,6 +17,7 @@ from harness.plugins import load_entry_points
 from harness.search import drivers
 from harness.search.alphabeta import alphabeta, minimax
 from harness.search.core import Loop
+from harness.search.engine import NativeLoop
 from harness.search.negascout import negascout, negascout_fs, scout
 from harness.search.pvs import belle, pvs, pvs_marsland
 from harness.search.sss import COUNTING as BEST_FIRST_COUNTING
@@ -54,9 +55,9 @@ class Variant:
     node to the depth, without a table or a game's value bounds (minimax)."""
     uses_table: bool = False
     """Whether it brings a transposition table when none is switched on."""
-    native_loop: str | None = None
-    """The loop of the compiled frame (``harness/search/_engine.c``) that every pass of
-    this variant searches (``minimax``, ``alphabeta`` or ``alphabeta-fs``), or ``None``:
+    native_loop: Callable[[Options], NativeLoop] | None = None
+    """Builds the loop of the compiled frame (``harness/search/engine_loops.h``) that every
+    pass of this variant searches, the twin of ``loop`` with the same options; ``None``:
     its searches run in the Python frame (see :mod:`harness.search.engine`)."""
     best_first: bool = False
     """Whether it searches best-first (an OPEN list of states, SSS* and DUAL*) rather than
@@ -124,14 +125,39 @@ def _inner_loop(name: OptionValue) -> Loop:
     return variant.loop({k: opt.default for k, opt in variant.options.items()})
 
 
+def _inner_native(name: OptionValue) -> NativeLoop:
+    variant = find_variant(str(name))
+    assert variant.native_loop is not None
+    return variant.native_loop({k: opt.default for k, opt in variant.options.items()})
+
+
 def _pvs(soft: bool, moreland: bool = False) -> Callable[[Options], Loop]:
     return lambda o: pvs(soft=soft, moreland=moreland, zw_min_depth=_int(o, "zw_min_depth"),
                          research_min_depth=_int(o, "research_min_depth"))
 
 
+def _native_pvs(soft: bool, moreland: bool = False) -> Callable[[Options], NativeLoop]:
+    return lambda o: NativeLoop("pvs", soft=soft, moreland=moreland,
+                                zw_min_depth=_int(o, "zw_min_depth"),
+                                research_min_depth=_int(o, "research_min_depth"))
+
+
+def _native(name: str) -> Callable[[Options], NativeLoop]:
+    """A compiled loop without parameters, or with only NegaScout's ``research_min_depth``."""
+    return lambda o: NativeLoop(name, research_min_depth=_int(o, "research_min_depth")
+                                if "research_min_depth" in o else 1)
+
+
+def _zwp_ideas(o: Options) -> dict[str, bool]:
+    return {k: bool(o[k]) for k in ("improve", "all_first", "pv_full", "researched_pv")}
+
+
 def _zwp(o: Options) -> Loop:
-    return zwp(improve=bool(o["improve"]), all_first=bool(o["all_first"]),
-               pv_full=bool(o["pv_full"]), researched_pv=bool(o["researched_pv"]))
+    return zwp(**_zwp_ideas(o))
+
+
+def _native_zwp(o: Options) -> NativeLoop:
+    return NativeLoop("zwp", **_zwp_ideas(o))
 
 
 def _zwp_options(all_first: bool = False, pv_full: bool = False) -> dict[str, Option]:
@@ -169,48 +195,51 @@ WINDOW_LOOPS = ("alphabeta", "alphabeta-fs", "pvs", "pvs-fs", "pvs-marsland", "n
 VARIANTS: list[Variant] = [
     Variant("minimax", "no pruning: every node of the tree to the depth; the reference value",
             "VARIANTS.md, the textbook core", loop=lambda o: minimax, reference=True,
-            native_loop="minimax"),
+            native_loop=_native("minimax")),
     Variant("alphabeta", "fail-hard alpha-beta: returns values clamped to the window",
             "alphabeta-aspiration-mtdf-pvs.txt; Knuth and Moore (1975)",
-            loop=lambda o: alphabeta(soft=False), native_loop="alphabeta"),
+            loop=lambda o: alphabeta(soft=False), native_loop=_native("alphabeta")),
     Variant("alphabeta-fs", "fail-soft alpha-beta: returns the best value found, a bound "
             "beyond the window", "alphabeta-aspiration-mtdf-pvs.txt (fail-soft alpha-beta)",
-            loop=lambda o: alphabeta(soft=True), native_loop="alphabeta-fs"),
+            loop=lambda o: alphabeta(soft=True), native_loop=_native("alphabeta-fs")),
     Variant("pvs", "principal variation search, fail-hard: full window for the first child, "
             "zero-window tests and re-searches for the rest",
             "pvs-wiki-article.txt (Marsland and Campbell 1982; Fishburn's Calphabeta)",
             loop=_pvs(soft=False), options={"zw_min_depth": _ZW_MIN, "research_min_depth": _RS_MIN},
-            inexact_with=_trusts_tests),
+            inexact_with=_trusts_tests, native_loop=_native_pvs(soft=False)),
     Variant("pvs-fs", "principal variation search in the fail-soft frame",
             "alphabeta-aspiration-mtdf-pvs.txt (fail-soft PVS); diepeveen-failsoft-pvs-nullmove.txt",
             loop=_pvs(soft=True), options={"zw_min_depth": _ZW_MIN, "research_min_depth": _RS_MIN},
-            inexact_with=_trusts_tests),
+            inexact_with=_trusts_tests, native_loop=_native_pvs(soft=True)),
     Variant("pvs-marsland", "Marsland's (1986) PVS: fail-soft, zero-window tests around the "
             "best value so far, re-search with (merit, beta)",
             "pvs-wiki-article.txt (Breuker: Marsland 1986, the PVS he finds identical to "
             "NegaScout); Marsland, A Review of Game-Tree Pruning, ICCA Journal 9(1), 1986",
-            loop=lambda o: pvs_marsland()),
+            loop=lambda o: pvs_marsland(), native_loop=_native("pvs-marsland")),
     Variant("negascout", "Reinefeld's NegaScout: window (alpha, alpha+1) after the first "
             "child, re-search with (t, beta)", "pvs-wiki-article.txt (Reinefeld 1983, 1989)",
             loop=lambda o: negascout(research_min_depth=_int(o, "research_min_depth")),
-            options={"research_min_depth": _RS_MIN}, inexact_with=_trusts_tests),
+            options={"research_min_depth": _RS_MIN}, inexact_with=_trusts_tests,
+            native_loop=_native("negascout")),
     Variant("negascout-fs", "Reinefeld's (1989) fail-soft NegaScout: tests around the best "
             "value so far, re-search with (t, beta) keeping the larger value",
             "pvs-wiki-article.txt (Breuker: Reinefeld 1989, identical to Marsland's PVS); "
             "Reinefeld, Spielbaumsuchverfahren, 1989",
             loop=lambda o: negascout_fs(research_min_depth=_int(o, "research_min_depth")),
-            options={"research_min_depth": _RS_MIN}, inexact_with=_trusts_tests),
+            options={"research_min_depth": _RS_MIN}, inexact_with=_trusts_tests,
+            native_loop=_native("negascout-fs")),
     Variant("moreland", "PVS that starts zero-window tests only after a child raised alpha",
             "pvs-wiki-article.txt (Bruce Moreland's PVS)", loop=_pvs(soft=False, moreland=True),
             options={"zw_min_depth": _ZW_MIN, "research_min_depth": _RS_MIN},
-            inexact_with=_trusts_tests),
+            inexact_with=_trusts_tests, native_loop=_native_pvs(soft=False, moreland=True)),
     Variant("belle", "Belle's root: a fail-high becomes the best move unresolved; re-search "
             "only on a second fail-high (PVS below the root)",
             "pvs-wiki-article.txt (Fishburn on Thompson's Belle)",
-            loop=lambda o: belle(pvs()), exact=False, returns_bounds=True),
+            loop=lambda o: belle(pvs()), exact=False, returns_bounds=True,
+            native_loop=_native("belle")),
     Variant("scout", "Pearl's Scout: exact value of the first child, boolean TEST of the "
             "others, exact search of those that pass", "Pearl (1980), via pvs-wiki-article.txt",
-            loop=lambda o: scout()),
+            loop=lambda o: scout(), native_loop=_native("scout")),
     Variant("aspiration", "iterative deepening with a window around the previous score, "
             "widened and searched again on a fail",
             "alphabeta-aspiration-mtdf-pvs.txt; gnuchess-pvs-study.txt (root fail-high/low)",
@@ -220,7 +249,7 @@ VARIANTS: list[Variant] = [
                      "window": Option(50, "half-width W of the first window", minimum=1),
                      "widen": Option("full", "on a fail: 'full' opens that side, 'double' "
                                      "doubles its width", ("full", "double"))},
-            iterative=True,
+            iterative=True, native_loop=lambda o: _inner_native(o["inner"]),
             inexact_with=lambda o: "Belle's root inside reports bounds" if o["inner"] == "belle" else None),
     Variant("mtdf", "MTD(f): zero-window fail-soft alpha-beta passes with memory converging "
             "on the value", "alphabeta-aspiration-mtdf-pvs.txt (Plaat, Schaeffer, Pijls and "
@@ -229,19 +258,19 @@ VARIANTS: list[Variant] = [
                                           _int(o, "max_passes")),
             options={"guess": Option(0, "first guess when there is no previous iteration"),
                      "max_passes": Option(100, "pass cap per depth", minimum=1)},
-            uses_table=True, native_loop="alphabeta-fs"),
+            uses_table=True, native_loop=_native("alphabeta-fs")),
     Variant("mtd-bi", "MTD-bi: binary search on the value with zero-window fail-soft passes "
             "with memory", "alphabeta-aspiration-mtdf-pvs.txt (binary-search MTD)",
             driver=lambda o: drivers.mtd_bi(alphabeta(soft=True), _int(o, "max_passes")),
             options={"max_passes": Option(100, "pass cap per depth", minimum=1)},
-            uses_table=True, native_loop="alphabeta-fs"),
+            uses_table=True, native_loop=_native("alphabeta-fs")),
     Variant("mtd-pons", "Pons's Connect Four solver's root: zero-window fail-soft passes with "
             "memory between the tree's bounds, each test pulled from the midpoint halfway "
             "towards the farther bound (MTD-bi where the tree states no range)",
             "Pascal Pons, Solving Connect Four, part 8 (iterative deepening and null window)",
             driver=lambda o: drivers.mtd_pons(alphabeta(soft=True), _int(o, "max_passes")),
             options={"max_passes": Option(100, "pass cap per depth", minimum=1)},
-            uses_table=True, native_loop="alphabeta-fs"),
+            uses_table=True, native_loop=_native("alphabeta-fs")),
     Variant("mt-sss", "MT-SSS*: MTD from +infinity, zero-window fail-soft passes with memory "
             "each testing the last upper bound, stepping down to the value",
             "Plaat, Schaeffer, Pijls and de Bruin (1996), Best-first fixed-depth minimax "
@@ -249,7 +278,7 @@ VARIANTS: list[Variant] = [
             driver=lambda o: drivers.mt_sss(alphabeta(soft=True), _int(o, "max_passes")),
             options={"max_passes": Option(_SSS_PASSES, "pass cap per depth (one pass per "
                                           "distinct upper bound)", minimum=1)},
-            uses_table=True, native_loop="alphabeta-fs"),
+            uses_table=True, native_loop=_native("alphabeta-fs")),
     Variant("mt-dual", "MT-DUAL*: MTD from -infinity, zero-window fail-soft passes with "
             "memory each testing just above the last lower bound, stepping up to the value",
             "Plaat, Schaeffer, Pijls and de Bruin (1996) (MTD(-inf), the same leaves as "
@@ -257,19 +286,20 @@ VARIANTS: list[Variant] = [
             driver=lambda o: drivers.mt_dual(alphabeta(soft=True), _int(o, "max_passes")),
             options={"max_passes": Option(_SSS_PASSES, "pass cap per depth (one pass per "
                                           "distinct lower bound)", minimum=1)},
-            uses_table=True, native_loop="alphabeta-fs"),
+            uses_table=True, native_loop=_native("alphabeta-fs")),
     _best_first("sss", "SSS*", "merits upper bounds", "Stockman (1979)", dual=False),
     _best_first("dual", "DUAL*", "SSS* from the other side, merits lower bounds",
                 "Marsland, Reinefeld and Schaeffer (1987)", dual=True),
     Variant("zwp", "PVS as zero-window pruning: closed windows, strict cutoff beta < alpha, "
             "F skipped when Z <= alpha", "pvs-zero-window-pruning-note.txt (merged search, "
-            "improvement)", loop=_zwp, options=_zwp_options()),
+            "improvement)", loop=_zwp, options=_zwp_options(), native_loop=_native_zwp),
     Variant("zwp-all", "zwp that also zero-window tests the first successor of expected-All "
             "nodes (the note's first untried idea)", "pvs-zero-window-pruning-note.txt",
-            loop=_zwp, options=_zwp_options(all_first=True)),
+            loop=_zwp, options=_zwp_options(all_first=True), native_loop=_native_zwp),
     Variant("zwp-pv", "zwp that searches with a full window at expected-PV nodes until a "
             "successor meets alpha (the note's second untried idea)",
-            "pvs-zero-window-pruning-note.txt", loop=_zwp, options=_zwp_options(pv_full=True)),
+            "pvs-zero-window-pruning-note.txt", loop=_zwp, options=_zwp_options(pv_full=True),
+            native_loop=_native_zwp),
 ]
 
 PLUGIN_GROUP = "harness.variants"
@@ -329,6 +359,11 @@ class VariantSpec:
     def driver(self) -> drivers.Driver:
         """A fresh driver for one search."""
         return self.variant.make_driver(dict(self.options))
+
+    def native_loop(self) -> NativeLoop | None:
+        """The compiled frame's loop of its passes, with its options (``None``: none)."""
+        build = self.variant.native_loop
+        return None if build is None else build(dict(self.options))
 
 
 def make_spec(name: str, given: Mapping[str, str] | None = None) -> VariantSpec:

@@ -97,14 +97,13 @@ FRAMES = {
 nothing about another's algorithm."""
 
 
-def frame_name(search: Search, best_first: bool) -> str:
-    """The name in :data:`FRAMES` of the frame ``search`` runs in (``best_first``: the
-    variant searches best-first, outside the loops of the frame)."""
+def frame_name(compiled: bool, best_first: bool) -> str:
+    """The name in :data:`FRAMES` of the frame a search runs in: ``compiled`` when its
+    passes run in the compiled frame, ``best_first`` when the variant searches best-first,
+    outside the loops of any frame."""
     if best_first:
         return "best-first"
-    if isinstance(search, NativeSearch):
-        return "compiled"
-    return _CORE_FRAME
+    return "compiled" if compiled else _CORE_FRAME
 
 
 _CORE_FRAME = "python" if compiled_in_use() else "pure-python"
@@ -153,15 +152,16 @@ def search_with(frame: type[Search], tree: Tree, spec: VariantSpec, depth: int,
     frame_switches = (switches.hash_move, null_reduction, switches.null_rule, extend_checks,
                       switches.tt_leaves, switches.tt_narrow,
                       switches.value_bounds and not reference, switches.window or (-INF, INF))
-    loop = spec.variant.native_loop
+    loop = spec.native_loop()
+    compiled = (native and frame is Search and loop is not None
+                and runs_natively(tree, loop, quiescence, bool(null_reduction or extend_checks)))
     search = (NativeSearch(tree, table, loop, quiescence, *frame_switches)
-              if native and frame is Search and loop is not None
-              and runs_natively(tree, loop, quiescence, bool(null_reduction or extend_checks))
+              if compiled and loop is not None
               else frame(tree, table, quiescence, *frame_switches))
     if max_nodes is not None:
         search.node_limit = max_nodes
     drive = spec.driver()
-    frame_used = frame_name(search, spec.variant.best_first)
+    frame_used = frame_name(compiled, spec.variant.best_first)
     iterative = switches.iterative_deepening or spec.variant.iterative
     start = time.perf_counter()
     guess: int | None = None

@@ -435,24 +435,8 @@ static const NativeTree NATIVE = {
     .child_key = native_child_key,
 };
 
-static void release_tree(PyObject *capsule) {
-    Py_XDECREF((PyObject *)PyCapsule_GetContext(capsule));
-}
-
-/* The capsule of the native methods, its context the tree they must be called on; None
- * for an instance of a subclass, whose Python methods may differ from these. */
 static PyObject *Tree_native_tree(Tree *self, PyObject *unused) {
-    if (Py_TYPE(self) != &TreeType)
-        Py_RETURN_NONE;
-    PyObject *capsule = PyCapsule_New((void *)&NATIVE, NATIVE_TREE_CAPSULE, release_tree);
-    if (capsule == NULL)
-        return NULL;
-    if (PyCapsule_SetContext(capsule, Py_NewRef(self)) < 0) {
-        Py_DECREF(self);
-        Py_DECREF(capsule);
-        return NULL;
-    }
-    return capsule;
+    return native_tree_capsule((PyObject *)self, &TreeType, &NATIVE);
 }
 
 /* ---- construction: Connect4Tree(board, order="centre", anticipate=False) ------------- */

@@ -17,6 +17,8 @@
 #include <Python.h>
 #include <stdint.h>
 
+#include "../native_tree.h"
+
 typedef uint64_t u64;
 
 #define FULL (~(u64)0)
@@ -185,30 +187,52 @@ static int play(const State *s, PyObject *move, State *out) {
     return 0;
 }
 
-/* ---- the Python methods -------------------------------------------------------------- */
+/* The state after a legal `square` (or PASS where it is the only move): play's work
+ * without its checks, for moves the tree itself gave. */
+static inline void apply(const State *s, int square, State *out) {
+    if (square == PASS) {
+        out->mover = s->opponent;
+        out->opponent = s->mover;
+    } else {
+        u64 bit = (u64)1 << square, turned = flips(s->mover, s->opponent, square);
+        out->mover = s->opponent ^ turned;
+        out->opponent = s->mover | turned | bit;
+    }
+    out->x_to_move = !s->x_to_move;
+}
 
-static PyObject *Tree_moves(Tree *self, PyObject *unused) {
-    const State *s = &self->now;
+/* OthelloTree.moves into out[], in search order (the ranks, then the square); the count. */
+static int moves(const Tree *t, const State *s, int *out) {
     u64 legal = legal_moves(s->mover, s->opponent);
     if (!legal) {
         if (!legal_moves(s->opponent, s->mover))
-            return PyList_New(0);
-        PyObject *list = PyList_New(1);
-        if (list != NULL)
-            PyList_SET_ITEM(list, 0, PyLong_FromLong(PASS));   /* a small int: cached */
-        return list;
+            return 0;
+        out[0] = PASS;
+        return 1;
     }
-    PyObject *list = PyList_New(__builtin_popcountll(legal));
-    if (list == NULL)
-        return NULL;
-    Py_ssize_t n = 0;
-    for (int r = 0; r < self->ranks; r++) {
-        u64 bits = legal & self->rank_masks[r];
+    int n = 0;
+    for (int r = 0; r < t->ranks; r++) {
+        u64 bits = legal & t->rank_masks[r];
         while (bits) {
-            PyList_SET_ITEM(list, n++, PyLong_FromLong(__builtin_ctzll(bits)));
+            out[n++] = __builtin_ctzll(bits);
             bits &= bits - 1;
         }
     }
+    return n;
+}
+
+static u64 state_key(const State *s) {
+    return mix(s->mover ^ mix(s->opponent ^ SPLITMIX_1));
+}
+
+/* ---- the Python methods -------------------------------------------------------------- */
+
+static PyObject *Tree_moves(Tree *self, PyObject *unused) {
+    int squares[64];
+    int n = moves(self, &self->now, squares);
+    PyObject *list = PyList_New(n);
+    for (int i = 0; list != NULL && i < n; i++)
+        PyList_SET_ITEM(list, i, PyLong_FromLong(squares[i]));   /* small ints: cached */
     return list;
 }
 
@@ -263,7 +287,7 @@ static PyObject *Tree_child_value(Tree *self, PyObject *move) {
 }
 
 static PyObject *Tree_key(Tree *self, PyObject *unused) {
-    return PyLong_FromUnsignedLongLong(mix(self->now.mover ^ mix(self->now.opponent ^ SPLITMIX_1)));
+    return PyLong_FromUnsignedLongLong(state_key(&self->now));
 }
 
 /* tree.square_name: a1 .. h8, pass (any int, as Python's; off the board is an error). */
@@ -298,6 +322,62 @@ static PyObject *Tree_cutoff(Tree *self, PyObject *const *args, Py_ssize_t nargs
         return NULL;
     }
     Py_RETURN_NONE;
+}
+
+/* ---- the native interface (harness/games/native_tree.h): the same methods as C calls,
+ * for the compiled frame, on the moves moves() gave (nothing checked again). ---------- */
+
+#define TREE(object) ((Tree *)(object))
+
+static int native_moves(PyObject *t, int *out) { return moves(TREE(t), &TREE(t)->now, out); }
+
+static void native_push(PyObject *t, int square) {
+    Tree *tree = TREE(t);
+    State next;
+    apply(&tree->now, square, &next);
+    tree->stack[tree->depth++] = tree->now;
+    tree->now = next;
+}
+
+static void native_pop(PyObject *t) { TREE(t)->now = TREE(t)->stack[--TREE(t)->depth]; }
+static uint64_t native_key(PyObject *t) { return state_key(&TREE(t)->now); }
+static long native_value(PyObject *t) { return state_value(TREE(t), &TREE(t)->now); }
+
+static long native_terminal_value(PyObject *t) {
+    return final_value(TREE(t)->now.mover, TREE(t)->now.opponent);
+}
+
+static long native_child_value(PyObject *t, int square) {
+    State child;
+    apply(&TREE(t)->now, square, &child);
+    return state_value(TREE(t), &child);
+}
+
+static uint64_t native_child_key(PyObject *t, int square) {
+    State child;
+    apply(&TREE(t)->now, square, &child);
+    return state_key(&child);
+}
+
+static const NativeTree NATIVE = {
+    .version = NATIVE_TREE_VERSION,
+    .moves = native_moves,
+    .push = native_push,
+    .pop = native_pop,
+    .key = native_key,
+    .value = native_value,
+    .terminal_value = native_terminal_value,
+    .child_value = native_child_value,
+    .value_bound = NULL,                 /* no bound but the final values' */
+    .value_floor = NULL,
+    .cutoff = NULL,                      /* the move order is static */
+    .child_key = native_child_key,
+};
+
+static PyTypeObject TreeType;
+
+static PyObject *Tree_native_tree(Tree *self, PyObject *unused) {
+    return native_tree_capsule((PyObject *)self, &TreeType, &NATIVE);
 }
 
 /* ---- construction: OthelloTree(board, weights, ranks, mobility) ----------------------- */
@@ -425,6 +505,7 @@ static PyMethodDef Tree_methods[] = {
     ONEARG(move_name, "a1 .. h8, or pass."),
     NOARGS(player, "X or O: the player to move."),
     NOARGS(reset, "Put the cursor on the root."),
+    NOARGS(native_tree, "The tree's methods as C functions, for the compiled frame (a capsule)."),
     {"cutoff", (PyCFunction)(void (*)(void))Tree_cutoff, METH_FASTCALL,
      "cutoff(move, depth): the move order is static, nothing to learn."},
     {NULL, NULL, 0, NULL},
