@@ -45,6 +45,10 @@ Benchmarks (each figure is the median of its repeats; targets from the performan
 - ``sss``: SSS* and DUAL* (the variants ``sss`` and ``dual``), nodes a second on bench.epd
   and random trees (target >= 1,000,000), beside alpha-beta's on the same searches; every
   score alpha-beta's.
+- ``frames``: on Connect Four, Othello, checkers and chess, the time a node of the slowest
+  core variant over the fastest's, the same positions and depths (target <= 1.25), each
+  variant's frame beside it; and the compiled frame's gain over the mypyc one (pvs, every
+  counter equal) where the game's tree is native.
 
 ``--quick`` uses fewer trees, positions and depths (see each module). Nothing here fails
 on a missed target: the table and the file say which were met. Timings are wall clock;
@@ -75,7 +79,7 @@ from benchmarks.common import (
 )
 
 BENCHMARKS = ("startup", "memory", "overhead", "trees", "observer", "openspiel", "chess_tree", "sharing",
-              "parallel", "connect4", "pons", "othello", "checkers", "perft", "sss")
+              "parallel", "connect4", "pons", "othello", "checkers", "perft", "sss", "frames")
 """In the order they run (cheap first); each is ``benchmarks.<name>.measure``."""
 
 
