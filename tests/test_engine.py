@@ -23,12 +23,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from harness.games.checkers import compiled as checkers_compiled
 from harness.games.connect4 import compiled as connect4_compiled
 from harness.games.connect4.compiled import connect4_tree
 from harness.games.connect4.tree import board_from
 from harness.games.othello import compiled as othello_compiled
 from harness.games.othello.game import read_position
-from harness.games.registry import load_problems
+from harness.games.registry import find_game, load_problems
 from harness.results import environment
 from harness.search import VARIANTS, Switches, engine, make_spec, parse_variants, run, run_search
 from harness.search.counters import Counters
@@ -329,23 +330,33 @@ def test_the_engine_has_every_rule_of_the_drivers_and_counts_every_counter() -> 
                             Counters()).zero_window_passes(4, 10, 0, 9, -10, 10)
 
 
-OTHELLO_SWITCHES = (Switches(), Switches(tt_size=1 << 12), Switches(tt_size=61, tt_leaves=True),
-                    Switches(tt_size=1 << 12, iterative_deepening=True), Switches(window=(-1, 1)))
+BOARD_SWITCHES = (Switches(), Switches(tt_size=1 << 12), Switches(tt_size=61, tt_leaves=True),
+                  Switches(tt_size=1 << 12, iterative_deepening=True), Switches(window=(-1, 1)))
 
 
-@pytest.mark.skipif(not othello_compiled.compiled_available(),
-                    reason="the compiled Othello tree was not built")
+def board_trees(game: str) -> list[Any]:
+    """Compiled trees of positions from every phase of the game's suite."""
+    if game == "othello":
+        problems = list(load_problems("othello:phases.txt").problems)[::12]
+        return [othello_compiled.CompiledTree(read_position(p.position)[0]) for p in problems]
+    problems = list(load_problems("checkers:suite.txt").problems)[::5]
+    return [find_game("checkers").tree(p) for p in problems]
+
+
+@pytest.mark.parametrize("game", ["othello", "checkers"])
 @pytest.mark.parametrize("name", NATIVE + WITH_OPTIONS[:4])
-def test_othello_searches_the_same_nodes_in_both_frames(name: str) -> None:
-    """The compiled Othello tree is native too: its passes (a node with the pass alone
-    among them) and its exact end-game values, every loop, in both frames."""
+def test_board_games_search_the_same_nodes_in_both_frames(game: str, name: str) -> None:
+    """The compiled Othello and checkers trees are native too: Othello's passes and exact
+    end-game values, checkers' jumps and draws by the quiet-move rule, every
+    loop, in both frames."""
+    built = (othello_compiled if game == "othello" else checkers_compiled).compiled_available()
+    if not built:
+        pytest.skip(f"the compiled {game} tree was not built")
     spec = parse_variants(name)[0]
-    problems = list(load_problems("othello:phases.txt").problems)
-    for i, problem in enumerate(problems[::12]):
-        board = read_position(problem.position)[0]
-        depth = 2 + i % 3 if name != "minimax" else 2
-        switches = OTHELLO_SWITCHES[i % len(OTHELLO_SWITCHES)]
-        native, python = (run_search(othello_compiled.CompiledTree(board), spec, depth, switches,
-                                     native=native) for native in (True, False))
+    for i, tree in enumerate(board_trees(game)):
+        depth = 2 if name == "minimax" else 2 + i % 3 + (game == "checkers")
+        switches = BOARD_SWITCHES[i % len(BOARD_SWITCHES)]
+        native = run_search(tree, spec, depth, switches)
+        python = run_search(tree, spec, depth, switches, native=False)
         assert native.frame == "compiled"
         same(native, python)

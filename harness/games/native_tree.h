@@ -7,8 +7,9 @@
  * Python methods may not be these (an instance of a subclass): the same methods as the
  * Python Tree protocol (harness/games/base.py), each a plain C call on the tree object,
  * with two restrictions that let the frame keep everything in C:
- * - a move is a small non-negative int (0 <= move < max_moves is not required: any int
- *   below 2^31), and the Python move object is that int;
+ * - a move is a non-negative integer below 2^63 (Move), and the Python move object is
+ *   that int (checkers' moves, a start square and a path of up to twelve jumps, take 33
+ *   bits);
  * - key() is the Python key as an unsigned 64-bit integer (the Python key() returns the
  *   same number as a Python int), so a table slot is hash(key) % size as in table.py.
  * The functions never fail: the frame calls them only where the Python frame would call
@@ -21,22 +22,24 @@
 #include <stdint.h>
 
 #define NATIVE_TREE_CAPSULE "harness.search.native_tree"
-#define NATIVE_TREE_VERSION 1
+#define NATIVE_TREE_VERSION 2
 #define NATIVE_MAX_MOVES 512    /* the most children a node of a native tree may have */
+
+typedef int64_t Move;
 
 typedef struct {
     int version;                                   /* NATIVE_TREE_VERSION */
-    int (*moves)(PyObject *tree, int *out);        /* moves(): into out, in search order; count */
-    void (*push)(PyObject *tree, int move);
+    int (*moves)(PyObject *tree, Move *out);       /* moves(): into out, in search order; count */
+    void (*push)(PyObject *tree, Move move);
     void (*pop)(PyObject *tree);
     uint64_t (*key)(PyObject *tree);
     long (*value)(PyObject *tree);                 /* the static value at the horizon */
     long (*terminal_value)(PyObject *tree);        /* a node without moves */
-    long (*child_value)(PyObject *tree, int move); /* value() of a child, the cursor unmoved */
+    long (*child_value)(PyObject *tree, Move move); /* value() of a child, the cursor unmoved */
     long (*value_bound)(PyObject *tree);           /* NULL: the tree offers none */
     long (*value_floor)(PyObject *tree);           /* NULL: -INF */
-    void (*cutoff)(PyObject *tree, int move, int depth);   /* NULL: nothing to learn */
-    uint64_t (*child_key)(PyObject *tree, int move);       /* key() of a child, the cursor
+    void (*cutoff)(PyObject *tree, Move move, int depth);   /* NULL: nothing to learn */
+    uint64_t (*child_key)(PyObject *tree, Move move);       /* key() of a child, the cursor
                                                                unmoved; NULL: none (the frame
                                                                then does not prefetch) */
 } NativeTree;

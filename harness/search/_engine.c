@@ -64,7 +64,7 @@ static int sync_counters(Engine *e) {
     return 0;
 }
 
-static PyObject *pass_result(Engine *e, long value, int move) {
+static PyObject *pass_result(Engine *e, long value, Move move) {
     if (e->failed) {                         /* the counts so far, then the exception */
         PyObject *type, *error, *trace;
         PyErr_Fetch(&type, &error, &trace);
@@ -76,13 +76,13 @@ static PyObject *pass_result(Engine *e, long value, int move) {
         return NULL;
     if (move == NO_MOVE)
         return Py_BuildValue("(lO)", value, Py_None);
-    return Py_BuildValue("(li)", value, move);
+    return Py_BuildValue("(lL)", value, (long long)move);
 }
 
 /* Search.root: one pass, its value, its best move in *move (NO_MOVE for None); with
  * e->failed set and an exception raised when it failed. The counters are synced by the
  * caller. */
-static long root_pass(Engine *e, int depth, long alpha, long beta, int *move) {
+static long root_pass(Engine *e, int depth, long alpha, long beta, Move *move) {
     long long *c = e->counters;
     c[PASSES]++;
     c[NODES]++;
@@ -97,11 +97,12 @@ static long root_pass(Engine *e, int depth, long alpha, long beta, int *move) {
         c[LEAVES]++;
         return horizon(e);
     }
-    int moves[NATIVE_MAX_MOVES], n;
+    Move moves[NATIVE_MAX_MOVES];
+    int n;
     long answer;
     if (settled(e, moves, &n, &alpha, &beta, &answer))
         return answer;
-    int hash_move = NO_MOVE;
+    Move hash_move = NO_MOVE;
     uint64_t key = e->table.size ? e->api->key(e->tree) : 0;
     if (e->table.size && e->hash_move) {
         c[TT_PROBES]++;
@@ -138,7 +139,7 @@ static PyObject *Engine_root(Engine *e, PyObject *const *args, Py_ssize_t nargs)
     long a[3];
     if (read_longs(args, nargs, 3, "root(depth, alpha, beta)", a) < 0)
         return NULL;
-    int move;
+    Move move;
     long value = root_pass(e, (int)a[0], a[1], a[2], &move);
     return pass_result(e, value, move);
 }
@@ -192,10 +193,10 @@ static PyObject *Engine_zero_window_passes(Engine *e, PyObject *const *args, Py_
         PyErr_Format(PyExc_ValueError, "no rule %d (0 to %d)", rule, N_RULES - 1);
         return NULL;
     }
-    int best = NO_MOVE;
+    Move best = NO_MOVE;
     for (long passes = 0; lower < upper && passes < max_passes; passes++) {
         long beta = choose_beta(rule, g, lower, upper);
-        int move;
+        Move move;
         g = root_pass(e, depth, beta - 1, beta, &move);
         if (e->failed)
             return pass_result(e, 0, NO_MOVE);
@@ -210,16 +211,16 @@ static PyObject *Engine_zero_window_passes(Engine *e, PyObject *const *args, Py_
         return NULL;
     if (best == NO_MOVE)
         return Py_BuildValue("(llO)", lower, upper, Py_None);
-    return Py_BuildValue("(lli)", lower, upper, best);
+    return Py_BuildValue("(llL)", lower, upper, (long long)best);
 }
 
 /* The names of line[0..length) (core.py's line_names, the tree's move_name at the node
  * each is played from), the tree at the line's start before and after. */
-static PyObject *line_names(Engine *e, const int *line, int length) {
+static PyObject *line_names(Engine *e, const Move *line, int length) {
     PyObject *names = PyList_New(length);
     int pushed = 0;
     for (; names != NULL && pushed < length; pushed++) {
-        PyObject *move = PyLong_FromLong(line[pushed]);
+        PyObject *move = PyLong_FromLongLong(line[pushed]);
         PyObject *name = move == NULL ? NULL
             : PyObject_CallMethodOneArg(e->tree, MOVE_NAME_NAME, move);
         Py_XDECREF(move);
@@ -244,15 +245,15 @@ static PyObject *Engine_principal_variation(Engine *e, PyObject *args) {
         return NULL;
     if (first_object == Py_None)
         return PyList_New(0);
-    int first = (int)PyLong_AsLong(first_object);
+    Move first = PyLong_AsLongLong(first_object);
     if (first == -1 && PyErr_Occurred())
         return NULL;
     PyObject *rest = NULL;                   /* borrowed from root_line */
-    if (e->root_line != NULL && PyLong_AsLong(PyTuple_GET_ITEM(e->root_line, 0)) == first)
+    if (e->root_line != NULL && PyLong_AsLongLong(PyTuple_GET_ITEM(e->root_line, 0)) == first)
         rest = PyTuple_GET_ITEM(e->root_line, 1);
     if (rest == Py_None)
         rest = NULL;
-    int line[MAX_PLY + 1];
+    Move line[MAX_PLY + 1];
     uint64_t seen[MAX_PLY + 2];
     int length = 0, seen_count = 0;
     seen[seen_count++] = e->api->key(e->tree);
@@ -266,9 +267,9 @@ static PyObject *Engine_principal_variation(Engine *e, PyObject *args) {
         if (repeated)
             break;
         seen[seen_count++] = key;
-        int move = NO_MOVE;
+        Move move = NO_MOVE;
         if (rest != NULL) {
-            move = (int)PyLong_AsLong(PyTuple_GET_ITEM(rest, 0));
+            move = PyLong_AsLongLong(PyTuple_GET_ITEM(rest, 0));
             rest = PyTuple_GET_ITEM(rest, 1);
             if (rest == Py_None)
                 rest = NULL;
@@ -278,7 +279,7 @@ static PyObject *Engine_principal_variation(Engine *e, PyObject *args) {
         }
         if (move == NO_MOVE)
             break;
-        int moves[NATIVE_MAX_MOVES];
+        Move moves[NATIVE_MAX_MOVES];
         int n = e->api->moves(e->tree, moves), legal = 0;
         for (int i = 0; i < n; i++)
             legal |= moves[i] == move;
@@ -291,7 +292,7 @@ static PyObject *Engine_principal_variation(Engine *e, PyObject *args) {
     for (int i = 0; i < length; i++) {
         e->api->pop(e->tree);
         if (list != NULL)
-            PyList_SET_ITEM(list, i, PyLong_FromLong(line[i]));
+            PyList_SET_ITEM(list, i, PyLong_FromLongLong(line[i]));
     }
     return names ? line_names(e, line, length) : list;
 }

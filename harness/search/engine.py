@@ -3,7 +3,8 @@
 With a compiled tree, the frame itself is most of a search's time: every node is several
 Python calls into the tree, a dict lookup and a tuple for the table, Python ints for the
 window. ``_engine.c`` is the same frame in C for trees that offer their methods as C
-functions (``native_tree()``, see ``native_tree.h``: today the compiled Connect Four tree)
+functions (``native_tree()``, see ``native_tree.h``: the compiled Connect Four, Othello and
+checkers trees)
 and for every loop of the registry's variants (``engine_loops.h``); a variant's
 ``native_loop`` (the registry) says which loop, if any, its passes search
 (:class:`NativeLoop`).

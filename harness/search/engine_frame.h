@@ -7,8 +7,8 @@
 /* ---- the frame (core.py) ------------------------------------------------------------------ */
 
 static long node(Engine *e, int loop, int depth, long alpha, long beta);
-static void run_loop(Engine *e, int loop, const int *moves, int n, int depth, long alpha,
-                     long beta, long *value, int *last, int *best_move);
+static void run_loop(Engine *e, int loop, const Move *moves, int n, int depth, long alpha,
+                     long beta, long *value, int *last, Move *best_move);
 
 static long fail(Engine *e) {                /* an exception is set: unwind */
     e->failed = 1;
@@ -38,7 +38,7 @@ static inline long horizon(Engine *e) {
 
 /* Search.child: the leaf shortcut (no quiescence, no leaves in the table), or the node,
  * searched with `loop`. */
-static long child(Engine *e, int loop, int move, int depth, long alpha, long beta) {
+static long child(Engine *e, int loop, Move move, int depth, long alpha, long beta) {
     if (depth <= 0 && !e->store_leaves) {
         if (++e->counters[NODES] > e->next_check && must_stop(e))
             return fail(e);
@@ -63,7 +63,7 @@ static long child(Engine *e, int loop, int move, int depth, long alpha, long bet
 
 /* Search.test: child, as a zero-window test, counted when the testing node's window was
  * wider than a zero window (`wide`, read by its loop on entry). */
-static inline long test(Engine *e, int loop, int move, int depth, long alpha, long beta,
+static inline long test(Engine *e, int loop, Move move, int depth, long alpha, long beta,
                         int wide) {
     if (wide)
         e->counters[ZW_SEARCHES]++;
@@ -72,7 +72,7 @@ static inline long test(Engine *e, int loop, int move, int depth, long alpha, lo
 
 /* Search.research: child, counted as a re-search after a failed test; its nodes counted
  * once, by the outermost re-search. */
-static long research(Engine *e, int loop, int move, int depth, long alpha, long beta) {
+static long research(Engine *e, int loop, Move move, int depth, long alpha, long beta) {
     long long *c = e->counters;
     c[RESEARCHES]++;
     if (e->researching)
@@ -113,7 +113,7 @@ static int bounded(Engine *e, long *alpha, long *beta, long *answer) {
 /* A node with no move ends the game (a leaf, its terminal value); a node whose value bounds
  * leave no window is answered by them (bounded). Either: 1 and the value in *answer; else 0
  * and the node's moves in moves[0..*n). */
-static inline int settled(Engine *e, int *moves, int *n, long *alpha, long *beta, long *answer) {
+static inline int settled(Engine *e, Move *moves, int *n, long *alpha, long *beta, long *answer) {
     *n = e->api->moves(e->tree, moves);
     if (*n == 0) {
         e->counters[LEAVES]++;
@@ -124,12 +124,12 @@ static inline int settled(Engine *e, int *moves, int *n, long *alpha, long *beta
 }
 
 /* Search.expand: the loop over the children (hash move first), the node classified, stored. */
-static long expand(Engine *e, int loop, int *moves, int n, int depth, long alpha, long beta,
-                   int hash_move, uint64_t key) {
+static long expand(Engine *e, int loop, Move *moves, int n, int depth, long alpha, long beta,
+                   Move hash_move, uint64_t key) {
     if (hash_move != NO_MOVE && moves[0] != hash_move) {
         for (int k = 1; k < n; k++)
             if (moves[k] == hash_move) {
-                memmove(moves + 1, moves, k * sizeof(int));
+                memmove(moves + 1, moves, k * sizeof(Move));
                 moves[0] = hash_move;
                 break;
             }
@@ -148,7 +148,8 @@ static long expand(Engine *e, int loop, int *moves, int n, int depth, long alpha
     }
     lines_clear(&e->lines[ply]);
     long value = 0;
-    int last = 0, best = NO_MOVE;
+    int last = 0;
+    Move best = NO_MOVE;
     run_loop(e, loop, moves, n, depth, alpha, beta, &value, &last, &best);
     if (e->failed)
         return 0;
@@ -169,7 +170,7 @@ static long expand(Engine *e, int loop, int *moves, int n, int depth, long alpha
         c[PV_NODES]++;
         if (best != NO_MOVE) {
             PyObject *rest = lines_get(&e->lines[ply], best);
-            e->line = Py_BuildValue("(iO)", best, rest != NULL ? rest : Py_None);
+            e->line = Py_BuildValue("(LO)", (long long)best, rest != NULL ? rest : Py_None);
             if (e->line == NULL)
                 return fail(e);
         }
@@ -193,7 +194,7 @@ static long node(Engine *e, int loop, int depth, long alpha, long beta) {
         c[LEAVES]++;
         return horizon(e);
     }
-    int hash_move = NO_MOVE;
+    Move hash_move = NO_MOVE;
     uint64_t key = 0;                        /* read once: the probe's and the store's */
     if (e->table.size) {
         c[TT_PROBES]++;
@@ -233,7 +234,8 @@ static long node(Engine *e, int loop, int depth, long alpha, long beta) {
             store(e, key, 0, alpha, beta, value, NO_MOVE);
         return value;
     }
-    int moves[NATIVE_MAX_MOVES], n;
+    Move moves[NATIVE_MAX_MOVES];
+    int n;
     long answer;
     if (settled(e, moves, &n, &alpha, &beta, &answer))
         return answer;

@@ -13,8 +13,8 @@
 #define SEARCHED() do { if (e->failed) return; } while (0)   /* the child failed: unwind */
 
 /* alphabeta.py: minimax (prune 0), alphabeta (fail-hard) and alphabeta-fs (soft). */
-static void loop_alphabeta(Engine *e, int loop, const int *moves, int n, int depth,
-                           long alpha, long beta, long *value, int *last, int *best_move) {
+static void loop_alphabeta(Engine *e, int loop, const Move *moves, int n, int depth,
+                           long alpha, long beta, long *value, int *last, Move *best_move) {
     int soft = loop == LOOP_ALPHABETA_FS, prune = loop != LOOP_MINIMAX;
     long best = -INF;
     *best_move = NO_MOVE;
@@ -43,15 +43,15 @@ static void loop_alphabeta(Engine *e, int loop, const int *moves, int n, int dep
 /* pvs.pvs: the first child (Moreland: until a child raised alpha) with the full window,
  * each later one a zero-window test around alpha, searched again when it fails high
  * inside the window. */
-static void loop_pvs(Engine *e, const int *moves, int n, int depth, long alpha, long beta,
-                     long *value, int *last, int *best_move) {
+static void loop_pvs(Engine *e, const Move *moves, int n, int depth, long alpha, long beta,
+                     long *value, int *last, Move *best_move) {
     const LoopParameters *p = &e->loop;
     int wide = beta > alpha + 1;             /* called with more than a zero window */
     long best = -INF;
     int found_pv = 0;
     *best_move = NO_MOVE;
     for (int i = 0; i < n; i++) {
-        int m = moves[i];
+        Move m = moves[i];
         long v;
         if (!found_pv || depth < p->zw_min_depth) {
             v = -child(e, LOOP_PVS, m, depth - 1, -beta, -alpha);
@@ -85,12 +85,12 @@ static void loop_pvs(Engine *e, const int *moves, int n, int depth, long alpha, 
 
 /* pvs.pvs_marsland: fail-soft; tests around max(alpha, best), a failed-high test searched
  * again with (merit, beta). */
-static void loop_pvs_marsland(Engine *e, const int *moves, int n, int depth, long alpha,
-                              long beta, long *value, int *last, int *best_move) {
+static void loop_pvs_marsland(Engine *e, const Move *moves, int n, int depth, long alpha,
+                              long beta, long *value, int *last, Move *best_move) {
     int wide = beta > alpha + 1;
     long best = -child(e, LOOP_PVS_MARSLAND, moves[0], depth - 1, -beta, -alpha);
     SEARCHED();
-    int best_at = moves[0];
+    Move best_at = moves[0];
     for (int i = 1; i < n; i++) {
         if (best >= beta) {
             *value = best;
@@ -99,7 +99,7 @@ static void loop_pvs_marsland(Engine *e, const int *moves, int n, int depth, lon
             return;
         }
         alpha = MAX(alpha, best);
-        int m = moves[i];
+        Move m = moves[i];
         long merit = -test(e, LOOP_PVS_MARSLAND, m, depth - 1, -alpha - 1, -alpha, wide);
         SEARCHED();
         if (merit > best) {
@@ -119,13 +119,13 @@ static void loop_pvs_marsland(Engine *e, const int *moves, int n, int depth, lon
 
 /* negascout.negascout: the window (alpha, alpha + 1) after the first child, a failed-high
  * test searched again with (t, beta), the larger value kept. */
-static void loop_negascout(Engine *e, const int *moves, int n, int depth, long alpha,
-                           long beta, long *value, int *last, int *best_move) {
+static void loop_negascout(Engine *e, const Move *moves, int n, int depth, long alpha,
+                           long beta, long *value, int *last, Move *best_move) {
     int wide = beta > alpha + 1;
     long b = beta;
     *best_move = NO_MOVE;
     for (int i = 0; i < n; i++) {
-        int m = moves[i];
+        Move m = moves[i];
         long t = i == 0 ? -child(e, LOOP_NEGASCOUT, m, depth - 1, -b, -alpha)
                         : -test(e, LOOP_NEGASCOUT, m, depth - 1, -b, -alpha, wide);
         SEARCHED();
@@ -151,13 +151,13 @@ static void loop_negascout(Engine *e, const int *moves, int n, int depth, long a
 }
 
 /* negascout.negascout_fs: Reinefeld's fail-soft NegaScout (m the best value so far). */
-static void loop_negascout_fs(Engine *e, const int *moves, int n, int depth, long alpha,
-                              long beta, long *value, int *last, int *best_move) {
+static void loop_negascout_fs(Engine *e, const Move *moves, int n, int depth, long alpha,
+                              long beta, long *value, int *last, Move *best_move) {
     int wide = beta > alpha + 1;
     long m = -INF, nb = beta;
     *best_move = NO_MOVE;
     for (int i = 0; i < n; i++) {
-        int mv = moves[i];
+        Move mv = moves[i];
         long a = MAX(alpha, m);
         long t = i == 0 ? -child(e, LOOP_NEGASCOUT_FS, mv, depth - 1, -nb, -a)
                         : -test(e, LOOP_NEGASCOUT_FS, mv, depth - 1, -nb, -a, wide);
@@ -185,12 +185,12 @@ static void loop_negascout_fs(Engine *e, const int *moves, int n, int depth, lon
 
 /* negascout.scout: Pearl's Scout; TEST is fail-hard zero-window alpha-beta, every one
  * counted. */
-static void loop_scout(Engine *e, const int *moves, int n, int depth, long alpha, long beta,
-                       long *value, int *last, int *best_move) {
+static void loop_scout(Engine *e, const Move *moves, int n, int depth, long alpha, long beta,
+                       long *value, int *last, Move *best_move) {
     long v = -INF;
     *best_move = NO_MOVE;
     for (int i = 0; i < n; i++) {
-        int m = moves[i];
+        Move m = moves[i];
         if (i == 0) {
             v = -child(e, LOOP_SCOUT, m, depth - 1, -INF, INF);
             SEARCHED();
@@ -211,14 +211,14 @@ static void loop_scout(Engine *e, const int *moves, int n, int depth, long alpha
 
 /* pvs.belle: Belle's root over pvs (the engine's parameters: pvs's defaults); a fail-high
  * is pending, unresolved, until a second one. */
-static void loop_belle(Engine *e, const int *moves, int n, int depth, long alpha, long beta,
-                       long *value, int *last, int *best_move) {
+static void loop_belle(Engine *e, const Move *moves, int n, int depth, long alpha, long beta,
+                       long *value, int *last, Move *best_move) {
     int wide = beta > alpha + 1;
-    int pending = NO_MOVE;
+    Move pending = NO_MOVE;
     long pending_value = alpha;
     *best_move = NO_MOVE;
     for (int i = 0; i < n; i++) {
-        int m = moves[i];
+        Move m = moves[i];
         long v;
         if (i == 0) {
             v = -child(e, LOOP_PVS, m, depth - 1, -beta, -alpha);
@@ -274,7 +274,7 @@ static void loop_belle(Engine *e, const int *moves, int n, int depth, long alpha
  * (lo - 1, hi + 1), as F (a child), Z (a test, always counted) or Z+F (a re-search). */
 enum { ZWP_F, ZWP_Z, ZWP_ZF };
 
-static inline long closed(Engine *e, int loop, int m, int depth, long lo, long hi, int how) {
+static inline long closed(Engine *e, int loop, Move m, int depth, long lo, long hi, int how) {
     if (how == ZWP_Z)
         return -test(e, loop, m, depth, lo - 1, hi + 1, 1);
     if (how == ZWP_ZF)
@@ -283,8 +283,8 @@ static inline long closed(Engine *e, int loop, int m, int depth, long lo, long h
 }
 
 /* zwp.zwp's zero_window: plain alpha-beta with the strict criterion inside a test. */
-static void loop_zwp_zero(Engine *e, const int *moves, int n, int depth, long alpha,
-                          long beta, long *value, int *last, int *best_move) {
+static void loop_zwp_zero(Engine *e, const Move *moves, int n, int depth, long alpha,
+                          long beta, long *value, int *last, Move *best_move) {
     long a = alpha + 1, b = MAX(beta - 1, alpha + 1), best = 0;
     int have = 0;
     *best_move = NO_MOVE;
@@ -307,8 +307,8 @@ static void loop_zwp_zero(Engine *e, const int *moves, int n, int depth, long al
 
 /* zwp.zwp's full(expected): the note's merged search at an expected PV, Cut or All node
  * (the loops LOOP_ZWP, LOOP_ZWP_CUT and LOOP_ZWP_ALL). */
-static void loop_zwp(Engine *e, int expected, const int *moves, int n, int depth, long alpha,
-                     long beta, long *value, int *last, int *best_move) {
+static void loop_zwp(Engine *e, int expected, const Move *moves, int n, int depth, long alpha,
+                     long beta, long *value, int *last, Move *best_move) {
     const LoopParameters *p = &e->loop;
     long a = alpha + 1, b = MAX(beta - 1, alpha + 1), best = 0;
     int have = 0, met = 0;                   /* met: has a successor met alpha (pv_full)? */
@@ -318,7 +318,8 @@ static void loop_zwp(Engine *e, int expected, const int *moves, int n, int depth
         if (b < a)
             break;
         *last = i;
-        int m = moves[i], below, is_test;
+        Move m = moves[i];
+        int below, is_test;
         if (expected == LOOP_ZWP) {
             int full_first = i == 0 || (p->pv_full && !met);
             below = full_first ? LOOP_ZWP : LOOP_ZWP_CUT;
@@ -359,8 +360,8 @@ static void loop_zwp(Engine *e, int expected, const int *moves, int n, int depth
 }
 
 /* The loop named `loop` (a Loop's call in core.py's expand). */
-static void run_loop(Engine *e, int loop, const int *moves, int n, int depth, long alpha,
-                     long beta, long *value, int *last, int *best_move) {
+static void run_loop(Engine *e, int loop, const Move *moves, int n, int depth, long alpha,
+                     long beta, long *value, int *last, Move *best_move) {
     switch (loop) {
     case LOOP_PVS:
         loop_pvs(e, moves, n, depth, alpha, beta, value, last, best_move);

@@ -51,9 +51,10 @@ typedef struct {                         /* engine.py's NativeLoop, field for fi
     int improve, all_first, pv_full, researched_pv;         /* zwp.zwp */
 } LoopParameters;
 
-typedef struct {
+typedef struct {                         /* 32 bytes */
     uint64_t key;
-    int32_t depth, lower, upper, move;   /* move: NO_MOVE for None */
+    Move move;                           /* NO_MOVE for None */
+    int32_t depth, lower, upper;
     uint32_t search;                     /* the search that wrote it; another's is empty */
 } Slot;
 
@@ -67,7 +68,7 @@ static Table spare = {NULL, 0, 0};       /* the process's table not in use */
 
 typedef struct {                         /* core.py's _lines[ply]: the exact children's lines */
     int count, capacity;
-    int *moves;
+    Move *moves;
     PyObject **lines;
 } Lines;
 
@@ -91,7 +92,7 @@ typedef struct {
     int root_lower_bound;                /* Search.root_lower_bound (Belle's pending move) */
     int plies_used;                      /* lines[0..plies_used) zeroed, may hold memory;
                                           * the rest not even zeroed (Engine_new) */
-    int best_move;
+    Move best_move;
     PyObject *line, *root_line;          /* core.py's _line and root_line (or NULL) */
     Lines lines[MAX_PLY + 1];
 } Engine;
@@ -114,7 +115,7 @@ static inline Slot *probe(Engine *e, uint64_t key) {
 }
 
 static void store(Engine *e, uint64_t key, int depth, long alpha, long beta, long value,
-                  int move) {
+                  Move move) {
     long lower, upper;
     if (value <= alpha) {
         lower = -INF;
@@ -215,10 +216,10 @@ static void lines_clear(Lines *l) {
     l->count = 0;
 }
 
-static int lines_put(Lines *l, int move, PyObject *line) {   /* steals `line` */
+static int lines_put(Lines *l, Move move, PyObject *line) {   /* steals `line` */
     if (l->count == l->capacity) {
         int capacity = l->capacity ? 2 * l->capacity : 8;
-        int *moves = realloc(l->moves, capacity * sizeof(int));
+        Move *moves = realloc(l->moves, capacity * sizeof(Move));
         if (moves != NULL)
             l->moves = moves;
         PyObject **lines = moves == NULL ? NULL : realloc(l->lines, capacity * sizeof(PyObject *));
@@ -235,7 +236,7 @@ static int lines_put(Lines *l, int move, PyObject *line) {   /* steals `line` */
     return 0;
 }
 
-static PyObject *lines_get(const Lines *l, int move) {       /* borrowed; NULL if none */
+static PyObject *lines_get(const Lines *l, Move move) {       /* borrowed; NULL if none */
     for (int i = l->count - 1; i >= 0; i--)
         if (l->moves[i] == move)
             return l->lines[i];

@@ -16,6 +16,8 @@
 #include <Python.h>
 #include <stdint.h>
 
+#include "../native_tree.h"
+
 typedef uint32_t u32;
 typedef uint64_t u64;
 
@@ -356,6 +358,63 @@ static PyObject *Tree_cutoff(Tree *self, PyObject *const *args, Py_ssize_t nargs
 
 static PyObject *Tree_get_ply(Tree *self, void *unused) { return PyLong_FromLong(self->depth); }
 
+/* ---- the native interface (harness/games/native_tree.h): the same methods as C calls,
+ * for the compiled frame, on the moves moves() gave (nothing checked again). A move is
+ * its code (up to 33 bits: a start square and a path of up to twelve jumps). --------- */
+
+#define TREE(object) ((Tree *)(object))
+
+static int native_moves(PyObject *t, Move *out) {
+    u64 found[MAX_MOVES];
+    int overflow, n = legal_moves(&TREE(t)->now, found, &overflow);
+    if (n > NATIVE_MAX_MOVES)            /* more than any position has (MAX_MOVES) */
+        n = NATIVE_MAX_MOVES;
+    for (int i = 0; i < n; i++)
+        out[i] = (Move)found[i];
+    return n;
+}
+
+static void native_push(PyObject *t, Move move) {
+    Tree *tree = TREE(t);
+    tree->stack[tree->depth++] = tree->now;
+    tree->now = play(&tree->now, (u64)move);
+}
+
+static void native_pop(PyObject *t) { TREE(t)->now = TREE(t)->stack[--TREE(t)->depth]; }
+static uint64_t native_key(PyObject *t) { return key(&TREE(t)->now); }
+static long native_value(PyObject *t) { return value_at(&TREE(t)->now, TREE(t)->depth); }
+
+static long native_child_value(PyObject *t, Move move) {
+    State child = play(&TREE(t)->now, (u64)move);
+    return value_at(&child, TREE(t)->depth + 1);
+}
+
+static uint64_t native_child_key(PyObject *t, Move move) {
+    State child = play(&TREE(t)->now, (u64)move);
+    return key(&child);
+}
+
+static const NativeTree NATIVE = {
+    .version = NATIVE_TREE_VERSION,
+    .moves = native_moves,
+    .push = native_push,
+    .pop = native_pop,
+    .key = native_key,
+    .value = native_value,
+    .terminal_value = native_value,      /* a node without moves: a loss or a draw, its value */
+    .child_value = native_child_value,
+    .value_bound = NULL,
+    .value_floor = NULL,
+    .cutoff = NULL,                      /* the move order is static */
+    .child_key = native_child_key,
+};
+
+static PyTypeObject TreeType;
+
+static PyObject *Tree_native_tree(Tree *self, PyObject *unused) {
+    return native_tree_capsule((PyObject *)self, &TreeType, &NATIVE);
+}
+
 /* ---- construction: CheckersTree(position) --------------------------------------------- */
 
 static int int_attr(PyObject *object, const char *name, long long *out) {
@@ -420,6 +479,7 @@ static PyMethodDef Tree_methods[] = {
     NOARGS(key, "Position.key: the Zobrist key of pieces, side and draw count."),
     ONEARG(move_name, "PDN's name of a move: 11-15, 22x15x8."),
     NOARGS(reset, "Put the cursor on the root."),
+    NOARGS(native_tree, "The tree's methods as C functions, for the compiled frame (a capsule)."),
     {"cutoff", (PyCFunction)(void (*)(void))Tree_cutoff, METH_FASTCALL,
      "cutoff(move, depth): the move order is fixed, nothing to learn."},
     {NULL, NULL, 0, NULL},

@@ -183,7 +183,7 @@ static int leaf_value(const Tree *t, const State *s, long *value) {
 }
 
 /* Connect4Tree.moves into `out`: the columns in search order; their number. */
-static int moves(const Tree *t, const State *s, int *out) {
+static int moves(const Tree *t, const State *s, Move *out) {
     if (s->moves == t->size || can_win(t, s))
         return 0;
     u64 allowed;
@@ -205,7 +205,7 @@ static int moves(const Tree *t, const State *s, int *out) {
     u64 possible = playable(t, s);
     int count[MAX_WIDTH];
     for (int i = 0; i < n; i++) {
-        int c = out[i], k = popcount64(
+        int c = (int)out[i], k = popcount64(
             winning_squares(t, s->mask, s->position | (possible & t->column[c])));
         int j = i;
         for (; j > 0 && count[j - 1] < k; j--) {
@@ -252,7 +252,7 @@ static inline void pop_column(Tree *t) { t->now = t->stack[--t->depth]; }
 /* ---- the Python methods -------------------------------------------------------------- */
 
 static PyObject *Tree_moves(Tree *self, PyObject *unused) {
-    int found[MAX_WIDTH];
+    Move found[MAX_WIDTH];
     int n = moves(self, &self->now, found);
     PyObject *list = PyList_New(n);
     if (list == NULL)
@@ -404,19 +404,21 @@ static PyObject *Tree_cutoff(Tree *self, PyObject *const *args, Py_ssize_t nargs
 
 #define TREE(object) ((Tree *)(object))
 
-static int native_moves(PyObject *t, int *out) { return moves(TREE(t), &TREE(t)->now, out); }
+static int native_moves(PyObject *t, Move *out) { return moves(TREE(t), &TREE(t)->now, out); }
 
-static void native_push(PyObject *t, int column) { push_column(TREE(t), column); }
+static void native_push(PyObject *t, Move column) { push_column(TREE(t), (int)column); }
 static void native_pop(PyObject *t) { pop_column(TREE(t)); }
 static uint64_t native_key(PyObject *t) { return key(TREE(t)); }
 static long native_value(PyObject *t) { return static_value(TREE(t), &TREE(t)->now); }
-static long native_child_value(PyObject *t, int column) { return child_value(TREE(t), column); }
+static long native_child_value(PyObject *t, Move column) {
+    return child_value(TREE(t), (int)column);
+}
 static long native_value_bound(PyObject *t) { return value_bound(TREE(t)); }
 static long native_value_floor(PyObject *t) { return value_floor(TREE(t)); }
 
-static uint64_t native_child_key(PyObject *t, int column) {
+static uint64_t native_child_key(PyObject *t, Move column) {
     State child = TREE(t)->now;
-    play(TREE(t), &child, column);
+    play(TREE(t), &child, (int)column);
     return state_key(&child);
 }
 

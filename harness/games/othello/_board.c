@@ -202,7 +202,7 @@ static inline void apply(const State *s, int square, State *out) {
 }
 
 /* OthelloTree.moves into out[], in search order (the ranks, then the square); the count. */
-static int moves(const Tree *t, const State *s, int *out) {
+static int moves(const Tree *t, const State *s, Move *out) {
     u64 legal = legal_moves(s->mover, s->opponent);
     if (!legal) {
         if (!legal_moves(s->opponent, s->mover))
@@ -228,7 +228,7 @@ static u64 state_key(const State *s) {
 /* ---- the Python methods -------------------------------------------------------------- */
 
 static PyObject *Tree_moves(Tree *self, PyObject *unused) {
-    int squares[64];
+    Move squares[64];
     int n = moves(self, &self->now, squares);
     PyObject *list = PyList_New(n);
     for (int i = 0; list != NULL && i < n; i++)
@@ -329,12 +329,12 @@ static PyObject *Tree_cutoff(Tree *self, PyObject *const *args, Py_ssize_t nargs
 
 #define TREE(object) ((Tree *)(object))
 
-static int native_moves(PyObject *t, int *out) { return moves(TREE(t), &TREE(t)->now, out); }
+static int native_moves(PyObject *t, Move *out) { return moves(TREE(t), &TREE(t)->now, out); }
 
-static void native_push(PyObject *t, int square) {
+static void native_push(PyObject *t, Move square) {
     Tree *tree = TREE(t);
     State next;
-    apply(&tree->now, square, &next);
+    apply(&tree->now, (int)square, &next);
     tree->stack[tree->depth++] = tree->now;
     tree->now = next;
 }
@@ -347,15 +347,15 @@ static long native_terminal_value(PyObject *t) {
     return final_value(TREE(t)->now.mover, TREE(t)->now.opponent);
 }
 
-static long native_child_value(PyObject *t, int square) {
+static long native_child_value(PyObject *t, Move square) {
     State child;
-    apply(&TREE(t)->now, square, &child);
+    apply(&TREE(t)->now, (int)square, &child);
     return state_value(TREE(t), &child);
 }
 
-static uint64_t native_child_key(PyObject *t, int square) {
+static uint64_t native_child_key(PyObject *t, Move square) {
     State child;
-    apply(&TREE(t)->now, square, &child);
+    apply(&TREE(t)->now, (int)square, &child);
     return state_key(&child);
 }
 
