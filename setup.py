@@ -87,8 +87,9 @@ def compiled_extensions() -> list[Extension]:
                                      "harness/search/engine_loops.h"],
                             extra_compile_args=["-O2"], optional=True),
                   Extension("harness.games.chess._board", ["harness/games/chess/_board.c"],
-                            depends=[f"harness/games/chess/board_{part}.h"
-                                     for part in ("geometry", "position", "moves", "key")],
+                            depends=[*(f"harness/games/chess/board_{part}.h"
+                                       for part in ("geometry", "position", "moves", "key")),
+                                     "harness/games/native_tree.h"],
                             extra_compile_args=["-O2"], optional=True)]
     try:
         from mypyc.build import mypycify

@@ -24,6 +24,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from harness.games.checkers import compiled as checkers_compiled
+from harness.games.chess import compiled as chess_compiled
 from harness.games.connect4 import compiled as connect4_compiled
 from harness.games.connect4.compiled import connect4_tree
 from harness.games.connect4.tree import board_from
@@ -59,6 +60,8 @@ WITH_OPTIONS = [
 
 PARAMETERS = engine.NativeLoop("alphabeta").parameters()
 """A loop's parameters as the engine takes them (the defaults)."""
+NO_ENHANCEMENTS = (False, 0, "either", False)
+"""The engine's quiescence, null move (R, rule) and check extension: off."""
 
 
 def random_position(seed: int, stones: int) -> str:
@@ -266,7 +269,7 @@ def test_wrappers_keep_the_python_frame(monkeypatch: pytest.MonkeyPatch) -> None
          run_search(tree, make_spec("minimax"), 4, native=False))
     with pytest.raises(ValueError, match="no native methods of its own"):
         engine.BUILT.Engine(wrapped, "minimax", PARAMETERS, 0, True, False, False, False,
-                            run.NodeLimitReached, Counters())
+                            *NO_ENHANCEMENTS, run.NodeLimitReached, Counters())
     assert made == []
 
 
@@ -284,19 +287,19 @@ def test_bad_engines_are_exceptions() -> None:
     tree = connect4_tree(board_from(""), "threats", True, compiled=True)
     with pytest.raises(ValueError, match="loop sss"):
         engine.BUILT.Engine(tree, "sss", PARAMETERS, 0, True, False, False, True,
-                            run.NodeLimitReached, Counters())
+                            *NO_ENHANCEMENTS, run.NodeLimitReached, Counters())
     with pytest.raises(ValueError, match="not negative"):
         engine.BUILT.Engine(tree, "alphabeta", PARAMETERS, -1, True, False, False, True,
-                            run.NodeLimitReached, Counters())
+                            *NO_ENHANCEMENTS, run.NodeLimitReached, Counters())
     with pytest.raises(AttributeError):
         engine.BUILT.Engine(object(), "alphabeta", PARAMETERS, 0, True, False, False, True,
-                            run.NodeLimitReached, Counters())
+                            *NO_ENHANCEMENTS, run.NodeLimitReached, Counters())
     with pytest.raises(TypeError, match="by position"):
         engine.BUILT.Engine(tree, "alphabeta", PARAMETERS, 0, True, False, False, True,
-                            run.NodeLimitReached, counters=Counters())
+                            *NO_ENHANCEMENTS, run.NodeLimitReached, counters=Counters())
     with pytest.raises(TypeError):
         engine.BUILT.Engine(tree, "alphabeta", (1, 2), 0, True, False, False, True,
-                            run.NodeLimitReached, Counters())
+                            *NO_ENHANCEMENTS, run.NodeLimitReached, Counters())
     assert tuple(engine.BUILT.COUNTER_NAMES) == engine.COUNTER_NAMES
 
 
@@ -326,7 +329,8 @@ def test_the_engine_has_every_rule_of_the_drivers_and_counts_every_counter() -> 
     assert not any(Counters().as_dict().values())
     with pytest.raises(ValueError, match="no rule 9"):
         engine.BUILT.Engine(connect4_tree(board_from(""), "threats", True, compiled=True),
-                            "alphabeta-fs", PARAMETERS, 0, True, False, False, True, run.NodeLimitReached,
+                            "alphabeta-fs", PARAMETERS, 0, True, False, False, True,
+                            *NO_ENHANCEMENTS, run.NodeLimitReached,
                             Counters()).zero_window_passes(4, 10, 0, 9, -10, 10)
 
 
@@ -360,3 +364,52 @@ def test_board_games_search_the_same_nodes_in_both_frames(game: str, name: str) 
         python = run_search(tree, spec, depth, switches, native=False)
         assert native.frame == "compiled"
         same(native, python)
+
+
+CHESS_SWITCHES = (
+    Switches(), Switches(tt_size=1 << 12), Switches(quiescence=False, tt_size=1 << 10),
+    Switches(tt_size=1 << 10, null_move=2), Switches(null_move=3, null_rule="both",
+                                                     check_extension=True, tt_size=997),
+    Switches(check_extension=True, iterative_deepening=True, tt_size=1 << 12),
+    Switches(tt_size=61, tt_leaves=True, tt_narrow=True), Switches(tt_size=1 << 14, tt_leaves=True))
+"""The frame's chess switches: quiescence, null move under both rules, check extension,
+leaves in the table; tables that share slots."""
+
+
+@pytest.mark.skipif(not chess_compiled.compiled_available(),
+                    reason="the compiled chess tree was not built")
+@pytest.mark.parametrize("ordering", ["", ",killers=1,history=1", ",mvv_lva=0"])
+@pytest.mark.parametrize("name", NATIVE + WITH_OPTIONS[:4])
+def test_chess_searches_the_same_nodes_in_both_frames(name: str, ordering: str) -> None:
+    """The compiled chess tree is native with everything it offers the Python frame: its
+    quiescence search (qnodes), null move, check extension, and the killers and history
+    it learns from cut-offs. Its keys are tuples: the table compares their digests and
+    takes its slot from their Python hash, as the Python table does (tested here by
+    transpositions, and pieces on a1 and f8, whose hashes CPython folds together)."""
+    spec = parse_variants(name)[0]
+    problems = list(load_problems(f"chess:bench.epd{ordering}").problems)[:6]
+    for i, problem in enumerate(problems):
+        tree = find_game("chess").tree(problem)
+        switches = CHESS_SWITCHES[(i + len(name)) % len(CHESS_SWITCHES)]
+        depth = 2 if name in ("minimax", "scout") else 3
+        native = run_search(tree, spec, depth, switches)
+        python = run_search(tree, spec, depth, switches, native=False)
+        assert native.frame == "compiled"
+        same(native, python)
+
+
+def test_an_engine_refuses_what_the_tree_does_not_offer() -> None:
+    tree = connect4_tree(board_from(""), "threats", True, compiled=True)
+    assert engine.BUILT.abilities(tree) == ()
+    for enhancements, lacking in (((True, 0, "either", False), "quiescence"),
+                                  ((False, 2, "either", False), "null move"),
+                                  ((False, 0, "either", True), "checks")):
+        with pytest.raises(ValueError, match=f"offers no native {lacking}"):
+            engine.BUILT.Engine(tree, "alphabeta", PARAMETERS, 0, True, False, False, True,
+                                *enhancements, run.NodeLimitReached, Counters())
+    with pytest.raises(ValueError, match="the rule either or both"):
+        engine.BUILT.Engine(tree, "alphabeta", PARAMETERS, 0, True, False, False, True,
+                            False, 1, "sometimes", False, run.NodeLimitReached, Counters())
+    if chess_compiled.compiled_available():
+        chess = find_game("chess").tree(next(iter(load_problems("chess:bench.epd").problems)))
+        assert engine.BUILT.abilities(chess) == ("quiescence", "null move", "checks")

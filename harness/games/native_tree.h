@@ -39,9 +39,24 @@ typedef struct {
     long (*value_bound)(PyObject *tree);           /* NULL: the tree offers none */
     long (*value_floor)(PyObject *tree);           /* NULL: -INF */
     void (*cutoff)(PyObject *tree, Move move, int depth);   /* NULL: nothing to learn */
-    uint64_t (*child_key)(PyObject *tree, Move move);       /* key() of a child, the cursor
+    uint64_t (*child_key)(PyObject *tree, Move move);       /* the slot hash (key(), or
+                                                               slot_hash() where the tree has
+                                                               one) of a child, the cursor
                                                                unmoved; NULL: none (the frame
                                                                then does not prefetch) */
+    /* What a tree may offer beyond the protocol (harness.games.base's optional methods):
+     * each NULL where it does not. */
+    /* A tree whose Python key is not an int (chess's: a tuple) gives its Python hash here,
+     * a Py_hash_t, and the table's slot is that hash % size as Python's % takes it; key()
+     * is then a 64-bit digest of the whole key, which the table compares (the Python frame
+     * compares the tuples: the two differ only if two positions' digests collide). NULL:
+     * key() is the key itself, an int below 2^64, its slot hash(key) % size. */
+    uint64_t (*slot_hash)(PyObject *tree);
+    long (*quiesce)(PyObject *tree, long alpha, long beta, long long *qnodes);
+    long (*child_quiesce)(PyObject *tree, Move move, long alpha, long beta, long long *qnodes);
+    int (*in_check)(PyObject *tree);                        /* check extension */
+    void (*push_null)(PyObject *tree);                      /* null move (pop takes it back) */
+    int (*null_allowed)(PyObject *tree, int either);        /* EnhancedTree.null_allowed */
 } NativeTree;
 
 /* ---- for the trees: the capsule their native_tree() returns ---------------------------- */

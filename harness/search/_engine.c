@@ -95,7 +95,7 @@ static long root_pass(Engine *e, int depth, long alpha, long beta, Move *move) {
     Py_CLEAR(e->root_line);
     if (depth <= 0) {
         c[LEAVES]++;
-        return horizon(e);
+        return horizon(e, alpha, beta);
     }
     Move moves[NATIVE_MAX_MOVES];
     int n;
@@ -103,7 +103,9 @@ static long root_pass(Engine *e, int depth, long alpha, long beta, Move *move) {
     if (settled(e, moves, &n, &alpha, &beta, &answer))
         return answer;
     Move hash_move = NO_MOVE;
-    uint64_t key = e->table.size ? e->api->key(e->tree) : 0;
+    Key key = {0, 0};
+    if (e->table.size)
+        key = key_here(e);
     if (e->table.size && e->hash_move) {
         c[TT_PROBES]++;
         Slot *entry = probe(e, key);
@@ -260,13 +262,13 @@ static PyObject *Engine_principal_variation(Engine *e, PyObject *args) {
     line[length++] = first;
     e->api->push(e->tree, first);
     while (length < depth && length <= MAX_PLY) {
-        uint64_t key = e->api->key(e->tree);
+        Key key = key_here(e);
         int repeated = 0;
         for (int i = 0; i < seen_count; i++)
-            repeated |= seen[i] == key;
+            repeated |= seen[i] == key.id;
         if (repeated)
             break;
-        seen[seen_count++] = key;
+        seen[seen_count++] = key.id;
         Move move = NO_MOVE;
         if (rest != NULL) {
             move = PyLong_AsLongLong(PyTuple_GET_ITEM(rest, 0));
@@ -326,17 +328,25 @@ static PyObject *Engine_new(PyTypeObject *type, PyObject *args, PyObject *kwargs
     const char *loop_name;
     LoopParameters p;
     Py_ssize_t table_size;
-    int hash_move, store_leaves, narrow_on_hit, value_bounds;
+    int hash_move, store_leaves, narrow_on_hit, value_bounds, quiescence, null_reduction,
+        extend_checks;
+    const char *null_rule;
     if (kwargs != NULL && PyDict_GET_SIZE(kwargs) > 0) {
         PyErr_SetString(PyExc_TypeError, "Engine() takes its arguments by position");
         return NULL;
     }
-    if (!PyArg_ParseTuple(args, "Os(ppiipppp)nppppOO:Engine", &tree, &loop_name, &p.soft,
+    if (!PyArg_ParseTuple(args, "Os(ppiipppp)npppppispOO:Engine", &tree, &loop_name, &p.soft,
                           &p.moreland, &p.zw_min_depth, &p.research_min_depth, &p.improve,
                           &p.all_first, &p.pv_full, &p.researched_pv, &table_size,
                           &hash_move, &store_leaves, &narrow_on_hit, &value_bounds,
+                          &quiescence, &null_reduction, &null_rule, &extend_checks,
                           &limit_error, &counters))
         return NULL;
+    if (null_reduction < 0 || (strcmp(null_rule, "either") != 0 && strcmp(null_rule, "both") != 0)) {
+        PyErr_Format(PyExc_ValueError, "null move: a reduction of 0 or more and the rule either "
+                     "or both, not %d and %s", null_reduction, null_rule);
+        return NULL;
+    }
     int loop_kind = -1;
     for (int k = 0; k < N_NAMED_LOOPS; k++)
         if (strcmp(loop_name, LOOP_NAMES[k]) == 0)
@@ -367,6 +377,14 @@ static PyObject *Engine_new(PyTypeObject *type, PyObject *args, PyObject *kwargs
         Py_DECREF(capsule);
         return NULL;
     }
+    const char *lacking = quiescence && (api->quiesce == NULL || api->child_quiesce == NULL)
+        ? "quiescence" : null_reduction && (api->push_null == NULL || api->null_allowed == NULL)
+        ? "null move" : extend_checks && api->in_check == NULL ? "checks" : NULL;
+    if (lacking != NULL) {           /* the names of abilities() */
+        PyErr_Format(PyExc_ValueError, "the tree offers no native %s", lacking);
+        Py_DECREF(capsule);
+        return NULL;
+    }
     /* Not tp_alloc, which zeroes the whole struct: its lines (3 KB) are zeroed ply by
      * ply as a search first reaches them (expand), which a short search rarely does far
      * (zeroing them cost a Connect Four end-game search 4,000 instructions of 109,000).
@@ -390,6 +408,11 @@ static PyObject *Engine_new(PyTypeObject *type, PyObject *args, PyObject *kwargs
     e->store_leaves = store_leaves && table_size > 0;
     e->narrow_on_hit = narrow_on_hit && table_size > 0;
     e->value_bounds = value_bounds && api->value_bound != NULL;
+    e->quiescence = quiescence;
+    e->null_reduction = null_reduction;
+    e->null_either = strcmp(null_rule, "either") == 0;
+    e->extend_checks = extend_checks;
+    e->leaf_shortcut = !null_reduction && !extend_checks && !e->store_leaves;
     e->node_limit = (long long)1 << 62;
     e->best_move = NO_MOVE;
     if (table_size > 0 && take_table(e, (size_t)table_size) < 0) {
@@ -458,6 +481,39 @@ static PyTypeObject EngineType = {
     .tp_getset = Engine_getset,
 };
 
+/* abilities(tree) -> the names of what the tree's native methods offer beyond the protocol
+ * ("quiescence", "null move", "checks"); () for a tree without native methods. */
+static PyObject *abilities(PyObject *module, PyObject *tree) {
+    PyObject *capsule = PyObject_CallMethodNoArgs(tree, NATIVE_TREE_NAME);
+    if (capsule == NULL)
+        return NULL;
+    const NativeTree *api = capsule == Py_None ? NULL
+        : PyCapsule_GetPointer(capsule, NATIVE_TREE_CAPSULE);
+    Py_DECREF(capsule);
+    if (api == NULL || api->version != NATIVE_TREE_VERSION) {
+        PyErr_Clear();
+        return PyTuple_New(0);
+    }
+    PyObject *names = PyList_New(0);
+    if (names == NULL)
+        return NULL;
+    const char *offered[3] = {api->quiesce && api->child_quiesce ? "quiescence" : NULL,
+                              api->push_null && api->null_allowed ? "null move" : NULL,
+                              api->in_check ? "checks" : NULL};
+    for (int i = 0; i < 3; i++) {
+        PyObject *name = offered[i] == NULL ? NULL : PyUnicode_FromString(offered[i]);
+        if (offered[i] != NULL && (name == NULL || PyList_Append(names, name) < 0)) {
+            Py_XDECREF(name);
+            Py_DECREF(names);
+            return NULL;
+        }
+        Py_XDECREF(name);
+    }
+    PyObject *tuple = PyList_AsTuple(names);
+    Py_DECREF(names);
+    return tuple;
+}
+
 /* poll_signals(): run Python's handlers of the signals that arrived (Ctrl-C, SIGTERM), so
  * that one raises here. The compiled Python frame (mypyc) calls it every SIGNAL_INTERVAL
  * nodes: compiled code never passes through the interpreter's loop, where they would run. */
@@ -468,6 +524,8 @@ static PyObject *poll_signals(PyObject *module, PyObject *unused) {
 }
 
 static PyMethodDef module_functions[] = {
+    {"abilities", abilities, METH_O,
+     "abilities(tree)\n\nWhat the tree's native methods offer beyond the protocol."},
     {"poll_signals", poll_signals, METH_NOARGS,
      "poll_signals()\n\nRun the handlers of the signals that arrived; one may raise."},
     {NULL, NULL, 0, NULL},

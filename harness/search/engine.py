@@ -3,8 +3,8 @@
 With a compiled tree, the frame itself is most of a search's time: every node is several
 Python calls into the tree, a dict lookup and a tuple for the table, Python ints for the
 window. ``_engine.c`` is the same frame in C for trees that offer their methods as C
-functions (``native_tree()``, see ``native_tree.h``: the compiled Connect Four, Othello and
-checkers trees)
+functions (``native_tree()``, see ``native_tree.h``: the compiled Connect Four, Othello,
+checkers and chess trees)
 and for every loop of the registry's variants (``engine_loops.h``); a variant's
 ``native_loop`` (the registry) says which loop, if any, its passes search
 (:class:`NativeLoop`).
@@ -15,8 +15,9 @@ the engine all their passes at once, :meth:`NativeSearch.zero_window_passes`, th
 after each call.
 
 Everything else runs the Python frame: a tree without ``native_tree``, a quiescence
-search, a null move or check extensions, a tracing observer, a variant with another loop,
-a build without a C compiler and ``HARNESS_PURE_PYTHON`` set in the environment.
+search, null move or check extension the tree does not offer natively (chess's compiled
+tree offers all three), a tracing observer, a variant without a loop (SSS*), a build
+without a C compiler and ``HARNESS_PURE_PYTHON`` set in the environment.
 ``tests/test_engine.py`` compares the two frames search by search (scores, best moves,
 principal variations, every counter) over every variant it runs and every switch.
 """
@@ -96,19 +97,27 @@ def engine_in_use() -> bool:
 
 
 def runs_natively(tree: Tree, loop: NativeLoop | None, quiescence: Quiescence | None,
-                  enhanced: bool) -> bool:
-    """Whether a search of ``tree`` with the loop named ``loop`` (a variant's
-    :attr:`native_loop`) runs in the compiled frame: the engine is in use, the tree offers
-    its C methods, the loop is one the engine has, and nothing only the Python frame does
-    is asked for (a quiescence search; a null move or check extensions: ``enhanced``)."""
+                  null_move: bool = False, checks: bool = False) -> bool:
+    """Whether a search of ``tree`` with the loop ``loop`` (a variant's ``native_loop``)
+    runs in the compiled frame: the engine is in use, the tree offers its C methods, the
+    loop is one the engine has, and what else is asked for the tree offers natively too
+    (its own quiescence search, a null move, checks for the extension)."""
     if not (engine_in_use() and loop is not None and BUILT is not None
-            and loop.name in BUILT.LOOPS and quiescence is None and not enhanced):
+            and loop.name in BUILT.LOOPS):
         return False
     # The tree's own type must offer the C methods, and offer them for this object: a
     # wrapper that finds them on the tree it wraps, or a subclass that may override the
     # Python methods, keeps the Python frame, which calls the methods it has.
     native = getattr(type(tree), "native_tree", None)
-    return native is not None and native(tree) is not None
+    if native is None or native(tree) is None:
+        return False
+    offered = BUILT.abilities(tree)
+    # A quiescence search runs natively only when it is the tree's own (a caller's
+    # function is Python).
+    own = quiescence is None or quiescence == getattr(tree, "quiesce", None)
+    return (own and (quiescence is None or "quiescence" in offered)
+            and (not null_move or "null move" in offered)
+            and (not checks or "checks" in offered))
 
 
 class NativeSearch(Search):
@@ -128,8 +137,9 @@ class NativeSearch(Search):
         self._engine: Any = BUILT.Engine(tree, loop.name, loop.parameters(),
                                          0 if table is None else table.size,
                                          self.hash_move, self.store_leaves, self.narrow_on_hit,
-                                         self.value_bound is not None, NodeLimitReached,
-                                         self.counters)
+                                         self.value_bound is not None, quiescence is not None,
+                                         null_reduction, null_rule, extend_checks,
+                                         NodeLimitReached, self.counters)
 
     def root(self, loop: Loop, depth: int, alpha: int, beta: int) -> tuple[int, Move | None]:
         """One pass in the compiled frame, with the loop it was made for (every pass of

@@ -32,17 +32,24 @@ static int must_stop(Engine *e) {
     return 0;
 }
 
-static inline long horizon(Engine *e) {
+/* Search.horizon: the tree's quiescence search (its nodes counted as qnodes) or its
+ * static value. */
+static inline long horizon(Engine *e, long alpha, long beta) {
+    if (e->quiescence)
+        return e->api->quiesce(e->tree, alpha, beta, &e->counters[QNODES]);
     return e->api->value(e->tree);
 }
 
-/* Search.child: the leaf shortcut (no quiescence, no leaves in the table), or the node,
- * searched with `loop`. */
+/* Search.child: the leaf shortcut (a leaf evaluated from its parent when nothing but the
+ * horizon looks at it: no null move, no check extension, no leaves in the table), or the
+ * node, searched with `loop`. */
 static long child(Engine *e, int loop, Move move, int depth, long alpha, long beta) {
-    if (depth <= 0 && !e->store_leaves) {
+    if (depth <= 0 && e->leaf_shortcut) {
         if (++e->counters[NODES] > e->next_check && must_stop(e))
             return fail(e);
         e->counters[LEAVES]++;
+        if (e->quiescence)
+            return e->api->child_quiesce(e->tree, move, alpha, beta, &e->counters[QNODES]);
         return e->api->child_value(e->tree, move);
     }
     e->api->push(e->tree, move);
@@ -58,6 +65,18 @@ static long child(Engine *e, int loop, Move move, int depth, long alpha, long be
         if (lines_put(&e->lines[e->ply], move, line) < 0)
             return fail(e);
     }
+    return value;
+}
+
+/* Search.null_child: the position after passing, searched with `loop` (a zero window:
+ * its value is never exact, and a line below it is not ours). */
+static long null_child(Engine *e, int loop, int depth, long alpha, long beta) {
+    e->api->push_null(e->tree);
+    e->ply++;
+    long value = node(e, loop, depth, alpha, beta);
+    e->ply--;
+    e->api->pop(e->tree);
+    Py_CLEAR(e->line);
     return value;
 }
 
@@ -125,7 +144,7 @@ static inline int settled(Engine *e, Move *moves, int *n, long *alpha, long *bet
 
 /* Search.expand: the loop over the children (hash move first), the node classified, stored. */
 static long expand(Engine *e, int loop, Move *moves, int n, int depth, long alpha, long beta,
-                   Move hash_move, uint64_t key) {
+                   Move hash_move, Key key) {
     if (hash_move != NO_MOVE && moves[0] != hash_move) {
         for (int k = 1; k < n; k++)
             if (moves[k] == hash_move) {
@@ -190,15 +209,17 @@ static long node(Engine *e, int loop, int depth, long alpha, long beta) {
         PyErr_SetString(PyExc_RecursionError, "the compiled frame: deeper than its stack");
         return fail(e);
     }
+    if (e->extend_checks && e->api->in_check(e->tree))
+        depth++;
     if (depth <= 0 && !e->store_leaves) {
         c[LEAVES]++;
-        return horizon(e);
+        return horizon(e, alpha, beta);
     }
     Move hash_move = NO_MOVE;
-    uint64_t key = 0;                        /* read once: the probe's and the store's */
+    Key key = {0, 0};                        /* read once: the probe's and the store's */
     if (e->table.size) {
         c[TT_PROBES]++;
-        key = e->api->key(e->tree);
+        key = key_here(e);
         Slot *entry = probe(e, key);
         if (entry != NULL) {
             c[TT_HITS]++;
@@ -229,7 +250,7 @@ static long node(Engine *e, int loop, int depth, long alpha, long beta) {
     }
     if (depth <= 0) {                        /* a leaf the table did not settle: store it */
         c[LEAVES]++;
-        long value = horizon(e);
+        long value = horizon(e, alpha, beta);
         if (e->table.size)
             store(e, key, 0, alpha, beta, value, NO_MOVE);
         return value;
@@ -239,6 +260,22 @@ static long node(Engine *e, int loop, int depth, long alpha, long beta) {
     long answer;
     if (settled(e, moves, &n, &alpha, &beta, &answer))
         return answer;
+    int r = e->null_reduction;
+    if (r && depth > r && beta < INF && e->api->null_allowed(e->tree, e->null_either)) {
+        c[NULL_SEARCHES]++;
+        long v = -null_child(e, loop, depth - 1 - r, -beta, -beta + 1);
+        if (e->failed)
+            return 0;
+        if (v >= beta) {                     /* passing already fails high: a cut node */
+            c[NULL_CUTOFFS]++;
+            c[FAIL_HIGHS]++;
+            c[CUT_NODES]++;
+            c[CUTOFFS]++;
+            if (e->table.size)
+                store(e, key, depth, alpha, beta, beta, NO_MOVE);
+            return beta;
+        }
+    }
     return expand(e, loop, moves, n, depth, alpha, beta, hash_move, key);
 }
 

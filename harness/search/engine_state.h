@@ -83,6 +83,10 @@ typedef struct {
     int root_loop;                       /* the loop of every pass (LOOP_*) */
     LoopParameters loop;                 /* its parameters, and those of the loops below */
     int hash_move, store_leaves, narrow_on_hit, value_bounds;
+    int quiescence;                      /* the tree's quiescence search at the horizon */
+    int null_reduction, null_either;     /* null move: R (0: off); the rule is `either` */
+    int extend_checks;                   /* one ply deeper where the side to move is in check */
+    int leaf_shortcut;                   /* core.py's _leaf_shortcut */
     long long node_limit;
     long long next_check;                /* node count of the next must_stop: signals, limit */
     long long counters[N_COUNTERS];
@@ -99,23 +103,41 @@ typedef struct {
 
 /* ---- the table (table.py) -------------------------------------------------------------- */
 
+typedef struct {
+    uint64_t id;                         /* what the table compares: key() */
+    uint64_t hash;                       /* what chooses the slot: slot_hash(), or key() */
+} Key;
+
+static inline Key key_here(Engine *e) {
+    Key k;
+    k.id = e->api->key(e->tree);
+    k.hash = e->api->slot_hash != NULL ? e->api->slot_hash(e->tree) : k.id;
+    return k;
+}
+
 /* hash(key) % size, as table.py: Python hashes an int below 2^64 to itself modulo the
- * Mersenne prime 2^61 - 1, which folds without a division. */
-static inline Slot *slot_of(Engine *e, uint64_t key) {
-    uint64_t hash = (key & MERSENNE_61) + (key >> 61);
+ * Mersenne prime 2^61 - 1, which folds without a division; a tree with a slot_hash gives
+ * hash(key) itself, a signed Py_hash_t, taken modulo size as Python's % takes it. */
+static inline Slot *slot_of(Engine *e, uint64_t hash) {
+    size_t size = e->table.size;
+    if (e->api->slot_hash != NULL) {
+        long long remainder = (long long)hash % (long long)size;
+        return &e->table.slots[remainder < 0 ? remainder + (long long)size : remainder];
+    }
+    hash = (hash & MERSENNE_61) + (hash >> 61);
     if (hash >= MERSENNE_61)
         hash -= MERSENNE_61;
-    size_t size = e->table.size;
     return &e->table.slots[(size & (size - 1)) == 0 ? hash & (size - 1) : hash % size];
 }
 
-static inline Slot *probe(Engine *e, uint64_t key) {
-    Slot *s = slot_of(e, key);
-    return s->search == e->table.search && s->key == key ? s : NULL;
+static inline Slot *probe(Engine *e, Key key) {
+    Slot *s = slot_of(e, key.hash);
+    return s->search == e->table.search && s->key == key.id ? s : NULL;
 }
 
-static void store(Engine *e, uint64_t key, int depth, long alpha, long beta, long value,
+static void store(Engine *e, Key k, int depth, long alpha, long beta, long value,
                   Move move) {
+    uint64_t key = k.id;
     long lower, upper;
     if (value <= alpha) {
         lower = -INF;
@@ -126,7 +148,7 @@ static void store(Engine *e, uint64_t key, int depth, long alpha, long beta, lon
     } else {
         lower = upper = value;
     }
-    Slot *old = slot_of(e, key);
+    Slot *old = slot_of(e, k.hash);
     if (old->search == e->table.search) {
         if (old->key == key) {
             long high = lower > old->lower ? lower : old->lower;

@@ -154,7 +154,7 @@ def search_with(frame: type[Search], tree: Tree, spec: VariantSpec, depth: int,
                       switches.value_bounds and not reference, switches.window or (-INF, INF))
     loop = spec.native_loop()
     compiled = (native and frame is Search and loop is not None
-                and runs_natively(tree, loop, quiescence, bool(null_reduction or extend_checks)))
+                and runs_natively(tree, loop, quiescence, bool(null_reduction), extend_checks))
     search = (NativeSearch(tree, table, loop, quiescence, *frame_switches)
               if compiled and loop is not None
               else frame(tree, table, quiescence, *frame_switches))

@@ -28,6 +28,7 @@
 #include "board_position.h"   /* tables, positions, make, evaluation */
 #include "board_moves.h"      /* legal moves in python-chess's order, MVV-LVA, perft */
 #include "board_key.h"        /* keys hashed as position_key's tuples */
+#include "../native_tree.h"   /* the tree protocol in C, for the compiled frame */
 
 static long mate_score;                   /* evaluation.MATE, from setup() */
 static PyObject *move_ints[MOVE_CODES];  /* the ints moves() hands out */
@@ -194,13 +195,13 @@ static inline int contains(const int *codes, int count, int code) {
     return 0;
 }
 
-/* ChessTree.moves: the static order (MVV-LVA split or generation order), then
- * _dynamic_order with killers or history. */
-static PyObject *Tree_moves(Tree *t, PyObject *unused) {
+/* ChessTree.moves into order[]: the static order (MVV-LVA split or generation order),
+ * then _dynamic_order with killers or history; the count. */
+static int ordered_moves(Tree *t, int *order) {
     Pos *p = here(t);
     MoveList legal;
     legal_moves(p, &legal);
-    int order[MAX_MOVES], tactical = 0, n = legal.count;
+    int tactical = 0, n = legal.count;
     if (t->mvv_lva) {
         int quiet[MAX_MOVES], quiet_count;
         tactical = split_tactical(p, legal.codes, n, order, quiet, &quiet_count);
@@ -237,6 +238,12 @@ static PyObject *Tree_moves(Tree *t, PyObject *unused) {
             }
         }
     }
+    return n;
+}
+
+static PyObject *Tree_moves(Tree *t, PyObject *unused) {
+    int order[MAX_MOVES];
+    int n = ordered_moves(t, order);
     return code_list(order, n);
 }
 
@@ -285,6 +292,8 @@ static PyObject *Tree_reset(Tree *t, PyObject *unused) {
     Py_RETURN_NONE;
 }
 
+static void learn_cutoff(Tree *t, int code, long depth);
+
 /* ChessTree.cutoff: killers and history learn from quiet moves only. */
 static PyObject *Tree_cutoff(Tree *t, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 2) {
@@ -299,8 +308,14 @@ static PyObject *Tree_cutoff(Tree *t, PyObject *const *args, Py_ssize_t nargs) {
     long depth = PyLong_AsLong(args[1]);
     if (depth == -1 && PyErr_Occurred())
         return NULL;
-    if (code < 0 || is_tactical(here(t), code))
-        Py_RETURN_NONE;
+    learn_cutoff(t, code, depth);
+    Py_RETURN_NONE;
+}
+
+/* ChessTree.cutoff's learning, for a move code (-1: the null move) at `depth`. */
+static void learn_cutoff(Tree *t, int code, long depth) {
+    if ((!t->killers_on && !t->history_on) || code < 0 || is_tactical(here(t), code))
+        return;
     if (t->killers_on) {
         int ply = t->ply;
         while (t->killer_plies <= ply)
@@ -315,7 +330,6 @@ static PyObject *Tree_cutoff(Tree *t, PyObject *const *args, Py_ssize_t nargs) {
     }
     if (t->history_on)
         t->history[FROM(code)][TO(code)] += (long long)depth * depth;
-    Py_RETURN_NONE;
 }
 
 static PyObject *Tree_set_ordering(Tree *t, PyObject *ordering) {
@@ -331,14 +345,17 @@ static PyObject *Tree_set_ordering(Tree *t, PyObject *ordering) {
 
 /* ChessTree.null_allowed: never in check; `either`: neither of the last two plies was a
  * null move; otherwise (`both`): not both of them. */
-static PyObject *Tree_null_allowed(Tree *t, PyObject *rule) {
+static int null_allowed(Tree *t, int either) {
     if (in_check(here(t)))
-        Py_RETURN_FALSE;
-    int either = PyUnicode_Check(rule) && PyUnicode_CompareWithASCIIString(rule, "either") == 0;
+        return 0;
     int last = t->ply >= 1 && t->path[t->ply - 1] < 0;
     int before = t->ply >= 2 && t->path[t->ply - 2] < 0;
-    int allowed = either ? !(last || before) : !(t->ply >= 2 && last && before);
-    return PyBool_FromLong(allowed);
+    return either ? !(last || before) : !(t->ply >= 2 && last && before);
+}
+
+static PyObject *Tree_null_allowed(Tree *t, PyObject *rule) {
+    int either = PyUnicode_Check(rule) && PyUnicode_CompareWithASCIIString(rule, "either") == 0;
+    return PyBool_FromLong(null_allowed(t, either));
 }
 
 /* ChessTree.quiesce, with its qnodes counted in *qnodes. */
@@ -436,6 +453,99 @@ static PyObject *Tree_child_quiesce(Tree *t, PyObject *const *args, Py_ssize_t n
     return PyLong_FromLong(value);
 }
 
+/* ---- the native interface (harness/games/native_tree.h): the same methods as C calls,
+ * for the compiled frame, on moves moves() gave (nothing checked again). A key is a
+ * digest of position_key's fields; its slot, the tuple's hash as CPython's. --------- */
+
+#define TREE(object) ((Tree *)(object))
+
+static int native_moves(PyObject *t, Move *out) {
+    int order[MAX_MOVES];
+    int n = ordered_moves(TREE(t), order);
+    for (int i = 0; i < n; i++)
+        out[i] = order[i];
+    return n;
+}
+
+static void native_step(Tree *t, int code) {     /* step_in without its checks */
+    make(here(t), &t->stack[t->ply + 1], code);
+    t->path[t->ply] = code;
+    t->ply++;
+}
+
+static void native_push(PyObject *t, Move move) { native_step(TREE(t), (int)move); }
+static void native_push_null(PyObject *t) { native_step(TREE(t), -1); }
+static void native_pop(PyObject *t) { TREE(t)->ply--; }
+static uint64_t native_key(PyObject *t) { return key_digest(here(TREE(t))); }
+static uint64_t native_slot_hash(PyObject *t) { return key_hash(here(TREE(t))); }
+static long native_value(PyObject *t) { return evaluate(here(TREE(t))); }
+
+static long native_terminal_value(PyObject *t) {
+    return in_check(here(TREE(t))) ? -(mate_score - TREE(t)->ply) : 0;
+}
+
+static long native_child_value(PyObject *t, Move move) {
+    Pos child;
+    make(here(TREE(t)), &child, (int)move);
+    return evaluate(&child);
+}
+
+static uint64_t native_child_key(PyObject *t, Move move) {
+    Pos child;
+    make(here(TREE(t)), &child, (int)move);
+    return key_hash(&child);
+}
+
+static void native_cutoff(PyObject *t, Move move, int depth) {
+    learn_cutoff(TREE(t), (int)move, depth);
+}
+
+/* quiesce for the frame, which cannot take an error: the quiescence stack's end is never
+ * reached on a board a game holds (the Python method raises there). */
+static long native_quiesce(PyObject *t, long alpha, long beta, long long *qnodes) {
+    long value = quiesce(TREE(t), alpha, beta, qnodes);
+    TREE(t)->overflow = 0;
+    return value;
+}
+
+static long native_child_quiesce(PyObject *t, Move move, long alpha, long beta,
+                                 long long *qnodes) {
+    native_step(TREE(t), (int)move);
+    long value = native_quiesce(t, alpha, beta, qnodes);
+    TREE(t)->ply--;
+    return value;
+}
+
+static int native_in_check(PyObject *t) { return in_check(here(TREE(t))); }
+static int native_null_allowed(PyObject *t, int either) { return null_allowed(TREE(t), either); }
+
+static const NativeTree NATIVE = {
+    .version = NATIVE_TREE_VERSION,
+    .moves = native_moves,
+    .push = native_push,
+    .pop = native_pop,
+    .key = native_key,
+    .value = native_value,
+    .terminal_value = native_terminal_value,
+    .child_value = native_child_value,
+    .value_bound = NULL,
+    .value_floor = NULL,
+    .cutoff = native_cutoff,                 /* killers and history */
+    .child_key = native_child_key,
+    .slot_hash = native_slot_hash,
+    .quiesce = native_quiesce,
+    .child_quiesce = native_child_quiesce,
+    .in_check = native_in_check,
+    .push_null = native_push_null,
+    .null_allowed = native_null_allowed,
+};
+
+static PyTypeObject TreeType;
+
+static PyObject *Tree_native_tree(Tree *self, PyObject *unused) {
+    return native_tree_capsule((PyObject *)self, &TreeType, &NATIVE);
+}
+
 /* Whether a signal handler raised (Ctrl-C's KeyboardInterrupt, the CLI's SIGTERM): a deep
  * perft runs for minutes and must stop when asked, not when done. */
 static int signalled(void) { return PyErr_CheckSignals() < 0; }
@@ -493,6 +603,8 @@ static PyMethodDef Tree_methods[] = {
     {"key_tuple", (PyCFunction)Tree_key_tuple, METH_NOARGS, "key() as tree.position_key's tuple."},
     {"move_name", (PyCFunction)Tree_move_name, METH_O, "A move in UCI."},
     {"reset", (PyCFunction)Tree_reset, METH_NOARGS, "Back to the root; killers and history forgotten."},
+    {"native_tree", (PyCFunction)Tree_native_tree, METH_NOARGS,
+     "The tree's methods as C functions, for the compiled frame (a capsule)."},
     {"cutoff", FAST(Tree_cutoff), "Learn from a fail-high (killers, history; quiet moves only)."},
     {"set_ordering", (PyCFunction)Tree_set_ordering, METH_O, "Switch move ordering between searches."},
     {"in_check", (PyCFunction)Tree_in_check, METH_NOARGS, "Whether the side to move is in check."},

@@ -39,10 +39,9 @@ static PyObject *Key_fields(KeyObject *k, PyObject *unused) {
                          k->ep);
 }
 
-static PyObject *make_key(const Pos *p) {
-    KeyObject *k = PyObject_New(KeyObject, &KeyType);
-    if (k == NULL)
-        return NULL;
+/* The fields of p's key and their hash, into k (a Key object's, or a plain struct's for
+ * the compiled frame, which needs the hash alone). */
+static void fill_key(const Pos *p, KeyObject *k) {
     for (int i = 0; i < 6; i++)
         k->bb[i] = p->bb[i + 1];
     k->bb[6] = p->side[1];
@@ -66,7 +65,40 @@ static PyObject *make_key(const Pos *p) {
     if (acc == (u64)-1)
         acc = 1546275796;
     k->hash = (Py_hash_t)acc;
+}
+
+static PyObject *make_key(const Pos *p) {
+    KeyObject *k = PyObject_New(KeyObject, &KeyType);
+    if (k == NULL)
+        return NULL;
+    fill_key(p, k);
     return (PyObject *)k;
+}
+
+/* hash(position_key(p)): the table's slot in both frames. */
+static u64 key_hash(const Pos *p) {
+    KeyObject k;
+    fill_key(p, &k);
+    return (u64)k.hash;
+}
+
+static inline u64 mix64(u64 x) {                  /* splitmix64's finaliser */
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
+    return x ^ (x >> 31);
+}
+
+/* A 64-bit digest of every field of the key, for the compiled frame's table to compare:
+ * hash(key) will not do, as CPython hashes an int modulo 2^61 - 1, so a piece on a1
+ * (bit 0) and one on f8 (bit 61) of the same bitboard hash alike. */
+static u64 key_digest(const Pos *p) {
+    KeyObject k;
+    fill_key(p, &k);
+    u64 digest = mix64((u64)k.turn + 1);
+    for (int i = 0; i < 8; i++)
+        digest = mix64(digest ^ k.bb[i]);
+    digest = mix64(digest ^ k.castling);
+    return mix64(digest ^ (u64)(k.ep + 2));
 }
 
 static Py_hash_t Key_hash(KeyObject *k) { return k->hash; }
