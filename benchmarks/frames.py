@@ -25,7 +25,7 @@ from harness.search.run import SearchResult, Switches, run_search
 
 RATIO_TARGET = Target("<=", 1.25)
 TABLE = Switches(tt_size=1 << 16)
-REPEATS = {"full": 5, "quick": 1}
+REPEATS = {"full": 15, "quick": 2}
 GAMES: dict[str, dict[str, tuple[str | None, int, int]]] = {
     # game: {mode: (problem set, or None for seeded Connect Four positions; problems; depth)}
     "connect4": {"full": (None, 20, 16), "quick": (None, 10, 14)},
