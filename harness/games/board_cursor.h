@@ -44,6 +44,13 @@
 
 #include "native_tree.h"
 
+/* What a game may leave unused (checkers has no leaf_value and reads signed attributes). */
+#if defined(__GNUC__) || defined(__clang__)
+#define BOARD_MAYBE_UNUSED __attribute__((unused))
+#else
+#define BOARD_MAYBE_UNUSED
+#endif
+
 static int game_new(PyObject *args, PyObject *kwargs, Game *game, State *root);
 static int game_moves(const Game *game, const State *state, Move *out);
 static int game_move_of(const Game *game, const State *state, PyObject *move, Move *out);
@@ -139,10 +146,7 @@ static PyObject *Tree_reset(Tree *self, PyObject *unused) {
 
 /* The node's value if it is a leaf, else None (a game without this Python method, such as
  * checkers, leaves it out of its table). */
-#if defined(__GNUC__) || defined(__clang__)
-__attribute__((unused))
-#endif
-static PyObject *Tree_leaf_value(Tree *self, PyObject *unused) {
+BOARD_MAYBE_UNUSED static PyObject *Tree_leaf_value(Tree *self, PyObject *unused) {
     if (!game_is_leaf(&self->game, board_here(self)))
         Py_RETURN_NONE;
     return PyLong_FromLong(game_terminal_value(&self->game, board_here(self), self->ply));
@@ -267,7 +271,7 @@ static PyObject *Tree_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) 
 
 /* A Python int attribute of an object as an unsigned 64-bit word (a board's bitboard),
  * or -1 with AttributeError, TypeError or OverflowError (past 64 bits). */
-static int board_u64_attr(PyObject *object, const char *name, uint64_t *out) {
+BOARD_MAYBE_UNUSED static int board_u64_attr(PyObject *object, const char *name, uint64_t *out) {
     PyObject *value = PyObject_GetAttrString(object, name);
     if (value == NULL)
         return -1;
