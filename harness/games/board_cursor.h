@@ -38,6 +38,11 @@
  * game's wording), Tree_getset, TreeType = BOARD_TYPE(...) and PyInit__board, which ends
  * with board_module(). A compiled frame may call the native functions only on a tree of
  * exactly this type (native_tree_capsule sees to it).
+ *
+ * Chess's _board.c keeps a cursor of its own (the same stack of nodes): its tree is not a
+ * native one (its key is a Python Key object; its searches need quiescence and the null
+ * move), and its moves() and reset() read and clear what cutoff() learns (killers,
+ * history), which a read-only Game does not hold.
  */
 #ifndef HARNESS_BOARD_CURSOR_H
 #define HARNESS_BOARD_CURSOR_H

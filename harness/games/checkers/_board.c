@@ -166,9 +166,10 @@ static void game_play(const Game *g, const State *from, Move move, State *to) {
     *to = play(from, (u64)move);
 }
 
-/* A move argument: its code, or -1 with an exception. Checks that its path is playable here: the mover's piece on the start square, each direction
- * one the piece may take, each step onto an empty square, each jump over an enemy piece.
- * (Whether a capture was compulsory or the sequence complete is not checked.) */
+/* A move argument: its code, or -1 with an exception. Checks that its path is playable
+ * here: the mover's piece on the start square, each direction one the piece may take, each
+ * step onto an empty square, each jump over an enemy piece. (Whether a capture was
+ * compulsory or the sequence complete is not checked.) */
 static int game_move_of(const Game *g, const State *s, PyObject *move, Move *out) {
     if (!PyLong_Check(move)) {
         PyErr_Format(PyExc_TypeError, "a checkers move is an int, not %.100s", Py_TYPE(move)->tp_name);

@@ -385,8 +385,13 @@ static PyObject *Tree_get_anticipate(Tree *self, void *unused) {
     return PyBool_FromLong(self->game.anticipate);
 }
 
-static PyObject *Tree_get_width(Tree *self, void *unused) { return PyLong_FromLong(self->game.width); }
-static PyObject *Tree_get_height(Tree *self, void *unused) { return PyLong_FromLong(self->game.height); }
+static PyObject *Tree_get_width(Tree *self, void *unused) {
+    return PyLong_FromLong(self->game.width);
+}
+
+static PyObject *Tree_get_height(Tree *self, void *unused) {
+    return PyLong_FromLong(self->game.height);
+}
 
 /* (position, mask, moves) at the root, as Connect4Tree.root. */
 static PyObject *Tree_get_root(Tree *self, void *unused) {
