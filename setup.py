@@ -61,6 +61,10 @@ class BuildWithRecord(build_ext):
         (built / SOURCES_RECORD).write_text(json.dumps(record, indent=1) + "\n")
 
 
+BOARD_CURSOR = ["harness/games/board_cursor.h", "harness/games/native_tree.h"]
+"""The headers a game's ``_board.c`` includes for its cursor: a change to either rebuilds it."""
+
+
 def compiled_extensions() -> list[Extension]:
     """The move generator, the Connect Four, Othello and chess trees and, where mypyc can compile it, the
     search core; none with ``HARNESS_BUILD_PURE=1``."""
@@ -71,13 +75,13 @@ def compiled_extensions() -> list[Extension]:
                             depends=["harness/games/chess/board_geometry.h"],
                             extra_compile_args=["-O2"], optional=True),
                   Extension("harness.games.connect4._board", ["harness/games/connect4/_board.c"],
-                            depends=["harness/games/native_tree.h"],
+                            depends=BOARD_CURSOR,
                             extra_compile_args=["-O2"], optional=True),
                   Extension("harness.games.othello._board", ["harness/games/othello/_board.c"],
-                            depends=["harness/games/native_tree.h"],
+                            depends=BOARD_CURSOR,
                             extra_compile_args=["-O2"], optional=True),
                   Extension("harness.games.checkers._board", ["harness/games/checkers/_board.c"],
-                            depends=["harness/games/native_tree.h"],
+                            depends=BOARD_CURSOR,
                             extra_compile_args=["-O2"], optional=True),
                   Extension("harness.games.openspiel._cursor", ["harness/games/openspiel/_cursor.c"],
                             extra_compile_args=["-O2"], optional=True),

@@ -170,10 +170,10 @@ def test_bad_calls_are_exceptions() -> None:
     assert tree.move_name(8 | 2 << 9) == "9-13"
     with pytest.raises(ValueError, match="is not a checkers move"):
         tree.move_name(0)
-    native = compiled.BUILT.CheckersTree  # type: ignore[union-attr]
+    native = compiled.BUILD.module().CheckersTree
     for bad in (Position(1, 1, 0, 0), Position(1, 2, 4, 0), Position(1, 2, 0, 2),
                 Position(1 << 32, 2, 0, 0), Position(1, 2, 0, 0, DRAW_PLIES + 1)):
         with pytest.raises(ValueError, match="not a checkers position"):
             native(bad)
     with pytest.raises(ValueError, match="tables of the wrong size"):
-        compiled.BUILT.setup((1, 2), DRAW_PLIES, 1, 1, (0,) * 8, 1)  # type: ignore[union-attr]
+        compiled.BUILD.module().setup((1, 2), DRAW_PLIES, 1, 1, (0,) * 8, 1)

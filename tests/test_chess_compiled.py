@@ -335,7 +335,7 @@ def test_the_game_option_chooses_the_tree_and_run_json_records_it(monkeypatch: p
 
 
 def test_a_compiled_tree_that_was_not_built_is_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(compiled, "BUILT", None)
+    monkeypatch.setattr(compiled.BUILD, "built", None)
     with pytest.raises(HarnessError, match="tree=compiled, but the compiled chess tree was not built"):
         load_problems("chess:bench.epd,tree=compiled")
     assert resolve("auto") == "python"

@@ -254,7 +254,7 @@ def test_bad_calls_are_exceptions() -> None:
 
 
 def test_bad_boards_and_orders_are_exceptions() -> None:
-    native = compiled.BUILT.Connect4Tree  # type: ignore[union-attr]
+    native = compiled.BUILD.module().Connect4Tree
     with pytest.raises(ValueError, match="order sideways"):
         native(Board(5, 4), "sideways")
     with pytest.raises(ValueError, match="a 9x7 board"):

@@ -22,7 +22,7 @@ from harness.results import environment
 from harness.search import VARIANTS, Switches, make_spec, run_search
 
 pytest.importorskip("pyspiel")
-pytestmark = pytest.mark.skipif(openspiel_cursor.BUILT is None,
+pytestmark = pytest.mark.skipif(openspiel_cursor.BUILD.built is None,
                                 reason="the compiled OpenSpiel cursor was not built")
 
 from harness.games.openspiel.game import OpenSpielTree, load_game  # noqa: E402

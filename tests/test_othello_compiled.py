@@ -183,7 +183,7 @@ def test_bad_calls_are_exceptions() -> None:
         tree.move_name(99)
     with pytest.raises(TypeError):
         tree.move_name("x")
-    native = compiled.BUILT.OthelloTree  # type: ignore[union-attr]
+    native = compiled.BUILD.module().OthelloTree
     with pytest.raises(ValueError, match="a square holds both"):
         native(Board(1, 1, True), SQUARE_WEIGHTS, MOVE_RANKS, MOBILITY_WEIGHT)
     with pytest.raises(ValueError, match="weights: 64 squares, not 3"):
@@ -199,7 +199,7 @@ def test_the_tables_are_the_python_trees() -> None:
     the Python tree's: nothing of them is copied into the C source."""
     board = Board.start()
     reversed_ranks = tuple(63 - i for i in range(64))
-    tree: Any = compiled.BUILT.OthelloTree(board, (1,) * 64, reversed_ranks, 3)  # type: ignore[union-attr]
+    tree: Any = compiled.BUILD.module().OthelloTree(board, (1,) * 64, reversed_ranks, 3)
     assert list(tree.moves()) == sorted(OthelloTree(board).moves(), reverse=True)
     assert tree.value() == 0                        # two discs and four moves each
     tree.push(19)

@@ -10,24 +10,36 @@
  * trees method by method and search by search.
  *
  * Where the Python tree trusts its input (a move that is not legal, pop at the root) this
- * one raises a Python exception: push checks that a move's path is playable.
+ * one raises a Python exception: push checks that a move's path is playable. The cursor,
+ * the methods every compiled tree shares and the native interface are
+ * ../board_cursor.h's, over the game_ functions here.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <stdint.h>
 
-#include "../native_tree.h"
-
 typedef uint32_t u32;
 typedef uint64_t u64;
 
-#define MAX_STACK 256        /* pushes past the root: the harness searches at most 100 plies */
-#define MAX_MOVES 512        /* more moves than any checkers position has */
 #define MAX_JUMPS 12         /* the opponent's pieces: a move captures at most these */
 #define KEY_SIDE 128         /* board.KEY_SIDE, board.KEY_QUIET */
 #define KEY_QUIET 129
 #define MAX_DRAW_PLIES 200
 #define FULL 0xFFFFFFFFu
+
+typedef struct {
+    u32 black, white, kings;
+    int side, quiet;
+} State;
+
+typedef struct {
+    char unused;             /* a tree holds nothing but its nodes: setup() gives the tables */
+} Game;
+
+#define BOARD_PLIES 256      /* pushes past the root: the harness searches at most 100 plies */
+#define BOARD_NAME "checkers tree"
+#define BOARD_CACHED_MOVES 2048   /* every step and single jump: codes below 2^11 */
+#include "../board_cursor.h"
 
 enum { BLACK = 0, WHITE = 1 };
 
@@ -43,23 +55,6 @@ static int READY = 0;
 static u64 ZOBRIST[KEY_QUIET + MAX_DRAW_PLIES + 1];
 static int DRAW_PLIES, MAN, KING, WIN, MAN_ROW[8];
 
-/* The ints moves() hands out for codes below 2^11 (every step and single jump): no
- * allocation per move for most of them. */
-#define CACHED_MOVES 2048
-static PyObject *MOVE_INTS[CACHED_MOVES];
-
-typedef struct {
-    u32 black, white, kings;
-    int side, quiet;
-} State;
-
-typedef struct {
-    PyObject_HEAD
-    State root, now;
-    int depth;                  /* states on the stack: the ply of the cursor */
-    State stack[MAX_STACK];
-} Tree;
-
 static inline int bit(u32 mask, int square) { return (int)(mask >> square & 1u); }
 static inline u32 own_of(const State *s) { return s->side == BLACK ? s->black : s->white; }
 static inline u32 other_of(const State *s) { return s->side == BLACK ? s->white : s->black; }
@@ -67,14 +62,14 @@ static inline u32 other_of(const State *s) { return s->side == BLACK ? s->white 
 /* ---- moves (Position.captures, steps, legal_moves, has_move) ------------------------- */
 
 typedef struct {
-    u64 *out;
+    Move *out;
     int n, overflow;
     int side;
 } Found;
 
 static inline void add(Found *f, u64 move) {
-    if (f->n < MAX_MOVES)
-        f->out[f->n++] = move;
+    if (f->n < NATIVE_MAX_MOVES)
+        f->out[f->n++] = (Move)move;
     else
         f->overflow = 1;
 }
@@ -101,9 +96,10 @@ static void extend(Found *f, int start, int at, int jumps, u64 path, u32 other, 
         add(f, (u64)start | (u64)jumps << 5 | path << 9);
 }
 
-static int legal_moves(const State *s, u64 *out, int *overflow) {
+/* The moves in Position.legal_moves's order; NATIVE_MAX_MOVES + 1 where there are more
+ * than out holds (more than any position has). */
+static int game_moves(const Game *g, const State *s, Move *out) {
     Found f = {out, 0, 0, s->side};
-    *overflow = 0;
     if (s->quiet >= DRAW_PLIES)
         return 0;
     u32 own = own_of(s), other = other_of(s), empty = FULL & ~(s->black | s->white);
@@ -122,8 +118,7 @@ static int legal_moves(const State *s, u64 *out, int *overflow) {
             }
         }
     }
-    *overflow = f.overflow;
-    return f.n;
+    return f.overflow ? NATIVE_MAX_MOVES + 1 : f.n;
 }
 
 static int has_move(const State *s) {
@@ -140,7 +135,7 @@ static int has_move(const State *s) {
     return 0;
 }
 
-/* Position.play, after check_move has accepted the move. */
+/* Position.play, of a move game_move_of accepted or game_moves gave. */
 static State play(const State *s, u64 move) {
     int start = (int)(move & 31), jumps = (int)(move >> 5 & 15), at = start;
     u64 dirs = move >> 9;
@@ -167,21 +162,24 @@ static State play(const State *s, u64 move) {
     return next;
 }
 
-/* A move argument: its code, or sets an exception and returns 0 (0 is never a move: a
- * step has a direction towards a neighbour, and square 1's up-left has none). Checks
- * that its path is playable here: the mover's piece on the start square, each direction
- * one the piece may take, each step onto an empty square, each jump over an enemy piece.
- * (Whether a capture was compulsory or the sequence complete is not checked.) */
-static u64 check_move(const State *s, PyObject *move) {
+static void game_play(const Game *g, const State *from, Move move, State *to) {
+    *to = play(from, (u64)move);
+}
+
+/* A move argument: its code, or -1 with an exception. Checks that its path is playable
+ * here: the mover's piece on the start square, each direction one the piece may take, each
+ * step onto an empty square, each jump over an enemy piece. (Whether a capture was
+ * compulsory or the sequence complete is not checked.) */
+static int game_move_of(const Game *g, const State *s, PyObject *move, Move *out) {
     if (!PyLong_Check(move)) {
         PyErr_Format(PyExc_TypeError, "a checkers move is an int, not %.100s", Py_TYPE(move)->tp_name);
-        return 0;
+        return -1;
     }
     u64 code = PyLong_AsUnsignedLongLong(move);
     if (code == (u64)-1 && PyErr_Occurred()) {
         PyErr_Clear();
         PyErr_Format(PyExc_ValueError, "%R is not a checkers move", move);
-        return 0;
+        return -1;
     }
     int start = (int)(code & 31), jumps = (int)(code >> 5 & 15), at = start;
     u32 own = own_of(s), other = other_of(s), empty = FULL & ~(s->black | s->white);
@@ -206,9 +204,10 @@ static u64 check_move(const State *s, PyObject *move) {
     }
     if (!ok) {
         PyErr_Format(PyExc_ValueError, "move %R cannot be played here", move);
-        return 0;
+        return -1;
     }
-    return code;
+    *out = (Move)code;
+    return 0;
 }
 
 /* ---- values and keys (evaluation.evaluate, Position.key) ------------------------------ */
@@ -229,7 +228,7 @@ static int evaluate(const State *s) {
 }
 
 /* CheckersTree.value at a node `ply` plies from the root. */
-static long value_at(const State *s, int ply) {
+static long game_value(const Game *g, const State *s, int ply) {
     if (s->quiet >= DRAW_PLIES)
         return 0;
     if (!has_move(s))
@@ -237,7 +236,7 @@ static long value_at(const State *s, int ply) {
     return evaluate(s);
 }
 
-static u64 key(const State *s) {
+static uint64_t game_key(const Game *g, const State *s) {
     u64 k = (s->side == WHITE ? ZOBRIST[KEY_SIDE] : 0) ^ ZOBRIST[KEY_QUIET + s->quiet];
     u32 masks[4] = {s->black & ~s->kings, s->white & ~s->kings, s->black & s->kings,
                     s->white & s->kings};
@@ -247,76 +246,17 @@ static u64 key(const State *s) {
     return k;
 }
 
-/* ---- the Python methods -------------------------------------------------------------- */
-
-static PyObject *Tree_moves(Tree *self, PyObject *unused) {
-    u64 found[MAX_MOVES];
-    int overflow;
-    int n = legal_moves(&self->now, found, &overflow);
-    if (overflow) {
-        PyErr_SetString(PyExc_RuntimeError, "checkers tree: more moves than it holds");
-        return NULL;
-    }
-    PyObject *list = PyList_New(n);
-    if (list == NULL)
-        return NULL;
-    for (int i = 0; i < n; i++) {
-        PyObject *move = found[i] < CACHED_MOVES ? Py_NewRef(MOVE_INTS[found[i]])
-                                                 : PyLong_FromUnsignedLongLong(found[i]);
-        if (move == NULL) {
-            Py_DECREF(list);
-            return NULL;
-        }
-        PyList_SET_ITEM(list, i, move);
-    }
-    return list;
+/* A finished game: the draw count reached, or no move for the side to move. */
+static int game_is_leaf(const Game *g, const State *s) {
+    return s->quiet >= DRAW_PLIES || !has_move(s);
 }
 
-static PyObject *Tree_push(Tree *self, PyObject *move) {
-    u64 code = check_move(&self->now, move);
-    if (code == 0)
-        return NULL;
-    if (self->depth == MAX_STACK) {
-        PyErr_SetString(PyExc_RuntimeError, "checkers tree: stack overflow");
-        return NULL;
-    }
-    self->stack[self->depth++] = self->now;
-    self->now = play(&self->now, code);
-    Py_RETURN_NONE;
+/* A loss or a draw: the value. */
+static long game_terminal_value(const Game *g, const State *s, int ply) {
+    return game_value(g, s, ply);
 }
 
-static PyObject *Tree_pop(Tree *self, PyObject *unused) {
-    if (self->depth == 0) {
-        PyErr_SetString(PyExc_IndexError, "pop at the root: no move to take back");
-        return NULL;
-    }
-    self->now = self->stack[--self->depth];
-    Py_RETURN_NONE;
-}
-
-static PyObject *Tree_terminal_value(Tree *self, PyObject *unused) {
-    if (self->now.quiet < DRAW_PLIES && has_move(&self->now)) {
-        PyErr_SetString(PyExc_AssertionError, "terminal_value of a node with moves");
-        return NULL;
-    }
-    return PyLong_FromLong(value_at(&self->now, self->depth));
-}
-
-static PyObject *Tree_value(Tree *self, PyObject *unused) {
-    return PyLong_FromLong(value_at(&self->now, self->depth));
-}
-
-static PyObject *Tree_child_value(Tree *self, PyObject *move) {
-    u64 code = check_move(&self->now, move);
-    if (code == 0)
-        return NULL;
-    State child = play(&self->now, code);
-    return PyLong_FromLong(value_at(&child, self->depth + 1));
-}
-
-static PyObject *Tree_key(Tree *self, PyObject *unused) {
-    return PyLong_FromUnsignedLongLong(key(&self->now));
-}
+/* ---- the Python methods of this tree alone ------------------------------------------- */
 
 /* board.move_name: 11-15, 22x15x8 (squares numbered from 1). */
 static PyObject *Tree_move_name(Tree *self, PyObject *move) {
@@ -342,78 +282,7 @@ static PyObject *Tree_move_name(Tree *self, PyObject *move) {
     return PyUnicode_FromString(text);
 }
 
-static PyObject *Tree_reset(Tree *self, PyObject *unused) {
-    self->now = self->root;
-    self->depth = 0;
-    Py_RETURN_NONE;
-}
-
-static PyObject *Tree_cutoff(Tree *self, PyObject *const *args, Py_ssize_t nargs) {
-    if (nargs != 2) {
-        PyErr_Format(PyExc_TypeError, "cutoff(move, depth) takes 2 arguments (%zd given)", nargs);
-        return NULL;
-    }
-    Py_RETURN_NONE;
-}
-
-static PyObject *Tree_get_ply(Tree *self, void *unused) { return PyLong_FromLong(self->depth); }
-
-/* ---- the native interface (harness/games/native_tree.h): the same methods as C calls,
- * for the compiled frame, on the moves moves() gave (nothing checked again). A move is
- * its code (up to 33 bits: a start square and a path of up to twelve jumps). --------- */
-
-#define TREE(object) ((Tree *)(object))
-
-static int native_moves(PyObject *t, Move *out) {
-    u64 found[MAX_MOVES];
-    int overflow, n = legal_moves(&TREE(t)->now, found, &overflow);
-    if (n > NATIVE_MAX_MOVES)            /* more than any position has (MAX_MOVES) */
-        n = NATIVE_MAX_MOVES;
-    for (int i = 0; i < n; i++)
-        out[i] = (Move)found[i];
-    return n;
-}
-
-static void native_push(PyObject *t, Move move) {
-    Tree *tree = TREE(t);
-    tree->stack[tree->depth++] = tree->now;
-    tree->now = play(&tree->now, (u64)move);
-}
-
-static void native_pop(PyObject *t) { TREE(t)->now = TREE(t)->stack[--TREE(t)->depth]; }
-static uint64_t native_key(PyObject *t) { return key(&TREE(t)->now); }
-static long native_value(PyObject *t) { return value_at(&TREE(t)->now, TREE(t)->depth); }
-
-static long native_child_value(PyObject *t, Move move) {
-    State child = play(&TREE(t)->now, (u64)move);
-    return value_at(&child, TREE(t)->depth + 1);
-}
-
-static uint64_t native_child_key(PyObject *t, Move move) {
-    State child = play(&TREE(t)->now, (u64)move);
-    return key(&child);
-}
-
-static const NativeTree NATIVE = {
-    .version = NATIVE_TREE_VERSION,
-    .moves = native_moves,
-    .push = native_push,
-    .pop = native_pop,
-    .key = native_key,
-    .value = native_value,
-    .terminal_value = native_value,      /* a node without moves: a loss or a draw, its value */
-    .child_value = native_child_value,
-    .value_bound = NULL,
-    .value_floor = NULL,
-    .cutoff = NULL,                      /* the move order is static */
-    .child_key = native_child_key,
-};
-
-static PyTypeObject TreeType;
-
-static PyObject *Tree_native_tree(Tree *self, PyObject *unused) {
-    return native_tree_capsule((PyObject *)self, &TreeType, &NATIVE);
-}
+static PyObject *Tree_get_ply(Tree *self, void *unused) { return PyLong_FromLong(self->ply); }
 
 /* ---- construction: CheckersTree(position) --------------------------------------------- */
 
@@ -426,39 +295,34 @@ static int int_attr(PyObject *object, const char *name, long long *out) {
     return *out == -1 && PyErr_Occurred() ? -1 : 0;
 }
 
-static PyObject *Tree_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
+static int game_new(PyObject *args, PyObject *kwargs, Game *g, State *root) {
     static char *keywords[] = {"position", NULL};
     PyObject *position;
     if (!READY) {
         PyErr_SetString(PyExc_RuntimeError, "checkers tree: setup() was not called");
-        return NULL;
+        return -1;
     }
     if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O:CheckersTree", keywords, &position))
-        return NULL;
+        return -1;
     long long black, white, kings, side, quiet;
     if (int_attr(position, "black", &black) || int_attr(position, "white", &white)
             || int_attr(position, "kings", &kings) || int_attr(position, "side", &side)
             || int_attr(position, "quiet", &quiet))
-        return NULL;
+        return -1;
     if (black < 0 || white < 0 || kings < 0 || black > FULL || white > FULL || (black & white)
             || (kings & ~(black | white)) || (side != BLACK && side != WHITE) || quiet < 0
             || quiet > DRAW_PLIES) {
         PyErr_SetString(PyExc_ValueError, "not a checkers position: pieces off the 32 squares or "
                         "on one square twice, a king without a piece, a side not 0 or 1, or a "
                         "draw count out of range");
-        return NULL;
+        return -1;
     }
-    Tree *self = (Tree *)type->tp_alloc(type, 0);
-    if (self == NULL)
-        return NULL;
-    self->root.black = (u32)black;
-    self->root.white = (u32)white;
-    self->root.kings = (u32)kings;
-    self->root.side = (int)side;
-    self->root.quiet = (int)quiet;
-    self->now = self->root;
-    self->depth = 0;
-    return (PyObject *)self;
+    root->black = (u32)black;
+    root->white = (u32)white;
+    root->kings = (u32)kings;
+    root->side = (int)side;
+    root->quiet = (int)quiet;
+    return 0;
 }
 
 static PyGetSetDef Tree_getset[] = {
@@ -466,36 +330,21 @@ static PyGetSetDef Tree_getset[] = {
     {NULL, NULL, NULL, NULL, NULL},
 };
 
-#define NOARGS(name, doc) {#name, (PyCFunction)Tree_##name, METH_NOARGS, doc}
-#define ONEARG(name, doc) {#name, (PyCFunction)Tree_##name, METH_O, doc}
-
 static PyMethodDef Tree_methods[] = {
-    NOARGS(moves, "The moves (ints) in search order; [] where the game is over."),
-    ONEARG(push, "Play a move (ValueError: not playable here; TypeError: not an int)."),
-    NOARGS(pop, "Take the last move back (IndexError at the root)."),
-    NOARGS(terminal_value, "A finished game's value (AssertionError where there are moves)."),
-    NOARGS(value, "The game's value where it is over, else the evaluation."),
-    ONEARG(child_value, "value() of the child a move reaches, the cursor left where it is."),
-    NOARGS(key, "Position.key: the Zobrist key of pieces, side and draw count."),
-    ONEARG(move_name, "PDN's name of a move: 11-15, 22x15x8."),
-    NOARGS(reset, "Put the cursor on the root."),
-    NOARGS(native_tree, "The tree's methods as C functions, for the compiled frame (a capsule)."),
-    {"cutoff", (PyCFunction)(void (*)(void))Tree_cutoff, METH_FASTCALL,
-     "cutoff(move, depth): the move order is fixed, nothing to learn."},
+    BOARD_NOARGS(moves, "The moves (ints) in search order; [] where the game is over."),
+    BOARD_ONEARG(push, "Play a move (ValueError: not playable here; TypeError: not an int)."),
+    BOARD_NOARGS(terminal_value, "A finished game's value (AssertionError where there are moves)."),
+    BOARD_NOARGS(value, "The game's value where it is over, else the evaluation."),
+    BOARD_ONEARG(child_value, "value() of the child a move reaches, the cursor left where it is."),
+    BOARD_NOARGS(key, "Position.key: the Zobrist key of pieces, side and draw count."),
+    BOARD_ONEARG(move_name, "PDN's name of a move: 11-15, 22x15x8."),
+    BOARD_METHODS("cutoff(move, depth): the move order is fixed, nothing to learn."),
     {NULL, NULL, 0, NULL},
 };
 
-static PyTypeObject TreeType = {
-    PyVarObject_HEAD_INIT(NULL, 0)
-    .tp_name = "harness.games.checkers._board.CheckersTree",
-    .tp_doc = PyDoc_STR("CheckersTree(position)\n\n"
-                        "The compiled twin of harness.games.checkers.tree.CheckersTree."),
-    .tp_basicsize = sizeof(Tree),
-    .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_new = Tree_new,
-    .tp_methods = Tree_methods,
-    .tp_getset = Tree_getset,
-};
+static PyTypeObject TreeType = BOARD_TYPE(
+    "harness.games.checkers._board.CheckersTree",
+    "CheckersTree(position)\n\nThe compiled twin of harness.games.checkers.tree.CheckersTree.");
 
 /* setup(zobrist, draw_plies, man, king, man_row, win): the tables of board.py and
  * evaluation.py (compiled.py calls it once at import). */
@@ -560,19 +409,5 @@ PyMODINIT_FUNC PyInit__board(void) {
             JUMP[s][d] = square_at(row + 2 * dr[d], column + 2 * dc[d]);
         }
     }
-    if (PyType_Ready(&TreeType) < 0)
-        return NULL;
-    for (int i = 0; i < CACHED_MOVES; i++)
-        if ((MOVE_INTS[i] = PyLong_FromLong(i)) == NULL)
-            return NULL;
-    PyObject *m = PyModule_Create(&module);
-    if (m == NULL)
-        return NULL;
-    Py_INCREF(&TreeType);
-    if (PyModule_AddObject(m, "CheckersTree", (PyObject *)&TreeType) < 0) {
-        Py_DECREF(&TreeType);
-        Py_DECREF(m);
-        return NULL;
-    }
-    return m;
+    return board_module(&module, "CheckersTree");
 }

@@ -24,7 +24,7 @@ import chess
 
 from harness.errors import HarnessError
 from harness.games.base import Tree
-from harness.games.builds import optional_extension, pure_python
+from harness.games.builds import OptionalBuild
 from harness.games.chess.evaluation import MATE, PHASE_WEIGHT, SQUARE, piece_value
 from harness.games.chess.tree import ChessTree, Ordering
 
@@ -32,37 +32,25 @@ TREES = ("auto", "compiled", "python")
 """The values of the game option ``tree``."""
 
 
-def _set_up(module: ModuleType | None) -> ModuleType | None:
-    """``module`` (the compiled tree, where it was built) given evaluation.py's tables."""
-    if module is None:
-        return None
+def _set_up(module: ModuleType) -> None:
+    """The compiled tree's module given evaluation.py's tables."""
     # evaluation.py's tables as data: SQUARE[stage][color][type][square], signed by colour.
     signed = [[[tuple((1 if color else -1) * v for v in SQUARE[stage][color][piece_type])
                 if piece_type else () for piece_type in range(7)] for color in (0, 1)]
               for stage in (0, 1)]
     module.setup(signed[0], signed[1], PHASE_WEIGHT, tuple(piece_value(t) for t in range(7)), MATE)
-    return module
 
 
-BUILT = _set_up(optional_extension("harness.games.chess._board"))
-"""The compiled module, or ``None`` where it was not built."""
-
-
-def compiled_available() -> bool:
-    """Whether the compiled tree was built and imports."""
-    return BUILT is not None
-
-
-def compiled_in_use() -> bool:
-    """Whether ``tree=auto`` chooses the compiled tree in this process (built, and
-    ``HARNESS_PURE_PYTHON`` not set)."""
-    return BUILT is not None and not pure_python()
+BUILD = OptionalBuild("chess", "harness.games.chess._board", _set_up, what="the compiled chess tree")
+"""The compiled tree's module, and whether it runs (``tree=auto`` chooses it where it does)."""
+compiled_available = BUILD.available
+compiled_in_use = BUILD.in_use
 
 
 def resolve(choice: str) -> str:
     """``compiled`` or ``python``: the tree the option ``tree=choice`` runs; a
     :class:`HarnessError` for ``compiled`` where it was not built."""
-    if choice == "compiled" and BUILT is None:
+    if choice == "compiled" and not BUILD.available():
         raise HarnessError("chess: tree=compiled, but the compiled chess tree was not built (no C "
                            "compiler at install); use tree=python or tree=auto")
     if choice == "auto":
@@ -73,16 +61,15 @@ def resolve(choice: str) -> str:
 def CompiledTree(board: chess.Board, ordering: Ordering = Ordering()) -> Tree:
     """The compiled tree of ``board``, as ``ChessTree(board, ordering)``; a
     :class:`HarnessError` where it was not built or the board is chess960."""
-    if BUILT is None:
-        raise HarnessError("chess: the compiled chess tree was not built (no C compiler at install)")
+    module = BUILD.module()
     if board.chess960:
         raise HarnessError("chess: the compiled chess tree plays standard chess only, not chess960")
     ep = board.ep_square
     occupied_co = board.occupied_co
-    tree: Tree = BUILT.ChessTree(board.pawns, board.knights, board.bishops, board.rooks,
-                                 board.queens, board.kings, occupied_co[chess.WHITE],
-                                 occupied_co[chess.BLACK], board.turn,
-                                 board.clean_castling_rights(), -1 if ep is None else ep, ordering)
+    tree: Tree = module.ChessTree(board.pawns, board.knights, board.bishops, board.rooks,
+                                  board.queens, board.kings, occupied_co[chess.WHITE],
+                                  occupied_co[chess.BLACK], board.turn,
+                                  board.clean_castling_rights(), -1 if ep is None else ep, ordering)
     return tree
 
 

@@ -14,22 +14,14 @@ from __future__ import annotations
 
 from harness.errors import HarnessError
 from harness.games.base import Tree
-from harness.games.builds import optional_extension, pure_python
+from harness.games.builds import OptionalBuild
 from harness.games.connect4.tree import Board, Connect4Tree
 
-BUILT = optional_extension("harness.games.connect4._board")
-"""The compiled module, or ``None`` where it was not built."""
-
-
-def compiled_available() -> bool:
-    """Whether the compiled tree was built and imports."""
-    return BUILT is not None
-
-
-def compiled_in_use() -> bool:
-    """Whether a 7x6 board's tree is the compiled one in this process (built, and
-    ``HARNESS_PURE_PYTHON`` not set): what ``run.json`` records."""
-    return BUILT is not None and not pure_python()
+BUILD = OptionalBuild("connect4", "harness.games.connect4._board")
+"""The compiled tree's module, and whether it runs."""
+compiled_available = BUILD.available
+compiled_in_use = BUILD.in_use
+"""Whether a 7x6 board's tree is the compiled one in this process: what ``run.json`` records."""
 
 
 def fits(width: int, height: int) -> bool:
@@ -40,12 +32,11 @@ def fits(width: int, height: int) -> bool:
 def CompiledTree(board: Board, order: str = "centre", anticipate: bool = False) -> Tree:
     """The compiled tree of ``board``, as ``Connect4Tree(board, order, anticipate)``; a
     :class:`HarnessError` where it was not built or the board does not fit."""
-    if BUILT is None:
-        raise HarnessError("connect4: the compiled tree was not built (no C compiler at install)")
+    module = BUILD.module()
     if not fits(board.width, board.height):
         raise HarnessError(f"connect4: a {board.width}x{board.height} board does not fit the "
                            f"compiled tree (width * (height + 1) <= 64)")
-    tree: Tree = BUILT.Connect4Tree(board, order, anticipate)
+    tree: Tree = module.Connect4Tree(board, order, anticipate)
     return tree
 
 

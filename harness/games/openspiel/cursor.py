@@ -18,21 +18,18 @@ from typing import Any, Protocol
 
 from harness.errors import HarnessError
 from harness.games.base import INF, Move
-from harness.games.builds import optional_extension, pure_python
+from harness.games.builds import OptionalBuild
 
 StateEvaluation = Callable[[Any], int]
 """A static evaluation of a non-terminal ``pyspiel.State`` for its player to move, in the
 units of the scaled returns."""
 
 
-BUILT = optional_extension("harness.games.openspiel._cursor")
-"""The compiled module, or ``None`` where it was not built."""
-
-
-def compiled_in_use() -> bool:
-    """Whether trees of alternating games use the compiled cursor in this process (built,
-    and ``HARNESS_PURE_PYTHON`` not set): what ``run.json`` records."""
-    return BUILT is not None and not pure_python()
+BUILD = OptionalBuild("openspiel", "harness.games.openspiel._cursor", what="the compiled cursor")
+"""The compiled cursor's module, and whether it runs."""
+compiled_in_use = BUILD.in_use
+"""Whether trees of alternating games use the compiled cursor in this process: what
+``run.json`` records."""
 
 
 def after(state: Any, move: Move) -> Any:
@@ -172,8 +169,8 @@ def make_cursor(states: list[Any], root_player: int, unit: int, alternates: bool
         compiled = compiled_in_use() and alternates
     if not compiled:
         return python
-    if BUILT is None or not alternates:
+    if BUILD.built is None or not alternates:
         raise HarnessError(f"openspiel: game {game_name!r}: no compiled cursor "
-                           f"({'not built' if BUILT is None else 'its players do not alternate'})")
-    cursor: Cursor = BUILT.Cursor(states, root_player, unit, INF, evaluate, bound, python.end_value)
+                           f"({'not built' if BUILD.built is None else 'its players do not alternate'})")
+    cursor: Cursor = BUILD.built.Cursor(states, root_player, unit, INF, evaluate, bound, python.end_value)
     return cursor

@@ -11,13 +11,12 @@
  * SQUARE_WEIGHTS, MOVE_RANKS and MOBILITY_WEIGHT (compiled.py passes them).
  * tests/test_othello_compiled.py compares the two trees method by method and search by
  * search. Bad moves (not an int, off the board, not legal here) raise ValueError or
- * TypeError in both.
+ * TypeError in both. The cursor, the methods every compiled tree shares and the native
+ * interface are ../board_cursor.h's, over the game_ functions here.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <stdint.h>
-
-#include "../native_tree.h"
 
 typedef uint64_t u64;
 
@@ -26,7 +25,6 @@ typedef uint64_t u64;
 #define NOT_H 0x7F7F7F7F7F7F7F7FULL   /* tree.NOT_H: every square but column H */
 #define PASS 64                       /* tree.PASS */
 #define MAX_VALUE 64                  /* tree.MAX_VALUE */
-#define MAX_STACK 130                 /* a game lasts at most 2 * 60 plies from the start */
 #define SPLITMIX_1 0xBF58476D1CE4E5B9ULL   /* tree.KEY_MIX */
 #define SPLITMIX_2 0x94D049BB133111EBULL
 
@@ -36,17 +34,18 @@ typedef struct {
 } State;
 
 typedef struct {
-    PyObject_HEAD
     int ranks;                   /* the number of move ranks */
     u64 rank_masks[64];          /* tree.RANK_MASKS */
     int weights;                 /* the number of non-zero weights */
     int weight[64];              /* tree.WEIGHT_MASKS: each weight ... */
     u64 weight_masks[64];        /* ... and its squares */
     int mobility;                /* tree.MOBILITY_WEIGHT */
-    State root, now;             /* the root; the node the cursor is on */
-    int depth;                   /* states on the stack: push saves, pop restores */
-    State stack[MAX_STACK];
-} Tree;
+} Game;
+
+#define BOARD_PLIES 130               /* a game lasts at most 2 * 60 plies from the start */
+#define BOARD_NAME "Othello tree"
+#define BOARD_CACHED_MOVES (PASS + 1)
+#include "../board_cursor.h"
 
 /* tree.legal_moves: empty squares closing a line of the opponent's discs. Edax's
  * get_moves (Richard Delorme) without SIMD: for each axis, the lines of the opponent's
@@ -125,22 +124,22 @@ static inline long final_value(u64 mover, u64 opponent) {
 }
 
 /* tree.evaluate: square weights and mobility, clamped inside the final values. */
-static inline long evaluate(const Tree *t, u64 mover, u64 opponent, u64 mine, u64 theirs) {
-    long value = (long)t->mobility * (__builtin_popcountll(mine) - __builtin_popcountll(theirs));
-    for (int i = 0; i < t->weights; i++)
-        value += (long)t->weight[i] * (__builtin_popcountll(mover & t->weight_masks[i])
-                                       - __builtin_popcountll(opponent & t->weight_masks[i]));
+static inline long evaluate(const Game *g, u64 mover, u64 opponent, u64 mine, u64 theirs) {
+    long value = (long)g->mobility * (__builtin_popcountll(mine) - __builtin_popcountll(theirs));
+    for (int i = 0; i < g->weights; i++)
+        value += (long)g->weight[i] * (__builtin_popcountll(mover & g->weight_masks[i])
+                                       - __builtin_popcountll(opponent & g->weight_masks[i]));
     if (value > MAX_VALUE - 1)
         return MAX_VALUE - 1;
     return value < -(MAX_VALUE - 1) ? -(MAX_VALUE - 1) : value;
 }
 
-/* OthelloTree.value on a state. */
-static long state_value(const Tree *t, const State *s) {
+/* OthelloTree.value: the end of the game exact, else the heuristic. */
+static long game_value(const Game *g, const State *s, int ply) {
     u64 mine = legal_moves(s->mover, s->opponent), theirs = legal_moves(s->opponent, s->mover);
     if (!mine && !theirs)
         return final_value(s->mover, s->opponent);
-    return evaluate(t, s->mover, s->opponent, mine, theirs);
+    return evaluate(g, s->mover, s->opponent, mine, theirs);
 }
 
 /* tree.mix: splitmix64's finaliser. */
@@ -150,9 +149,36 @@ static inline u64 mix(u64 x) {
     return x ^ (x >> 31);
 }
 
-/* The state after `move` from `s` (OthelloTree.push), or -1 with a Python exception:
- * not an int, off the board, an illegal square or a pass while a square is legal. */
-static int play(const State *s, PyObject *move, State *out) {
+/* OthelloTree.moves into out[], in search order (the ranks, then the square); the count. */
+static int game_moves(const Game *g, const State *s, Move *out) {
+    u64 legal = legal_moves(s->mover, s->opponent);
+    if (!legal) {
+        if (!legal_moves(s->opponent, s->mover))
+            return 0;
+        out[0] = PASS;
+        return 1;
+    }
+    int n = 0;
+    for (int r = 0; r < g->ranks; r++) {
+        u64 bits = legal & g->rank_masks[r];
+        while (bits) {
+            out[n++] = __builtin_ctzll(bits);
+            bits &= bits - 1;
+        }
+    }
+    return n;
+}
+
+/* tree.position_key */
+static uint64_t game_key(const Game *g, const State *s) {
+    return mix(s->mover ^ mix(s->opponent ^ SPLITMIX_1));
+}
+
+/* ---- the game's side of the cursor (../board_cursor.h) ------------------------------- */
+
+/* The square a move argument names, or -1 with a Python exception: not an int, off the
+ * board, an illegal square or a pass while a square is legal (OthelloTree.push's checks). */
+static int game_move_of(const Game *g, const State *s, PyObject *move, Move *out) {
     if (!PyLong_Check(move)) {
         PyErr_Format(PyExc_TypeError, "an Othello move is a square (int, 64: pass), not %.100s",
                      Py_TYPE(move)->tp_name);
@@ -171,225 +197,38 @@ static int play(const State *s, PyObject *move, State *out) {
             PyErr_SetString(PyExc_ValueError, "a pass while a square is legal");
             return -1;
         }
-        out->mover = s->opponent;
-        out->opponent = s->mover;
-    } else {
-        u64 bit = (u64)1 << square;
-        u64 turned = (bit & (s->mover | s->opponent)) ? 0 : flips(s->mover, s->opponent, (int)square);
-        if (!turned) {
-            PyErr_Format(PyExc_ValueError, "square %ld is not a legal move here", square);
-            return -1;
-        }
-        out->mover = s->opponent ^ turned;
-        out->opponent = s->mover | turned | bit;
+    } else if ((((u64)1 << square) & (s->mover | s->opponent))
+               || !flips(s->mover, s->opponent, (int)square)) {
+        PyErr_Format(PyExc_ValueError, "square %ld is not a legal move here", square);
+        return -1;
     }
-    out->x_to_move = !s->x_to_move;
+    *out = square;
     return 0;
 }
 
-/* The state after a legal `square` (or PASS where it is the only move): play's work
- * without its checks, for moves the tree itself gave. */
-static inline void apply(const State *s, int square, State *out) {
+/* The state after a legal square (or PASS where it is the only move). */
+static void game_play(const Game *g, const State *s, Move square, State *out) {
     if (square == PASS) {
         out->mover = s->opponent;
         out->opponent = s->mover;
     } else {
-        u64 bit = (u64)1 << square, turned = flips(s->mover, s->opponent, square);
+        u64 bit = (u64)1 << square, turned = flips(s->mover, s->opponent, (int)square);
         out->mover = s->opponent ^ turned;
         out->opponent = s->mover | turned | bit;
     }
     out->x_to_move = !s->x_to_move;
 }
 
-/* OthelloTree.moves into out[], in search order (the ranks, then the square); the count. */
-static int moves(const Tree *t, const State *s, Move *out) {
-    u64 legal = legal_moves(s->mover, s->opponent);
-    if (!legal) {
-        if (!legal_moves(s->opponent, s->mover))
-            return 0;
-        out[0] = PASS;
-        return 1;
-    }
-    int n = 0;
-    for (int r = 0; r < t->ranks; r++) {
-        u64 bits = legal & t->rank_masks[r];
-        while (bits) {
-            out[n++] = __builtin_ctzll(bits);
-            bits &= bits - 1;
-        }
-    }
-    return n;
+/* The game is over: neither player has a square. */
+static int game_is_leaf(const Game *g, const State *s) {
+    return !legal_moves(s->mover, s->opponent) && !legal_moves(s->opponent, s->mover);
 }
 
-static u64 state_key(const State *s) {
-    return mix(s->mover ^ mix(s->opponent ^ SPLITMIX_1));
-}
-
-/* ---- the Python methods -------------------------------------------------------------- */
-
-static PyObject *Tree_moves(Tree *self, PyObject *unused) {
-    Move squares[64];
-    int n = moves(self, &self->now, squares);
-    PyObject *list = PyList_New(n);
-    for (int i = 0; list != NULL && i < n; i++)
-        PyList_SET_ITEM(list, i, PyLong_FromLong(squares[i]));   /* small ints: cached */
-    return list;
-}
-
-static PyObject *Tree_push(Tree *self, PyObject *move) {
-    if (self->depth == MAX_STACK) {   /* cannot happen: the game ends first */
-        PyErr_SetString(PyExc_RuntimeError, "Othello tree: stack overflow");
-        return NULL;
-    }
-    State next;
-    if (play(&self->now, move, &next) < 0)
-        return NULL;
-    self->stack[self->depth++] = self->now;
-    self->now = next;
-    Py_RETURN_NONE;
-}
-
-static PyObject *Tree_pop(Tree *self, PyObject *unused) {
-    if (self->depth == 0) {
-        PyErr_SetString(PyExc_IndexError, "pop at the root: no move to take back");
-        return NULL;
-    }
-    self->now = self->stack[--self->depth];
-    Py_RETURN_NONE;
-}
-
-static PyObject *Tree_leaf_value(Tree *self, PyObject *unused) {
-    const State *s = &self->now;
-    if (legal_moves(s->mover, s->opponent) || legal_moves(s->opponent, s->mover))
-        Py_RETURN_NONE;
-    return PyLong_FromLong(final_value(s->mover, s->opponent));
-}
-
-static PyObject *Tree_terminal_value(Tree *self, PyObject *unused) {
-    const State *s = &self->now;
-    if (legal_moves(s->mover, s->opponent) || legal_moves(s->opponent, s->mover)) {
-        PyErr_SetString(PyExc_AssertionError, "terminal_value of a node with moves");
-        return NULL;
-    }
-    return PyLong_FromLong(final_value(s->mover, s->opponent));
-}
-
-static PyObject *Tree_value(Tree *self, PyObject *unused) {
-    return PyLong_FromLong(state_value(self, &self->now));
-}
-
-/* value() of the child, without moving the cursor (the frame's leaf shortcut). */
-static PyObject *Tree_child_value(Tree *self, PyObject *move) {
-    State child;
-    if (play(&self->now, move, &child) < 0)
-        return NULL;
-    return PyLong_FromLong(state_value(self, &child));
-}
-
-static PyObject *Tree_key(Tree *self, PyObject *unused) {
-    return PyLong_FromUnsignedLongLong(state_key(&self->now));
-}
-
-/* tree.square_name: a1 .. h8, pass (any int, as Python's; off the board is an error). */
-static PyObject *Tree_move_name(Tree *self, PyObject *move) {
-    long square = PyLong_AsLong(move);
-    if (square == -1 && PyErr_Occurred())
-        return NULL;
-    if (square == PASS)
-        return PyUnicode_FromString("pass");
-    if (square < 0 || square > PASS) {
-        PyErr_Format(PyExc_ValueError, "square %ld is off the board (0 to 63, 64: pass)", square);
-        return NULL;
-    }
-    return PyUnicode_FromFormat("%c%c", (int)("abcdefgh"[square % 8]), (int)('1' + square / 8));
-}
-
-/* "X" or "O": the player to move (a pass changes it too). */
-static PyObject *Tree_player(Tree *self, PyObject *unused) {
-    return PyUnicode_FromString(self->now.x_to_move ? "X" : "O");
-}
-
-static PyObject *Tree_reset(Tree *self, PyObject *unused) {
-    self->now = self->root;
-    self->depth = 0;
-    Py_RETURN_NONE;
-}
-
-/* The move order is static: nothing to learn. */
-static PyObject *Tree_cutoff(Tree *self, PyObject *const *args, Py_ssize_t nargs) {
-    if (nargs != 2) {
-        PyErr_Format(PyExc_TypeError, "cutoff(move, depth) takes 2 arguments (%zd given)", nargs);
-        return NULL;
-    }
-    Py_RETURN_NONE;
-}
-
-/* ---- the native interface (harness/games/native_tree.h): the same methods as C calls,
- * for the compiled frame, on the moves moves() gave (nothing checked again). ---------- */
-
-#define TREE(object) ((Tree *)(object))
-
-static int native_moves(PyObject *t, Move *out) { return moves(TREE(t), &TREE(t)->now, out); }
-
-static void native_push(PyObject *t, Move square) {
-    Tree *tree = TREE(t);
-    State next;
-    apply(&tree->now, (int)square, &next);
-    tree->stack[tree->depth++] = tree->now;
-    tree->now = next;
-}
-
-static void native_pop(PyObject *t) { TREE(t)->now = TREE(t)->stack[--TREE(t)->depth]; }
-static uint64_t native_key(PyObject *t) { return state_key(&TREE(t)->now); }
-static long native_value(PyObject *t) { return state_value(TREE(t), &TREE(t)->now); }
-
-static long native_terminal_value(PyObject *t) {
-    return final_value(TREE(t)->now.mover, TREE(t)->now.opponent);
-}
-
-static long native_child_value(PyObject *t, Move square) {
-    State child;
-    apply(&TREE(t)->now, (int)square, &child);
-    return state_value(TREE(t), &child);
-}
-
-static uint64_t native_child_key(PyObject *t, Move square) {
-    State child;
-    apply(&TREE(t)->now, (int)square, &child);
-    return state_key(&child);
-}
-
-static const NativeTree NATIVE = {
-    .version = NATIVE_TREE_VERSION,
-    .moves = native_moves,
-    .push = native_push,
-    .pop = native_pop,
-    .key = native_key,
-    .value = native_value,
-    .terminal_value = native_terminal_value,
-    .child_value = native_child_value,
-    .value_bound = NULL,                 /* no bound but the final values' */
-    .value_floor = NULL,
-    .cutoff = NULL,                      /* the move order is static */
-    .child_key = native_child_key,
-};
-
-static PyTypeObject TreeType;
-
-static PyObject *Tree_native_tree(Tree *self, PyObject *unused) {
-    return native_tree_capsule((PyObject *)self, &TreeType, &NATIVE);
+static long game_terminal_value(const Game *g, const State *s, int ply) {
+    return final_value(s->mover, s->opponent);
 }
 
 /* ---- construction: OthelloTree(board, weights, ranks, mobility) ----------------------- */
-
-static int board_attr(PyObject *board, const char *name, u64 *out) {
-    PyObject *value = PyObject_GetAttrString(board, name);
-    if (value == NULL)
-        return -1;
-    *out = PyLong_AsUnsignedLongLong(value);   /* TypeError, OverflowError past 64 bits */
-    Py_DECREF(value);
-    return *out == (u64)-1 && PyErr_Occurred() ? -1 : 0;
-}
 
 /* 64 ints from a sequence (a table of tree.py), each in [low, high]; -1 with an exception. */
 static int table(PyObject *sequence, const char *what, long low, long high, long *out) {
@@ -418,71 +257,82 @@ static int table(PyObject *sequence, const char *what, long low, long high, long
     return 0;
 }
 
-static PyObject *Tree_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
+static int game_new(PyObject *args, PyObject *kwargs, Game *g, State *root) {
     static char *keywords[] = {"board", "weights", "ranks", "mobility", NULL};
     PyObject *board, *weights_table, *ranks_table;
     int mobility;
     if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOOi:OthelloTree", keywords, &board,
                                      &weights_table, &ranks_table, &mobility))
-        return NULL;
+        return -1;
     long weights[64], ranks[64];
     if (table(weights_table, "weights", -1000, 1000, weights) < 0
             || table(ranks_table, "ranks", 0, 63, ranks) < 0)
-        return NULL;
+        return -1;
     if (mobility < -1000 || mobility > 1000) {
         PyErr_Format(PyExc_ValueError, "mobility %d: not within -1000 to 1000", mobility);
-        return NULL;
+        return -1;
     }
     u64 mover, opponent, x_to_move;
-    if (board_attr(board, "mover", &mover) || board_attr(board, "opponent", &opponent)
-            || board_attr(board, "x_to_move", &x_to_move))
-        return NULL;
+    if (board_u64_attr(board, "mover", &mover) || board_u64_attr(board, "opponent", &opponent)
+            || board_u64_attr(board, "x_to_move", &x_to_move))
+        return -1;
     if (mover & opponent) {
         PyErr_SetString(PyExc_ValueError, "not an Othello position: a square holds both players' discs");
-        return NULL;
+        return -1;
     }
-    Tree *self = (Tree *)type->tp_alloc(type, 0);
-    if (self == NULL)
-        return NULL;
     /* tree.RANK_MASKS and tree.WEIGHT_MASKS: ranks 0 up; weights ascending, 0 left out */
     long top = 0;
     for (int i = 0; i < 64; i++)
         top = ranks[i] > top ? ranks[i] : top;
-    self->ranks = (int)top + 1;
+    g->ranks = (int)top + 1;
     for (int i = 0; i < 64; i++)
-        self->rank_masks[ranks[i]] |= (u64)1 << i;
+        g->rank_masks[ranks[i]] |= (u64)1 << i;
     for (long w = -1000; w <= 1000; w++) {
         u64 squares = 0;
         for (int i = 0; i < 64; i++)
             if (weights[i] == w && w != 0)
                 squares |= (u64)1 << i;
         if (squares) {
-            self->weight[self->weights] = (int)w;
-            self->weight_masks[self->weights++] = squares;
+            g->weight[g->weights] = (int)w;
+            g->weight_masks[g->weights++] = squares;
         }
     }
-    self->mobility = mobility;
-    self->root.mover = mover;
-    self->root.opponent = opponent;
-    self->root.x_to_move = x_to_move != 0;
-    self->now = self->root;
-    self->depth = 0;
-    return (PyObject *)self;
+    g->mobility = mobility;
+    root->mover = mover;
+    root->opponent = opponent;
+    root->x_to_move = x_to_move != 0;
+    return 0;
 }
 
-/* (mover, opponent, x_to_move) at the root, as OthelloTree.root. */
-static PyObject *Tree_get_root(Tree *self, void *unused) {
-    return Py_BuildValue("(KKO)", (unsigned long long)self->root.mover,
-                         (unsigned long long)self->root.opponent,
-                         self->root.x_to_move ? Py_True : Py_False);
+/* ---- the Python methods of this tree alone ------------------------------------------- */
+
+/* tree.square_name: a1 .. h8, pass (any int, as Python's; off the board is an error). */
+static PyObject *Tree_move_name(Tree *self, PyObject *move) {
+    long square = PyLong_AsLong(move);
+    if (square == -1 && PyErr_Occurred())
+        return NULL;
+    if (square == PASS)
+        return PyUnicode_FromString("pass");
+    if (square < 0 || square > PASS) {
+        PyErr_Format(PyExc_ValueError, "square %ld is off the board (0 to 63, 64: pass)", square);
+        return NULL;
+    }
+    return PyUnicode_FromFormat("%c%c", (int)("abcdefgh"[square % 8]), (int)('1' + square / 8));
 }
 
-/* (mover, opponent, x_to_move) at the cursor. */
-static PyObject *Tree_get_now(Tree *self, void *unused) {
-    return Py_BuildValue("(KKO)", (unsigned long long)self->now.mover,
-                         (unsigned long long)self->now.opponent,
-                         self->now.x_to_move ? Py_True : Py_False);
+/* "X" or "O": the player to move (a pass changes it too). */
+static PyObject *Tree_player(Tree *self, PyObject *unused) {
+    return PyUnicode_FromString(board_here(self)->x_to_move ? "X" : "O");
 }
+
+/* (mover, opponent, x_to_move) of a node. */
+static PyObject *state_tuple(const State *s) {
+    return Py_BuildValue("(KKO)", (unsigned long long)s->mover, (unsigned long long)s->opponent,
+                         s->x_to_move ? Py_True : Py_False);
+}
+
+static PyObject *Tree_get_root(Tree *self, void *unused) { return state_tuple(&self->stack[0]); }
+static PyObject *Tree_get_now(Tree *self, void *unused) { return state_tuple(board_here(self)); }
 
 static PyGetSetDef Tree_getset[] = {
     {"root", (getter)Tree_get_root, NULL, "(mover, opponent, x_to_move) of the root", NULL},
@@ -490,56 +340,29 @@ static PyGetSetDef Tree_getset[] = {
     {NULL, NULL, NULL, NULL, NULL},
 };
 
-#define NOARGS(name, doc) {#name, (PyCFunction)Tree_##name, METH_NOARGS, doc}
-#define ONEARG(name, doc) {#name, (PyCFunction)Tree_##name, METH_O, doc}
-
 static PyMethodDef Tree_methods[] = {
-    NOARGS(moves, "The squares (ints, 64: pass) in search order; [] at the end of the game."),
-    ONEARG(push, "Play a square or pass (ValueError: not legal here; TypeError: not an int)."),
-    NOARGS(pop, "Take the last move back (IndexError at the root)."),
-    NOARGS(leaf_value, "The exact value if the game is over here, else None."),
-    NOARGS(terminal_value, "The exact value at the end (AssertionError at a node with moves)."),
-    NOARGS(value, "The exact value at the end of the game, else the heuristic."),
-    ONEARG(child_value, "value() of the child reached by a move, the cursor left where it is."),
-    NOARGS(key, "tree.position_key: a 64-bit key of the position."),
-    ONEARG(move_name, "a1 .. h8, or pass."),
-    NOARGS(player, "X or O: the player to move."),
-    NOARGS(reset, "Put the cursor on the root."),
-    NOARGS(native_tree, "The tree's methods as C functions, for the compiled frame (a capsule)."),
-    {"cutoff", (PyCFunction)(void (*)(void))Tree_cutoff, METH_FASTCALL,
-     "cutoff(move, depth): the move order is static, nothing to learn."},
+    BOARD_NOARGS(moves, "The squares (ints, 64: pass) in search order; [] at the end of the game."),
+    BOARD_ONEARG(push, "Play a square or pass (ValueError: not legal here; TypeError: not an int)."),
+    BOARD_NOARGS(leaf_value, "The exact value if the game is over here, else None."),
+    BOARD_NOARGS(terminal_value, "The exact value at the end (AssertionError at a node with moves)."),
+    BOARD_NOARGS(value, "The exact value at the end of the game, else the heuristic."),
+    BOARD_ONEARG(child_value, "value() of the child reached by a move, the cursor left where it is."),
+    BOARD_NOARGS(key, "tree.position_key: a 64-bit key of the position."),
+    BOARD_ONEARG(move_name, "a1 .. h8, or pass."),
+    BOARD_NOARGS(player, "X or O: the player to move."),
+    BOARD_METHODS("cutoff(move, depth): the move order is static, nothing to learn."),
     {NULL, NULL, 0, NULL},
 };
 
-static PyTypeObject TreeType = {
-    PyVarObject_HEAD_INIT(NULL, 0)
-    .tp_name = "harness.games.othello._board.OthelloTree",
-    .tp_doc = PyDoc_STR("OthelloTree(board, weights, ranks, mobility)\n\n"
-                        "The compiled twin of harness.games.othello.tree.OthelloTree, with "
-                        "its tables (SQUARE_WEIGHTS, MOVE_RANKS, MOBILITY_WEIGHT)."),
-    .tp_basicsize = sizeof(Tree),
-    .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_new = Tree_new,
-    .tp_methods = Tree_methods,
-    .tp_getset = Tree_getset,
-};
+static PyTypeObject TreeType = BOARD_TYPE(
+    "harness.games.othello._board.OthelloTree",
+    "OthelloTree(board, weights, ranks, mobility)\n\n"
+    "The compiled twin of harness.games.othello.tree.OthelloTree, with its tables "
+    "(SQUARE_WEIGHTS, MOVE_RANKS, MOBILITY_WEIGHT).");
 
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "_board",
     "The compiled Othello tree (harness.games.othello.compiled chooses it).", -1, NULL,
 };
 
-PyMODINIT_FUNC PyInit__board(void) {
-    if (PyType_Ready(&TreeType) < 0)
-        return NULL;
-    PyObject *m = PyModule_Create(&module);
-    if (m == NULL)
-        return NULL;
-    Py_INCREF(&TreeType);
-    if (PyModule_AddObject(m, "OthelloTree", (PyObject *)&TreeType) < 0) {
-        Py_DECREF(&TreeType);
-        Py_DECREF(m);
-        return NULL;
-    }
-    return m;
-}
+PyMODINIT_FUNC PyInit__board(void) { return board_module(&module, "OthelloTree"); }
