@@ -17,6 +17,7 @@ from harness.cli_perft import perft
 from harness.cli_reproduce import reproduce
 from harness.command_line import (
     ALLOW_DISAGREEMENT,
+    MEASURE,
     OneLineGroup,
     chosen_out,
     default_out,
@@ -218,16 +219,19 @@ def exit_if_disagreeing(outputs: list[RunOutput], allowed: bool) -> None:
               metavar="DIR", help="Finish an interrupted comparison's run in DIR, then compare.")
 @click.option("--pooled", is_flag=True,
               help="Pool every problem set into one group [default: each set on its own].")
+@MEASURE
 @ALLOW_DISAGREEMENT
 @click.pass_context
 @reports_errors
 @stops_on_sigterm
 def compare(ctx: click.Context, /, baseline: str, others: tuple[str, ...], run_dir: str | None,
             out_dir: str | None, seed: int, fail_if_worse: float | None, resume_dir: str | None,
-            pooled: bool, allow_disagreement: bool, **options: Any) -> None:
-    """Compare variants with BASELINE on the same problems: node ratios with bootstrap
-    intervals, sign tests, re-search and first-move fail-high rates, largest differences."""
+            pooled: bool, measure: str, allow_disagreement: bool, **options: Any) -> None:
+    """Compare variants with BASELINE on the same problems: node (or time) ratios with
+    bootstrap intervals, sign tests, re-search and first-move fail-high rates, largest
+    differences."""
     from harness.report.compare import check_tolerance, gate_failure, render_comparison, worse_rows
+    from harness.report.measures import find_measure
     from harness.run.experiment import compare_variants
     from harness.run.plan import parse_depths
 
@@ -236,15 +240,16 @@ def compare(ctx: click.Context, /, baseline: str, others: tuple[str, ...], run_d
     command = ["harness", *sys.argv[1:]]
     if run_dir is not None:
         refuse_besides_resume(ctx, {"baseline", "others", "out_dir", "seed", "fail_if_worse",
-                                    "pooled", "allow_disagreement", "depth_text"},
+                                    "pooled", "measure", "allow_disagreement", "depth_text"},
                               f"the problems, variants and switches of the run in {run_dir} "
                               "(--depth only chooses the depths shown)", "--run")
         files = compare_variants(baseline, others, chosen_out(out_dir) or run_dir, seed=seed,
-                                 command=command, pooled=pooled, run_dir=run_dir)
+                                 command=command, pooled=pooled, run_dir=run_dir,
+                                 measure=find_measure(measure))
     else:
         if resume_dir is not None:
             refuse_besides_resume(ctx, {"baseline", "others", "seed", "fail_if_worse", "pooled",
-                                        "jobs", "executor", "scheduler", "no_progress",
+                                        "measure", "jobs", "executor", "scheduler", "no_progress",
                                         "allow_disagreement"},
                                   f"the comparison's configuration from {resume_dir}/run.json")
             out_dir, config = resume_dir, None
@@ -254,12 +259,14 @@ def compare(ctx: click.Context, /, baseline: str, others: tuple[str, ...], run_d
             files = compare_variants(baseline, others, out_dir, config, seed, command=command,
                                      progress=progress_for(options),
                                      execution=make_execution(options),
-                                     resume=resume_dir is not None, pooled=pooled)
+                                     resume=resume_dir is not None, pooled=pooled,
+                                     measure=find_measure(measure))
         except KeyboardInterrupt:
             finish = ["harness", "compare", baseline, *others, "--resume", out_dir]
             finish += ["--seed", str(seed)] if seed else []
             finish += ["--fail-if-worse", f"{fail_if_worse:g}"] if fail_if_worse is not None else []
             finish += ["--pooled"] if pooled else []
+            finish += ["--measure", measure] if measure != "nodes" else []
             run_interrupted(out_dir, shlex.join(finish))
     shown = parse_depths(options["depth_text"]) if options["depth_text"] else None
     click.echo(render_comparison(files.comparison, shown))
@@ -289,15 +296,16 @@ def compare(ctx: click.Context, /, baseline: str, others: tuple[str, ...], run_d
 @click.option("--out", "out_file", type=click.Path(dir_okay=False), metavar="FILE",
               help="Also write the table (one row per set, variant and depth) as CSV.")
 @click.option("--seed", type=click.IntRange(0), default=0, show_default=True, help="Bootstrap seed.")
+@MEASURE
 @click.option("--allow-disagreement", is_flag=True,
               help=f"Exit 0 (or 1) even when an exact variant's answer changed [default: exit "
                    f"{DISAGREEMENT_EXIT}].")
 @reports_errors
 def diff_command(old_dir: str, new_dir: str, fail_if_worse: float | None,
-                 markdown_file: str | None, out_file: str | None, seed: int,
+                 markdown_file: str | None, out_file: str | None, seed: int, measure: str,
                  allow_disagreement: bool) -> None:
     """Compare run NEW with the earlier run OLD (the same problems before and after a change):
-    node ratios NEW/OLD per problem set, variant and depth, with paired intervals; every
+    node (or time) ratios NEW/OLD per problem set, variant and depth, with paired intervals; every
     changed score or best move; the settings that differ. Both folders are only read.
 
     Exit 3 when an exact variant's answer changed so that the old and the new cannot both
@@ -306,13 +314,14 @@ def diff_command(old_dir: str, new_dir: str, fail_if_worse: float | None,
     from harness.files import write_whole
     from harness.report.compare import check_tolerance
     from harness.report.diff import diff_runs, render_diff, render_markdown
+    from harness.report.measures import find_measure
 
     if fail_if_worse is not None:
         check_tolerance(fail_if_worse)
     for path, option in ((markdown_file, "--markdown"), (out_file, "--out")):
         if path is not None:
             check_writable(path, option)
-    found = diff_runs(old_dir, new_dir, seed=seed)
+    found = diff_runs(old_dir, new_dir, seed=seed, measure=find_measure(measure))
     click.echo(render_diff(found))
     if markdown_file is not None:
         write_whole(markdown_file, render_markdown(found, fail_if_worse, allow_disagreement))
@@ -426,23 +435,37 @@ def report(run_dir: str, baseline: str | None, index_only: bool) -> None:
 
 @cli.command()
 @click.argument("run_dir", type=click.Path(file_okay=False, exists=True))
+@MEASURE
 @reports_errors
-def show(run_dir: str) -> None:
-    """Print the summary table of a run, or of each run in a folder of runs."""
+def show(run_dir: str, measure: str) -> None:
+    """Print the summary table of a run, or of each run in a folder of runs; with
+    --measure time, also time per search and nodes per second, and each variant's time
+    against the baseline's with paired intervals."""
+    from harness.report.frames import frames_line
+    from harness.report.measures import NODES, find_measure
     from harness.report.stopped import headline
-    from harness.report.summary import format_summary, summarize
+    from harness.report.summary import brief_summary, format_summary, summarize
     from harness.results import find_runs, incomplete_line, load_results, load_run_info
 
+    chosen = find_measure(measure)
     runs = find_runs(run_dir)
-    for number, run in enumerate(runs):
+    # Every run read and its time compared before a line is printed: a refusal is one line.
+    shown = []
+    for run in runs:
+        rows, info = load_results(run), load_run_info(run)
+        timed = "" if chosen is NODES else brief_summary(rows, info=info, measure=chosen)
+        shown.append((run, rows, info, timed))
+    for number, (run, rows, info, timed) in enumerate(shown):
         if runs != [Path(run_dir)]:
             click.echo(f"{chr(10) if number else ''}{run}")
-        rows = load_results(run)
-        click.echo(format_summary(summarize(rows)))
-        for line in (headline(rows), incomplete_line(run, load_run_info(run), rows)):
+        click.echo(format_summary(summarize(rows), chosen))
+        said = (headline(rows), frames_line(rows)) if not timed else ()
+        for line in (*said, incomplete_line(run, info, rows)):
             if line:
                 click.echo(line)
-        if not load_run_info(run).get("finished"):
+        if timed:
+            click.echo("\n" + timed)
+        if not info.get("finished"):
             click.echo(f"(unfinished: finish it with harness run --resume {shlex.quote(str(run))})")
 
 

@@ -28,6 +28,12 @@ if TYPE_CHECKING:
 
 F = TypeVar("F", bound=Callable[..., Any])
 
+MEASURE = click.option(
+    "--measure", type=click.Choice(["nodes", "time"]), default="nodes", show_default=True,
+    help="Compare nodes, or time per search (beside nodes per second; refused across frames).")
+"""``--measure``: :data:`harness.report.measures.MEASURES` by name (written out here: that
+module needs pandas, and ``--help`` stays quick without it)."""
+
 ALLOW_DISAGREEMENT = click.option(
     "--allow-disagreement", is_flag=True,
     help=f"Exit 0 even when the exact variants' answers disagree [default: exit "

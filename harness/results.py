@@ -32,23 +32,29 @@ from harness.games.othello import compiled as othello_compiled
 from harness.search import compiled, engine
 from harness.search.counters import COUNTER_NAMES
 
-SCHEMA_VERSION = 2
-"""Version of the layout of ``results.csv`` and ``run.json``; loading checks it. Version 2
-added the ``game`` column and made ``fen`` chess's own column; version 1 is still read."""
-READABLE_VERSIONS = (1, SCHEMA_VERSION)
-"""Versions :func:`load_results` reads (a version-1 run's ``game`` comes from its suites)."""
+SCHEMA_VERSION = 3
+"""Version of the layout of ``results.csv`` and ``run.json``; loading checks it. Version 3
+added the ``frame`` column, version 2 the ``game`` column (and made ``fen`` chess's own
+column); versions 1 and 2 are still read."""
+READABLE_VERSIONS = (1, 2, SCHEMA_VERSION)
+"""Versions :func:`load_results` reads (a version-1 run's ``game`` comes from its suites;
+a run before version 3 has an empty ``frame``: :data:`UNKNOWN_FRAME`)."""
 
 ROW_COLUMNS = (
     "game", "suite", "problem_id", "variant", "options", "depth", "tt_size", "iterative",
     "score", "bound", "best_move", "pv", "solved", "status", *COUNTER_NAMES,
-    "minimal_leaves", "minimal_source", "time_s",
+    "minimal_leaves", "minimal_source", "time_s", "frame",
 )
 """The columns of every ``results.csv``, in order; the games of a run add theirs after
 (:attr:`harness.games.base.Game.columns`, recorded in ``run.json``)."""
 
-LATER_COUNTERS = ("tt_deep_cutoffs",)
-"""Counters added after schema version 2 was first written: a results file without them is
-read with 0 (its searches were made before the harness counted them)."""
+LATER_COLUMNS = {"tt_deep_cutoffs": "0", "frame": ""}
+"""Columns added after schema version 2 was first written, each with what a results file
+without it is read with: 0 for a counter (its searches were made before the harness counted
+it), an empty ``frame`` (nobody recorded which frame ran them: :data:`UNKNOWN_FRAME`)."""
+
+UNKNOWN_FRAME = "frame unknown"
+"""What is said of a row whose ``frame`` is empty (a results file of schema version 1 or 2)."""
 
 RESULTS_FILE = "results.csv"
 RUN_FILE = "run.json"
@@ -104,7 +110,7 @@ def scan_rows(path: Path) -> tuple[list[dict[str, str]], list[int], str]:
     if reader.fieldnames is None:
         return [], [], "; ".join(skipped) if skipped else "an empty file (no header)"
     missing = [c for c in ROW_COLUMNS if c not in reader.fieldnames and c != "game"
-               and c not in LATER_COUNTERS]
+               and c not in LATER_COLUMNS]
     if missing:
         raise HarnessError(f"{path}: columns differ from this harness's results (schema "
                            f"version {SCHEMA_VERSION}; no {', '.join(missing)})")
@@ -115,7 +121,7 @@ def scan_rows(path: Path) -> tuple[list[dict[str, str]], list[int], str]:
         if None in row.values() or None in row:
             malformed += 1
         else:
-            rows.append({**dict.fromkeys(LATER_COUNTERS, "0"), **row})
+            rows.append({**LATER_COLUMNS, **row})
             lines.append(reader.line_num)
     if malformed:
         skipped.append(f"{malformed} row{'s' if malformed > 1 else ''} with the wrong number "

@@ -119,8 +119,9 @@ def test_pairs_at_once_equal_pairs_one_by_one() -> None:
             pd.testing.assert_frame_equal(together[other], pairs(results, "alphabeta", [other])[other])
     assert list(together["b"].columns) == ["suite", "problem_id", "depth", "nodes_a",
                                            "zw_searches_a", "researches_a", "fail_highs_a",
-                                           "fail_highs_first_a", "nodes_b", "zw_searches_b",
-                                           "researches_b", "fail_highs_b", "fail_highs_first_b"]
+                                           "fail_highs_first_a", "time_s_a", "nodes_b",
+                                           "zw_searches_b", "researches_b", "fail_highs_b",
+                                           "fail_highs_first_b", "time_s_b"]
     assert together["b"]["nodes_b"].tolist() == [n // 2 for n in BASE]
     assert len(together["c"]) == 10 and together["d"].empty
     assert list(together["d"].columns) == list(together["b"].columns)

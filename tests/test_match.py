@@ -21,8 +21,11 @@ from harness.match.play import Budget, Rules, Side, choose, make_side, play_game
 from harness.match.record import GAMES_FILE
 from harness.match.rules import ChessPlaying, Ending, playing
 from harness.match.settings import MatchConfig
+from harness.match.summary import cost_text
+from harness.report.frames import NOT_ALGORITHMS
+from harness.results import UNKNOWN_FRAME
 from harness.run.executors import Execution
-from harness.search.run import Switches
+from harness.search.run import FRAMES, Switches
 
 OPENINGS = "44\n4453\n3\n45\n"
 """Connect Four openings (columns played, Pons's notation)."""
@@ -164,9 +167,16 @@ def test_the_command(openings: str, tmp_path: Path) -> None:
     assert "no SPRT decision within the game limit" in lines
     assert any(line.startswith("nodes at depth 4 on 4 openings: A/B = ") for line in lines)
     info = json.loads((out / "run.json").read_text())
-    assert info["schema_version"] == 1 and info["status"] == "games"
+    assert info["schema_version"] == 2 and info["status"] == "games"
     assert info["config"]["budget"]["nodes"] == 300
     assert set(info["result"]["seconds_per_node"]) == {"a", "b"}
+    frames = info["result"]["frames"]                   # whichever frame each side ran in
+    assert set(frames) == {"a", "b"} and {frames["a"], frames["b"]} <= set(FRAMES)
+    cost = next(line for line in lines if line.startswith("cost per node"))
+    assert all(f"{frames[side]} frame" in cost for side in "ab")
+    with (out / GAMES_FILE).open(encoding="utf-8") as file:
+        games = list(csv.DictReader(file))
+    assert {(g["frame_a"], g["frame_b"]) for g in games} == {(frames["a"], frames["b"])}
     assert sum(info["result"]["pentanomial"]) == 4
     assert lines[-1] == f"report: {out / 'report.html'}"
     page = (out / "report.html").read_text()
@@ -319,3 +329,12 @@ def test_the_match_charts_count_whole_pairs() -> None:
         low, high = ax.get_xlim()
         shown = [at for at in ax.get_xticks() if low <= at <= high]
         assert shown == [1, 2, 3, 4]
+
+
+def test_a_match_says_each_sides_frame_beside_its_cost() -> None:
+    assert cost_text((1.4e-7, 1.1e-6), ("compiled", "python")) == (
+        "cost per node: A 0.14 us/node (compiled frame) B 1.10 us/node (python frame) "
+        f"({NOT_ALGORITHMS})")
+    assert cost_text((7.5e-7, 7.2e-7), ("python", "python")) == (
+        "cost per node (both in the python frame): A 0.75 us/node B 0.72 us/node")
+    assert cost_text((7.5e-7, None), ("", "")) == f"cost per node: A 0.75 us/node ({UNKNOWN_FRAME})"

@@ -129,7 +129,7 @@ def _play_match(config: MatchConfig, out: Path, execution: Execution,
                                 execution, out, on_pair)
         prediction = predict(checked, calibration, progress.estimate)
     result = MatchResult(config, progress, checked, progress.decision or "games", cost, reasons,
-                         calibration, prediction)
+                         calibration, prediction, _frames(rows))
     write_run_info(out, info | {"status": result.stopped, "finished": now(),
                                 "result": result_json(result)})
 
@@ -156,7 +156,12 @@ def recorded_config(out: Path) -> MatchConfig:
     """The configuration of the match in ``out``; one line naming its ``run.json`` when
     the folder holds no match."""
     info = load_run_info(out)
-    if info.get("command") != "match" or info.get("schema_version") != SCHEMA_VERSION:
+    if info.get("command") == "match" and info.get("schema_version") != SCHEMA_VERSION:
+        raise HarnessError(f"{out / RUN_FILE}: a match of schema version "
+                           f"{info.get('schema_version')!r}; this harness resumes version "
+                           f"{SCHEMA_VERSION} (each side's frame recorded): play it again with "
+                           "another --out")
+    if info.get("command") != "match":
         raise HarnessError(f"{out / RUN_FILE}: not a match's configuration (schema "
                            f"{SCHEMA_VERSION} of harness match)")
     return config_from_json(info["config"])
@@ -177,6 +182,15 @@ def _cost(rows: list[dict[str, str]]) -> tuple[float | None, float | None]:
     return (costs[0], costs[1])
 
 
+def _frames(rows: list[dict[str, str]]) -> tuple[str, str]:
+    """The frames each side's searches ran in over the games ``rows``, ``+`` between several."""
+    found: list[str] = []
+    for side in ("a", "b"):
+        frames = dict.fromkeys(f for r in rows for f in r[f"frame_{side}"].split("+") if f)
+        found.append("+".join(frames))
+    return (found[0], found[1])
+
+
 def result_json(result: MatchResult) -> dict[str, Any]:
     """What ``run.json`` records of the result."""
     progress = result.progress
@@ -193,6 +207,7 @@ def result_json(result: MatchResult) -> dict[str, Any]:
                                          "interval_undefined": elo.undefined or None,
                                          "los": elo.los, "score": elo.score},
         "seconds_per_node": {"a": result.cost[0], "b": result.cost[1]},
+        "frames": {"a": result.frames[0], "b": result.frames[1]},
         "endings": result.reasons,
         "link": None if checked is None else {
             "depth": checked.depth, "openings": checked.openings,

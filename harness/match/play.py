@@ -128,6 +128,8 @@ class Choice:
     """Nodes and quiescence nodes of every search made for the move, stopped ones included."""
     seconds: float = 0.0
     """Wall time of every search made for the move."""
+    frame: str = ""
+    """The frame the searches ran in (``harness.search.run.FRAMES``; empty: no search)."""
 
 
 def choose(position: Playing, side: Side, budget: Budget, clock: float = 0.0) -> Choice:
@@ -136,7 +138,7 @@ def choose(position: Playing, side: Side, budget: Budget, clock: float = 0.0) ->
     spec = side.spec
     switches = replace(side.switches, iterative_deepening=True)
     tree = position.tree()
-    work, seconds = 0, 0.0
+    work, seconds, frame = 0, 0.0, ""
     finished: SearchResult | None = None
     finished_depth = 0
     deepest = budget.depth if budget.kind == "depth" else min(MAX_DEPTH, position.horizon)
@@ -147,6 +149,7 @@ def choose(position: Playing, side: Side, budget: Budget, clock: float = 0.0) ->
         result = run_search(tree, spec, depth, switches, max_nodes=limit)
         work += result.counters["nodes"] + result.counters["qnodes"]
         seconds += result.time_s
+        frame = result.frame
         if result.status == "max-nodes":
             break
         finished, finished_depth = result, depth
@@ -157,9 +160,9 @@ def choose(position: Playing, side: Side, budget: Budget, clock: float = 0.0) ->
         if budget.kind == "nodes" and result.counters["nodes"] >= budget.nodes:
             break
     if finished is None or not finished.best_move:
-        return Choice(position.fallback_move(), None, 0, 0, work, seconds)
+        return Choice(position.fallback_move(), None, 0, 0, work, seconds, frame)
     return Choice(finished.best_move, finished.score, finished_depth, finished.counters["nodes"],
-                  work, seconds)
+                  work, seconds, frame)
 
 
 @dataclass(frozen=True)
@@ -188,6 +191,9 @@ class Game:
     """Sum of the depths of each side's finished searches (divided by its moves: its mean)."""
     searches: tuple[int, int] = (0, 0)
     """Moves each side chose."""
+    frames: tuple[str, str] = ("", "")
+    """The frames each side's searches ran in (``compiled``; several joined by ``+``; empty:
+    it searched nothing)."""
 
 
 @dataclass
@@ -199,6 +205,7 @@ class _Spent:
     seconds: list[float] = field(default_factory=lambda: [0.0, 0.0])
     depths: list[int] = field(default_factory=lambda: [0, 0])
     searches: list[int] = field(default_factory=lambda: [0, 0])
+    frames: list[list[str]] = field(default_factory=lambda: [[], []])
 
     def add(self, side: int, choice: Choice) -> None:
         self.nodes[side] += choice.nodes
@@ -206,6 +213,8 @@ class _Spent:
         self.seconds[side] += choice.seconds
         self.depths[side] += choice.depth
         self.searches[side] += 1
+        if choice.frame and choice.frame not in self.frames[side]:
+            self.frames[side].append(choice.frame)
 
 
 def play_game(problem: Problem, sides: Sequence[Side], a_first: bool,
@@ -237,7 +246,7 @@ def play_game(problem: Problem, sides: Sequence[Side], a_first: bool,
     return Game(problem.problem_id, a_first, points_first if a_first else 1 - points_first,
                 ending.reason, position.plies, tuple(moves), _pair(spent.nodes),
                 _pair(spent.work), (spent.seconds[0], spent.seconds[1]), _pair(spent.depths),
-                _pair(spent.searches))
+                _pair(spent.searches), ("+".join(spent.frames[0]), "+".join(spent.frames[1])))
 
 
 def _pair(values: list[int]) -> tuple[int, int]:

@@ -17,12 +17,14 @@ GAMES_FILE = "games.csv"
 PGN_FILE = "games.pgn"
 COLUMNS = ("pair", "game", "opening", "first", "second", "result", "points_a", "reason",
            "plies", "nodes_a", "nodes_b", "work_a", "work_b", "seconds_a", "seconds_b",
-           "mean_depth_a", "mean_depth_b", "moves")
+           "frame_a", "frame_b", "mean_depth_a", "mean_depth_b", "moves")
 """``games.csv``: the pair's number, the game in it (0: A first), the opening's id, the
 labels of the sides that moved first and second from it, the result from the first
 mover's side (``1-0``, ``0-1``, ``1/2-1/2``), A's points, how it ended, the plies, each
 side's nodes of its finished searches (the budget's measure), nodes and quiescence nodes
-of all its searches, their seconds, its mean depth, and the moves (space-separated)."""
+of all its searches, their seconds and the frame they ran in (``compiled``, ``python``...:
+seconds of two frames compare implementations, not algorithms), its mean depth, and the
+moves (space-separated)."""
 
 
 def game_row(pair: int, number: int, game: Game, labels: tuple[str, str]) -> dict[str, object]:
@@ -39,6 +41,7 @@ def game_row(pair: int, number: int, game: Game, labels: tuple[str, str]) -> dic
             "reason": game.reason, "plies": game.plies, "nodes_a": game.nodes[0],
             "nodes_b": game.nodes[1], "work_a": game.work[0], "work_b": game.work[1],
             "seconds_a": f"{game.seconds[0]:.6f}", "seconds_b": f"{game.seconds[1]:.6f}",
+            "frame_a": game.frames[0], "frame_b": game.frames[1],
             "mean_depth_a": mean_depth(0), "mean_depth_b": mean_depth(1),
             "moves": " ".join(game.moves)}
 
@@ -75,7 +78,9 @@ def read_pairs(path: Path) -> list[tuple[float, float, list[dict[str, str]]]]:
     text = path.read_text(encoding="utf-8")
     rows = list(csv.DictReader(io.StringIO(text)))
     if rows and list(rows[0]) != list(COLUMNS):
-        raise HarnessError(f"{path}: not a match's {GAMES_FILE} (columns differ)")
+        raise HarnessError(f"{path}: not a match's {GAMES_FILE} of this harness (columns differ: "
+                           "one written before each side's frame was recorded cannot be "
+                           "resumed; play the match again with another --out)")
     pairs: list[tuple[float, float, list[dict[str, str]]]] = []
     for start in range(0, len(rows) - 1, 2):
         first, second = rows[start], rows[start + 1]

@@ -17,8 +17,8 @@ from harness.match.stats import Sprt
 from harness.results import RUN_FILE
 from harness.search.run import Switches
 
-SCHEMA_VERSION = 1
-"""Of a match's ``run.json``."""
+SCHEMA_VERSION = 2
+"""Of a match's ``run.json`` (and its ``games.csv``): version 2 added each side's frame."""
 
 
 @dataclass(frozen=True)
@@ -99,3 +99,6 @@ class MatchResult:
     """Side A one ply deeper against itself (``None``: not asked for)."""
     prediction: Prediction | None = None
     """The Elo the node ratio predicts (``None``: not asked for, or a number missing)."""
+    frames: tuple[str, str] = ("", "")
+    """The frames each side's searches ran in (``+`` between several): its cost per node
+    compares with the other's only when they are the same."""

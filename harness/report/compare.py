@@ -25,6 +25,17 @@ from harness.errors import HarnessError
 from harness.report import stats
 from harness.report.answers import answer_of, check_answers
 from harness.report.depths import group_own_depths
+from harness.report.frames import check_one_frame, totals
+from harness.report.measures import (
+    NODES,
+    SIGNIFICANCE,
+    Measure,
+    format_p,
+    measure_of,
+    stopped_verdict,
+    verdict,
+    wrong_verdict,
+)
 from harness.report.stopped import stopped_mask
 from harness.search.agreement import disagreement
 from harness.search.registry import parse_variants
@@ -36,9 +47,10 @@ REQUIRED = ("suite", "problem_id", "variant", "depth", "nodes")
 """Columns a results frame needs for any comparison."""
 
 PAIRED_COUNTERS = ("nodes", "zw_searches", "researches", "fail_highs", "fail_highs_first",
-                   "score", "bound", "tt_size", "iterative", "status", "tt_deep_cutoffs")
-"""Counters (and the answer and conditions) carried into a paired frame (when the results
-have them)."""
+                   "score", "bound", "tt_size", "iterative", "status", "tt_deep_cutoffs",
+                   "time_s", "frame")
+"""Counters (and the answer, conditions, time and frame) carried into a paired frame (when
+the results have them)."""
 
 POOLED = "all problem sets (pooled)"
 """The ``suite`` of a pooled comparison's rows: every problem set in one group."""
@@ -46,12 +58,10 @@ POOLED = "all problem sets (pooled)"
 LARGEST = 5
 """Problems listed per row as the largest differences."""
 
-SIGNIFICANCE = 0.05
-"""Level of the significance statements in verdicts."""
-
 TABLE_COLUMNS = (
-    "suite", "variant", "baseline", "depth", "n", "ratio", "ratio_low", "ratio_high", "median_ratio",
-    "wins", "ties", "losses", "sign_p", "significant", "nodes_a", "nodes_b",
+    "suite", "variant", "baseline", "depth", "measure", "n", "ratio", "ratio_low", "ratio_high",
+    "median_ratio", "wins", "ties", "losses", "sign_p", "significant", "nodes_a", "nodes_b",
+    "time_a", "time_b", "nodes_per_s_a", "nodes_per_s_b", "frame_a", "frame_b",
     "research_rate_a", "research_rate_b", "fh_first_rate_a", "fh_first_rate_b",
     "largest", "disagree", "wrong_a", "wrong_b", "stopped", "stopped_a", "stopped_b",
     "conditions", "verdict",
@@ -67,27 +77,29 @@ class Comparison:
     """Variant A, the one every ratio divides by."""
     table: pd.DataFrame
     """One row per problem set x other variant x depth, columns :data:`TABLE_COLUMNS`:
-    ``suite`` the problem set (:data:`POOLED` when pooled); ``n`` problems in common;
-    ``ratio`` the geometric mean of per-problem node ratios B/A, ``ratio_low`` and
-    ``ratio_high`` its paired bootstrap interval; ``median_ratio``; ``wins`` (B fewer
-    nodes), ``ties``, ``losses``; ``sign_p`` the exact two-sided sign-test p-value;
-    ``significant`` when the interval excludes 1 and ``sign_p`` < 0.05; ``nodes_a`` and
-    ``nodes_b`` totals; re-search rates (researches / zw_searches) and first-move
-    fail-high rates (fail_highs_first / fail_highs) of each over the same problems;
-    ``largest`` the problems that differ most, as text; ``disagree`` the problems whose
-    answers (score and bound) of B and A cannot both be right (no verdict on nodes is
-    given then), of which ``wrong_a`` and ``wrong_b`` are those where the run's check found
-    A's or B's answer against minimax's (or the majority's); ``conditions`` how the two
-    searched differently (a table, iterative
-    deepening, a root window), empty when alike; ``stopped`` the problems where A's or B's
-    search stopped before its end (:mod:`harness.report.stopped`), of which ``stopped_a``
-    and ``stopped_b`` A's and B's: every statistic is over the other ``n`` problems, and a
-    row with a stopped search has no ratio and no verdict on nodes; ``verdict`` one plain
-    sentence."""
+    ``suite`` the problem set (:data:`POOLED` when pooled); ``measure`` what the ratios are
+    of (:mod:`harness.report.measures`: ``nodes``, or ``time`` per search); ``n`` problems
+    in common; ``ratio`` the geometric mean of per-problem ratios B/A of the measure,
+    ``ratio_low`` and ``ratio_high`` its paired bootstrap interval; ``median_ratio``;
+    ``wins`` (B less), ``ties``, ``losses``; ``sign_p`` the exact two-sided sign-test
+    p-value; ``significant`` when the interval excludes 1 and ``sign_p`` < 0.05; ``nodes_a``
+    and ``nodes_b`` totals, ``time_a`` and ``time_b`` in seconds (measuring time; else NaN),
+    ``nodes_per_s_a`` and ``nodes_per_s_b`` their quotients, ``frame_a`` and ``frame_b`` the
+    frames that ran them (:mod:`harness.report.frames`); re-search rates (researches /
+    zw_searches) and first-move fail-high rates (fail_highs_first / fail_highs) of each over
+    the same problems; ``largest`` the problems that differ most, as text; ``disagree`` the
+    problems whose answers (score and bound) of B and A cannot both be right (no verdict on
+    nodes is given then), of which ``wrong_a`` and ``wrong_b`` are those where the run's
+    check found A's or B's answer against minimax's (or the majority's); ``conditions`` how
+    the two searched differently (a table, iterative deepening, a root window), empty when
+    alike; ``stopped`` the problems where A's or B's search stopped before its end
+    (:mod:`harness.report.stopped`), of which ``stopped_a`` and ``stopped_b`` A's and B's:
+    every statistic is over the other ``n`` problems, and a row with a stopped search has no
+    ratio and no verdict on nodes; ``verdict`` one plain sentence."""
     differences: pd.DataFrame
     """The problems behind ``largest``, one row each: variant, depth, rank, suite,
-    problem_id, nodes_a, nodes_b, ratio (``suite`` is the problem's own set, also when
-    pooled)."""
+    problem_id, nodes_a, nodes_b (measuring time: time_us_a, time_us_b), ratio (``suite``
+    is the problem's own set, also when pooled)."""
     seed: int
     """Seed of the bootstrap."""
     resamples: int
@@ -99,6 +111,8 @@ class Comparison:
     own_depth: frozenset[str] = frozenset()
     """The problem sets searched each problem to its own depth (a game solved to its end),
     compared as one group at their deepest depth (:func:`harness.report.depths.group_own_depths`)."""
+    measure: Measure = NODES
+    """What the ratios are of."""
 
     def render(self) -> str:
         """A readable text table, then a verdict per variant at its deepest depth."""
@@ -163,7 +177,8 @@ def pairs(results: pd.DataFrame, baseline: str, others: Sequence[str]) -> dict[s
 
 def compare(results: pd.DataFrame, baseline: str, others: list[str], seed: int = 0,
             resamples: int = stats.DEFAULT_RESAMPLES, level: float = 0.95,
-            pooled: bool = False, info: Mapping[str, Any] | None = None) -> Comparison:
+            pooled: bool = False, info: Mapping[str, Any] | None = None,
+            measure: Measure = NODES) -> Comparison:
     """Each of ``others`` against ``baseline``, per problem set and depth, on the problems
     both searched; with ``pooled``, every problem set in one group labelled :data:`POOLED`.
 
@@ -171,7 +186,9 @@ def compare(results: pd.DataFrame, baseline: str, others: list[str], seed: int =
     per problem set (in the order the sets first appear), then variant, then depth. Every
     interval uses the same ``seed``, so a comparison is a pure function of its arguments.
     ``info`` (the run's ``run.json``) says whether answers can be checked (not under null
-    move) and the root window, for the conditions.
+    move) and the root window, for the conditions. ``measure`` is what the ratios are of:
+    time only where each pair of searches ran in one frame (else a :class:`HarnessError`
+    naming ``--measure``).
     """
     results = group_own_depths(results)
     checked = check_answers(results, info)
@@ -186,6 +203,9 @@ def compare(results: pd.DataFrame, baseline: str, others: list[str], seed: int =
     if baseline in others:
         raise HarnessError(f"baseline {baseline!r} is also among the variants compared with it")
     paired_with = pairs(results, baseline, others)
+    if measure is not NODES:
+        for other in others:
+            check_one_frame(paired_with[other], [baseline, other], ("a", "b"))
     suites = [str(s) for s in pd.unique(results["suite"])]
     groups = [(POOLED, suites)] if pooled else [(s, [s]) for s in suites]
     rows: list[dict[str, object]] = []
@@ -200,41 +220,42 @@ def compare(results: pd.DataFrame, baseline: str, others: list[str], seed: int =
                 wrong = (checked.wrong_questions(baseline), checked.wrong_questions(other))
                 row, top = _compare_depth(part, baseline, other, int(depth), seed, resamples,
                                           level, wrong if {baseline, other} <= judged else None,
-                                          window is not None)
+                                          window is not None, measure)
                 rows.append({"suite": label, **row})
                 differences.append(top)
     table = pd.DataFrame(rows, columns=list(TABLE_COLUMNS))
-    diff_columns = ["variant", "depth", "rank", "suite", "problem_id", "nodes_a", "nodes_b", "ratio"]
+    diff_columns = ["variant", "depth", "rank", "suite", "problem_id", *_largest_columns(measure),
+                    "ratio"]
     kept = [d for d in differences if not d.empty]
     diffs = (pd.concat(kept, ignore_index=True) if kept
              else pd.DataFrame(columns=diff_columns))
     own = frozenset(str(x) for x in results.loc[results["own_depth"], "suite"].unique())
     return Comparison(baseline, table, diffs[diff_columns], seed, resamples, level, pooled,
-                      own | ({POOLED} if pooled and own == set(suites) else frozenset()))
+                      own | ({POOLED} if pooled and own == set(suites) else frozenset()), measure)
 
 
 def _compare_depth(part: pd.DataFrame, baseline: str, other: str, depth: int, seed: int,
                    resamples: int, level: float, wrong: tuple[set[Question], set[Question]] | None,
-                   window: bool) -> tuple[dict[str, object], pd.DataFrame]:
+                   window: bool, measure: Measure) -> tuple[dict[str, object], pd.DataFrame]:
     halted_a, halted_b = _halted(part, "a"), _halted(part, "b")
     stops = {"stopped": int((halted_a | halted_b).sum()), "stopped_a": int(halted_a.sum()),
              "stopped_b": int(halted_b.sum())}
     part = part[~(halted_a | halted_b)]
-    a = part["nodes_a"].to_numpy(dtype=np.float64)
-    b = part["nodes_b"].to_numpy(dtype=np.float64)
+    a, b = measure.values(part, "a"), measure.values(part, "b")
     paired, ratios = paired_statistics(a, b, seed, resamples, level)
     ratio, low, high = (float(paired[k]) for k in ("ratio", "ratio_low", "ratio_high"))
     wins, ties, losses = (int(paired[k]) for k in ("wins", "ties", "losses"))
     p = float(paired["sign_p"])
-    top = _largest(part, ratios, other, depth)
+    top = _largest(part, a, b, ratios, other, depth, measure)
     row: dict[str, object] = {
-        "variant": other, "baseline": baseline, "depth": depth, **paired,
-        "nodes_a": int(a.sum()), "nodes_b": int(b.sum()),
+        "variant": other, "baseline": baseline, "depth": depth, "measure": measure.name,
+        **paired, **totals(part, ("a", "b"), measure),
         "research_rate_a": column_rate(part, "researches_a", "zw_searches_a"),
         "research_rate_b": column_rate(part, "researches_b", "zw_searches_b"),
         "fh_first_rate_a": column_rate(part, "fail_highs_first_a", "fail_highs_a"),
         "fh_first_rate_b": column_rate(part, "fail_highs_first_b", "fail_highs_b"),
-        "largest": _largest_text(top, several_suites=part["suite"].nunique() > 1),
+        "largest": _largest_text(top, several_suites=part["suite"].nunique() > 1,
+                                 measure=measure),
         **dict(zip(("disagree", "wrong_a", "wrong_b"),
                    (0, 0, 0) if wrong is None else disagreeing(part, *wrong), strict=True)),
         **stops,
@@ -253,7 +274,7 @@ def _compare_depth(part: pd.DataFrame, baseline: str, other: str, depth: int, se
         row["verdict"] = wrong_verdict(row, baseline, other, len(part))
     else:
         row["verdict"] = verdict(other, baseline, len(part), ratio, (low, high), wins, ties,
-                                 losses, p, level)
+                                 losses, p, level, measure)
     return row, top
 
 
@@ -313,33 +334,6 @@ def _halted(part: pd.DataFrame, side: str) -> pd.Series:
     return stopped_mask(part[[column]].rename(columns={column: "status"}))
 
 
-def stopped_verdict(row: Mapping[str, Any], baseline: str, other: str) -> str:
-    """The verdict of a pair with a stopped search: whose, on how many problems; no verdict
-    on nodes."""
-    a, b = int(row["stopped_a"]), int(row["stopped_b"])
-    total = int(row["n"]) + int(row["stopped"])
-    who = [f"{other} on {b}"] if b else []
-    who += [f"{baseline} (the baseline) on {a}"] if a else []
-    return (f"stopped before the end: {' and '.join(who)} of {total} problems (a node or "
-            "OPEN limit): no verdict on nodes.")
-
-
-def wrong_verdict(row: Mapping[str, Any], baseline: str, other: str, n: int) -> str:
-    """The verdict of a pair with wrong answers: whose, on how many problems; no verdict on
-    nodes."""
-    a, b, either = int(row["wrong_a"]), int(row["wrong_b"]), int(row["disagree"])
-    if b and not a:
-        who = f"{other}: wrong answers on {b} of {n} problems"
-    elif a and not b:
-        who = f"{baseline} (the baseline): wrong answers on {a} of {n} problems"
-    elif a and b:
-        who = f"wrong answers: {other} on {b}, {baseline} on {a} of {n} problems"
-    else:
-        who = (f"{other} and {baseline} answer differently on {either} of {n} problems (one "
-               "of them is wrong)")
-    return f"{who}: no verdict on nodes."
-
-
 def conditions(part: pd.DataFrame, baseline: str, other: str, window: bool) -> str:
     """How B and A searched differently, in words (empty when alike): a table or its size,
     iterative deepening, and (with a root window given) a driver's own windows."""
@@ -378,93 +372,33 @@ def column_rate(part: pd.DataFrame, numerator: str, denominator: str) -> float:
     return stats.rate(part[numerator].to_numpy(), part[denominator].to_numpy())
 
 
-def _largest(part: pd.DataFrame, ratios: np.ndarray, other: str, depth: int) -> pd.DataFrame:
+def _largest_columns(measure: Measure) -> tuple[str, str]:
+    """The columns of :attr:`Comparison.differences` that hold each side's measure."""
+    return ("nodes_a", "nodes_b") if measure is NODES else ("time_us_a", "time_us_b")
+
+
+def _largest(part: pd.DataFrame, a: np.ndarray, b: np.ndarray, ratios: np.ndarray, other: str,
+             depth: int, measure: Measure) -> pd.DataFrame:
     size = np.abs(np.log(ratios)) if len(ratios) else np.empty(0)
     order = sorted((i for i in range(len(size)) if size[i] > 0), key=lambda i: -size[i])[:LARGEST]
     top = part.iloc[order]
+    column_a, column_b = _largest_columns(measure)
     return pd.DataFrame({
         "variant": other, "depth": depth, "rank": range(1, len(order) + 1),
         "suite": top["suite"].to_numpy(), "problem_id": top["problem_id"].to_numpy(),
-        "nodes_a": top["nodes_a"].to_numpy(), "nodes_b": top["nodes_b"].to_numpy(),
+        column_a: a[order].astype(np.int64), column_b: b[order].astype(np.int64),
         "ratio": ratios[order] if order else np.empty(0),
     })
 
 
-def _largest_text(top: pd.DataFrame, several_suites: bool) -> str:
+def _largest_text(top: pd.DataFrame, several_suites: bool, measure: Measure) -> str:
+    column_a, column_b = _largest_columns(measure)
+    unit = "" if measure is NODES else " us"
     items = []
-    for row in top.itertuples(index=False):
-        name = f"{row.suite}/{row.problem_id}" if several_suites else str(row.problem_id)
-        items.append(f"{name} ({row.nodes_a}->{row.nodes_b}, x{row.ratio:.3g})")
+    for row in top.to_dict("records"):
+        name = f"{row['suite']}/{row['problem_id']}" if several_suites else str(row["problem_id"])
+        items.append(f"{name} ({row[column_a]}->{row[column_b]}{unit}, x{row['ratio']:.3g})")
     return "; ".join(items)
-
-
-def format_p(p: float) -> str:
-    """A p-value for reading: two significant digits, ``< 0.0001`` below that."""
-    if math.isnan(p):
-        return "-"
-    return "< 0.0001" if p < 0.0001 else f"{p:.2g}"
-
-
-def verdict(other: str, baseline: str, n: int, ratio: float, interval: tuple[float, float],
-            wins: int, ties: int, losses: int, p: float, level: float = 0.95) -> str:
-    """One sentence: which variant searched fewer nodes, by how much, and whether the
-    difference is significant at 5% (interval excludes 1 and sign test p < 0.05)."""
-    if n == 0:
-        return f"{other} and {baseline} have no problems in common at this depth."
-    if wins == losses == 0:
-        return f"{other} and {baseline} searched exactly as many nodes on all {n} problems."
-    change = (ratio - 1) * 100
-    if ratio < 1:
-        head = f"{other} searched fewer nodes than {baseline}: {-change:.1f}% fewer"
-    elif ratio >= 2:
-        head = f"{other} searched more nodes than {baseline}: {ratio:.3g} times as many"
-    elif ratio > 1:
-        head = f"{other} searched more nodes than {baseline}: {change:.1f}% more"
-    else:
-        head = f"{other} and {baseline} searched as many nodes"
-    low, high = interval
-    body = (f"{head} on geometric mean (ratio {ratio:.3f}, {level:.0%} interval {low:.3f} to "
-            f"{high:.3f}); {other} fewer on {wins}, equal on {ties}, more on {losses} "
-            f"of {n} problems")
-    excludes = low > 1 or high < 1
-    if excludes and p < SIGNIFICANCE:
-        return f"{body}; significant at 5% (interval excludes 1, sign test p {_p_phrase(p)})."
-    reasons = []
-    if not excludes:
-        reasons.append("the interval includes 1")
-    reasons.append(f"sign test p {_p_phrase(p)}")
-    return f"{body}; not significant at 5% ({', '.join(reasons)})."
-
-
-def brief_verdict(row: Mapping[Any, Any] | pd.Series) -> str:
-    """A row of :attr:`Comparison.table` in a few words: how many fewer or more nodes on
-    geometric mean and whether that is significant at 5% (or why not)."""
-    n, ratio, p = int(row["n"]), float(row["ratio"]), float(row["sign_p"])
-    if int(row.get("stopped", 0) or 0):
-        return f"stopped on {int(row['stopped'])} of {n + int(row['stopped'])} problems"
-    if n == 0:
-        return "no problems in common"
-    if int(row.get("disagree", 0) or 0):
-        a, b, either = int(row["wrong_a"]), int(row["wrong_b"]), int(row["disagree"])
-        if b or not a:
-            return f"wrong answers on {b or either} of {n} problems"
-        return f"the baseline's answers are wrong on {a} of {n} problems"
-    if int(row["wins"]) == int(row["losses"]) == 0:
-        return f"as many nodes on all {n} problems"
-    if ratio >= 2:
-        size = f"{ratio:.3g} times the nodes"
-    else:
-        size = f"{abs(ratio - 1) * 100:.1f}% {'fewer' if ratio < 1 else 'more'} nodes"
-    if row["significant"]:
-        return f"{size}, significant"
-    low, high = float(row["ratio_low"]), float(row["ratio_high"])
-    why = "interval includes 1" if low <= 1 <= high else f"sign test p {_p_phrase(p)}"
-    return f"{size}, not significant ({why})"
-
-
-def _p_phrase(p: float) -> str:
-    text = format_p(p)
-    return text if text.startswith("<") else f"= {text}"
 
 
 def worse_than(comparison: Comparison, pct: float) -> bool:
@@ -506,8 +440,9 @@ def gate_failure(row: Mapping[Any, Any], baseline: str, pct: float) -> str:
     if int(row.get("stopped", 0) or 0):
         return (f"FAIL: {where}: stopped on {_problems(int(row['stopped']))}, so no ratio can "
                 f"meet the limit of {pct:g}% (raise --max-nodes or the variant's limit)")
-    return (f"FAIL: {row['variant']} needs {(float(row['ratio']) - 1) * 100:.1f}% more nodes "
-            f"than {baseline} on {row['suite']} at depth {row['depth']} (limit {pct:g}%)")
+    return (f"FAIL: {row['variant']} needs {(float(row['ratio']) - 1) * 100:.1f}% more "
+            f"{measure_of(row).noun} than {baseline} on {row['suite']} at depth {row['depth']} "
+            f"(limit {pct:g}%)")
 
 
 def render_comparison(comparison: Comparison, depths: Sequence[int] | None = None) -> str:
@@ -520,14 +455,18 @@ def render_comparison(comparison: Comparison, depths: Sequence[int] | None = Non
         return f"nothing compared with {comparison.baseline}"
     grouping = ("every problem set pooled into one group, as asked" if comparison.pooled
                 else "each problem set on its own")
+    m = comparison.measure
     head = (f"B against A = {comparison.baseline}, {grouping}: B/A is the geometric mean of "
-            f"per-problem node ratios with a paired bootstrap {comparison.level:.0%} interval "
+            f"per-problem {m.ratio} with a paired bootstrap {comparison.level:.0%} interval "
             f"({comparison.resamples} resamples, seed {comparison.seed}); W/T/L: problems where "
-            f"B searched fewer/equal/more nodes; sign p: exact two-sided sign test; "
+            f"B {m.verb} {m.fewer}/equal/more {m.noun}; sign p: exact two-sided sign test; "
             f"* significant at 5%.")
+    if m is not NODES:
+        head += (" Times in whole microseconds, each pair of searches in one frame (the frame "
+                 "column); nodes/s: total nodes over total seconds.")
     lines = [head]
     for suite, part in table.groupby("suite", sort=False):
-        lines += ["", f"Problem set: {suite}", "", _text_table(part, comparison.level)]
+        lines += ["", f"Problem set: {suite}", "", _text_table(part, comparison.level, m)]
         deepest = part.loc[part.groupby("variant", sort=False)["depth"].idxmax()]
         lines += ["", "Verdicts at each variant's deepest depth:"]
         for row in deepest.to_dict("records"):
@@ -539,7 +478,7 @@ def render_comparison(comparison: Comparison, depths: Sequence[int] | None = Non
     return "\n".join(lines)
 
 
-def _text_table(table: pd.DataFrame, level: float) -> str:
+def _text_table(table: pd.DataFrame, level: float, measure: Measure = NODES) -> str:
     shown = pd.DataFrame({
         "variant": table["variant"], "depth": table["depth"], "n": table["n"],
         "B/A": table["ratio"].map(_num),
@@ -550,15 +489,35 @@ def _text_table(table: pd.DataFrame, level: float) -> str:
                                                       table["losses"], strict=True)],
         "sign p": table["sign_p"].map(format_p),
         "sig": table["significant"].map(lambda s: "*" if s else ""),
-        "nodes A": table["nodes_a"], "nodes B": table["nodes_b"],
-        "re-search A": table["research_rate_a"].map(_num),
-        "re-search B": table["research_rate_b"].map(_num),
-        "fh1st A": table["fh_first_rate_a"].map(_num),
-        "fh1st B": table["fh_first_rate_b"].map(_num),
+        **(_rates(table) if measure is NODES else _speeds(table)),
     })
     if "stopped" in table.columns and table["stopped"].fillna(0).any():
         shown.insert(3, "stopped", table["stopped"].fillna(0).astype(int))
     return shown.to_string(index=False)
+
+
+def _rates(table: pd.DataFrame) -> dict[str, pd.Series]:
+    """The columns of a node comparison's text table after its statistics."""
+    return {"nodes A": table["nodes_a"], "nodes B": table["nodes_b"],
+            "re-search A": table["research_rate_a"].map(_num),
+            "re-search B": table["research_rate_b"].map(_num),
+            "fh1st A": table["fh_first_rate_a"].map(_num),
+            "fh1st B": table["fh_first_rate_b"].map(_num)}
+
+
+def _speeds(table: pd.DataFrame) -> dict[str, pd.Series]:
+    """The columns of a time comparison's text table after its statistics: time per search,
+    nodes a second, and the one frame both ran in."""
+    n = table["n"].where(table["n"] > 0)
+    return {"ms/search A": (table["time_a"] / n * 1e3).map(_num),
+            "ms/search B": (table["time_b"] / n * 1e3).map(_num),
+            "nodes/s A": table["nodes_per_s_a"].map(_rate),
+            "nodes/s B": table["nodes_per_s_b"].map(_rate),
+            "frame": table["frame_a"]}
+
+
+def _rate(value: float) -> str:
+    return "-" if math.isnan(value) else f"{value:,.0f}"
 
 
 def _num(value: float) -> str:

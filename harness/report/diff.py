@@ -1,4 +1,5 @@
-"""One run against an earlier one: node ratios NEW/OLD, changed answers, changed settings.
+"""One run against an earlier one: node (or time) ratios NEW/OLD, changed answers, changed
+settings.
 
 A CI job runs the same problems before and after a change (to a plug-in variant, a game's
 move ordering or its evaluation) and wants to know whether the search got worse. Rows of
@@ -6,6 +7,9 @@ the two ``results.csv`` are paired on (suite, problem_id, variant, depth): a sea
 only when both runs made it. Per problem set, variant and depth, the ratio is the geometric
 mean of per-problem node ratios NEW/OLD with a paired bootstrap interval and a sign test,
 computed as a comparison of two variants is (:func:`harness.report.compare.paired_statistics`).
+Measuring time (``--measure time``) does the same with each search's time, and is refused
+for a variant that ran in another frame in NEW than in OLD, or in a frame not recorded
+(:mod:`harness.report.frames`).
 
 Answers. A changed score of an exact variant (one whose answer must hold minimax's value:
 :func:`harness.report.answers.inexact_reason` says which) is a failure when the old and the
@@ -30,26 +34,28 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import pandas as pd
 
 from harness.errors import HarnessError
 from harness.report import stats
 from harness.report.answers import answer_of, inexact_reason
-from harness.report.compare import format_p, paired_statistics, rows_beyond
+from harness.report.compare import paired_statistics, rows_beyond
+from harness.report.frames import NOT_ALGORITHMS, check_one_frame, totals, variant_frames
+from harness.report.measures import NODES, Measure, change_words, format_p
 from harness.report.stopped import stopped_mask
-from harness.results import incomplete_line, load_results, load_run_info
+from harness.results import UNKNOWN_FRAME, incomplete_line, load_results, load_run_info
 from harness.search.agreement import Answer, disagreement
 
 KEY = ["suite", "problem_id", "variant", "depth"]
 """What pairs a row of OLD with a row of NEW: the same search."""
 
-CARRIED = ("nodes", "score", "bound", "best_move", "tt_deep_cutoffs", "status")
+CARRIED = ("nodes", "score", "bound", "best_move", "tt_deep_cutoffs", "status", "time_s", "frame")
 """The columns of each side carried into the pairs (``<column>_old``, ``<column>_new``)."""
 
-TABLE_COLUMNS = ("suite", "variant", "depth", "n", "ratio", "ratio_low", "ratio_high",
-                 "median_ratio", "wins", "ties", "losses", "sign_p", "significant",
-                 "nodes_old", "nodes_new", "changed", "wrong", "stopped")
+TABLE_COLUMNS = ("suite", "variant", "depth", "measure", "n", "ratio", "ratio_low",
+                 "ratio_high", "median_ratio", "wins", "ties", "losses", "sign_p", "significant",
+                 "nodes_old", "nodes_new", "time_old", "time_new", "nodes_per_s_old",
+                 "nodes_per_s_new", "frame_old", "frame_new", "changed", "wrong", "stopped")
 """The columns of :attr:`RunDiff.table`, in order."""
 
 WRONG, SCORE, MOVE = "wrong", "score", "move"
@@ -126,12 +132,15 @@ class RunDiff:
     """The later run's folder."""
     table: pd.DataFrame
     """One row per problem set x variant x depth both runs searched, columns
-    :data:`TABLE_COLUMNS`: ``n`` problems in both; ``ratio`` the geometric mean of
-    per-problem node ratios NEW/OLD, ``ratio_low`` and ``ratio_high`` its paired bootstrap
-    interval; ``median_ratio``; ``wins`` (NEW fewer nodes), ``ties``, ``losses``;
-    ``sign_p`` the exact two-sided sign test; ``significant`` (interval excludes 1 and
-    ``sign_p`` < 0.05); ``nodes_old`` and ``nodes_new`` totals; ``changed`` the searches
-    whose answer or best move changed, ``wrong`` those of them that are failures;
+    :data:`TABLE_COLUMNS`: ``measure`` what the ratios are of (``nodes`` or ``time``); ``n``
+    problems in both; ``ratio`` the geometric mean of per-problem ratios NEW/OLD,
+    ``ratio_low`` and ``ratio_high`` its paired bootstrap interval; ``median_ratio``;
+    ``wins`` (NEW less), ``ties``, ``losses``; ``sign_p`` the exact two-sided sign test;
+    ``significant`` (interval excludes 1 and ``sign_p`` < 0.05); ``nodes_old`` and
+    ``nodes_new`` totals, ``time_old`` and ``time_new`` in seconds (measuring time; else
+    NaN), ``nodes_per_s_old`` and ``nodes_per_s_new`` their quotients, ``frame_old`` and
+    ``frame_new`` the frames that ran them (:mod:`harness.report.frames`); ``changed`` the
+    searches whose answer or best move changed, ``wrong`` those of them that are failures;
     ``stopped`` the searches that stopped before their end in either run (a node or OPEN
     limit, :mod:`harness.report.stopped`): the statistics are over the other ``n``, and a
     row with one has no ratio (and fails a ``--fail-if-worse`` gate)."""
@@ -153,6 +162,8 @@ class RunDiff:
     incomplete: tuple[str, ...] = ()
     """For each run whose ``results.csv`` lacks searches it made (cut or edited), a line
     saying so: a ``--fail-if-worse`` gate fails on it."""
+    measure: Measure = NODES
+    """What the ratios are of."""
 
     @property
     def wrong(self) -> tuple[AnswerChange, ...]:
@@ -182,16 +193,19 @@ class RunDiff:
                                  "searches stopped before their end: no ratio can meet the "
                                  f"limit of {pct:g}%")
                 else:
-                    lines.append(f"FAIL: {where}: {_change(float(row['ratio']))} "
+                    lines.append(f"FAIL: {where}: "
+                                 f"{change_words(float(row['ratio']), self.measure, 'OLD')} "
                                  f"(limit {pct:g}% more)")
         lines += [f"WRONG: {change.text}" for change in self.wrong]
         return lines
 
 
 def diff_runs(old: str | Path, new: str | Path, seed: int = 0,
-              resamples: int = stats.DEFAULT_RESAMPLES, level: float = 0.95) -> RunDiff:
-    """NEW's run folder against OLD's (both only read). A :class:`HarnessError` for a
-    folder that is not a run, the same folder twice, or runs with no search in common."""
+              resamples: int = stats.DEFAULT_RESAMPLES, level: float = 0.95,
+              measure: Measure = NODES) -> RunDiff:
+    """NEW's run folder against OLD's (both only read), by ``measure``. A
+    :class:`HarnessError` for a folder that is not a run, the same folder twice, runs with
+    no search in common, or a time compared across frames (or in a frame not recorded)."""
     old, new = Path(old), Path(new)
     if old.resolve() == new.resolve():
         raise HarnessError(f"OLD and NEW are the same folder ({old}): give an earlier run and "
@@ -202,15 +216,20 @@ def diff_runs(old: str | Path, new: str | Path, seed: int = 0,
     pairs = frames[0].merge(frames[1], on=KEY, suffixes=("_old", "_new"), how="inner",
                             sort=False)
     pairs = pairs[[*KEY, *(f"{c}_{side}" for side in ("old", "new") for c in CARRIED)]]
+    if measure is not NODES:
+        for variant, part in pairs.groupby("variant", sort=False):
+            check_one_frame(part, [f"{variant} in OLD ({old})", f"{variant} in NEW ({new})"],
+                            ("old", "new"))
     null_move = any(bool((info.get("switches") or {}).get("null_move")) for info in infos)
     changes = _changes(pairs, null_move)
-    table = _table(pairs, changes, seed, resamples, level)
+    table = _table(pairs, changes, seed, resamples, level, measure)
     both = len(pairs)
     incomplete = tuple(line for folder, info, frame in zip((old, new), infos, frames, strict=True)
                        if (line := incomplete_line(folder, info, frame)))
-    return RunDiff(old, new, table, changes, tuple(config_differences(*infos)),
+    settings = config_differences(*infos) + frame_differences(*frames)
+    return RunDiff(old, new, table, changes, tuple(sorted(settings, key=lambda d: d.comparable)),
                    len(frames[0]) - both, len(frames[1]) - both, seed, resamples, level,
-                   incomplete)
+                   incomplete, measure)
 
 
 def _run_info(folder: Path) -> dict[str, Any]:
@@ -272,7 +291,7 @@ def _not_failed(inexact: str | None, null_move: bool, row: Mapping[Any, Any],
 
 
 def _table(pairs: pd.DataFrame, changes: tuple[AnswerChange, ...], seed: int, resamples: int,
-           level: float) -> pd.DataFrame:
+           level: float, measure: Measure) -> pd.DataFrame:
     changed: dict[tuple[str, str, int], list[int]] = {}
     for change in changes:
         counts = changed.setdefault((change.suite, change.variant, change.depth), [0, 0])
@@ -288,15 +307,14 @@ def _table(pairs: pd.DataFrame, changes: tuple[AnswerChange, ...], seed: int, re
         suite, variant, depth = str(key[0]), str(key[1]), int(part["depth"].iloc[0])
         halted = _halted(part, "old") | _halted(part, "new")
         part = part[~halted]
-        a = part["nodes_old"].to_numpy(dtype=np.float64)
-        b = part["nodes_new"].to_numpy(dtype=np.float64)
-        paired, _ = paired_statistics(a, b, seed, resamples, level)
+        paired, _ = paired_statistics(measure.values(part, "old"), measure.values(part, "new"),
+                                      seed, resamples, level)
         if halted.any():            # a stopped search is not a result: no ratio
             paired.update({k: math.nan for k in ("ratio", "ratio_low", "ratio_high",
                                                  "median_ratio", "sign_p")}, significant=False)
         count = changed.get((suite, variant, depth), [0, 0])
-        rows.append({"suite": suite, "variant": variant, "depth": depth, **paired,
-                     "nodes_old": int(a.sum()), "nodes_new": int(b.sum()),
+        rows.append({"suite": suite, "variant": variant, "depth": depth,
+                     "measure": measure.name, **paired, **totals(part, ("old", "new"), measure),
                      "changed": count[0], "wrong": count[1], "stopped": int(halted.sum())})
     return pd.DataFrame(rows, columns=list(TABLE_COLUMNS))
 
@@ -314,13 +332,6 @@ def _text(value: object) -> str:
 
 def _answer(answer: Answer) -> str:
     return answer.text.split(" ", 1)[1]          # the text without its label
-
-
-def _change(ratio: float) -> str:
-    """NEW's nodes against OLD's in words."""
-    if ratio >= 2:
-        return f"{ratio:.3g} times OLD's nodes"
-    return f"{abs(ratio - 1) * 100:.1f}% {'fewer' if ratio < 1 else 'more'} nodes than OLD"
 
 
 # -- settings ---------------------------------------------------------------------------
@@ -374,6 +385,17 @@ def config_differences(old: dict[str, Any], new: dict[str, Any]) -> list[ConfigD
     return sorted(found, key=lambda d: d.comparable)           # stable: order above within
 
 
+def frame_differences(old: pd.DataFrame, new: pd.DataFrame) -> list[ConfigDifference]:
+    """Each variant of both runs whose searches ran in another frame in NEW than in OLD:
+    its nodes compare, its times do not."""
+    frames = [variant_frames(old), variant_frames(new)]
+    return [ConfigDifference(f"variant {label} frame", frames[0][label], frames[1][label], True,
+                             "nodes compare; " + (f"{NOT_ALGORITHMS}" if UNKNOWN_FRAME not in
+                                                  (frames[0][label], frames[1][label])
+                                                  else "times cannot: a frame not recorded"))
+            for label in frames[0] if label in frames[1] and frames[0][label] != frames[1][label]]
+
+
 def _value(value: object) -> str:
     if value is None:
         return "none"
@@ -392,15 +414,27 @@ text lists every one."""
 
 
 def _head(diff: RunDiff) -> str:
-    return (f"NEW/OLD is the geometric mean of per-problem node ratios with a paired bootstrap "
+    m = diff.measure
+    head = (f"NEW/OLD is the geometric mean of per-problem {m.ratio} with a paired bootstrap "
             f"{diff.level:.0%} interval ({diff.resamples} resamples, seed {diff.seed}); W/T/L: "
-            "problems where NEW searched fewer/equal/more nodes; sign p: exact two-sided sign "
-            "test; * significant at 5%; changed: searches whose answer or best move changed "
-            "(wrong: of an exact variant, both cannot be right).")
+            f"problems where NEW {m.verb} {m.fewer}/equal/more {m.noun}; sign p: exact "
+            "two-sided sign test; * significant at 5%; changed: searches whose answer or best "
+            "move changed (wrong: of an exact variant, both cannot be right).")
+    if m is not NODES:
+        head += (" Times in whole microseconds, each variant in one frame in both runs (the "
+                 "frame column); nodes/s: total nodes over total seconds.")
+    return head
 
 
-def _shown(table: pd.DataFrame, level: float) -> pd.DataFrame:
+def _shown(table: pd.DataFrame, level: float, measure: Measure = NODES) -> pd.DataFrame:
     """The table's columns for reading, one problem set's rows."""
+    n = table["n"].where(table["n"] > 0)
+    amounts = ({"nodes OLD": table["nodes_old"], "nodes NEW": table["nodes_new"]}
+               if measure is NODES else
+               {"ms/search OLD": (table["time_old"] / n * 1e3).map(_num),
+                "ms/search NEW": (table["time_new"] / n * 1e3).map(_num),
+                "nodes/s OLD": table["nodes_per_s_old"].map(_rate),
+                "nodes/s NEW": table["nodes_per_s_new"].map(_rate), "frame": table["frame_new"]})
     return pd.DataFrame({
         "variant": table["variant"], "depth": table["depth"], "n": table["n"],
         "NEW/OLD": table["ratio"].map(_num),
@@ -410,7 +444,7 @@ def _shown(table: pd.DataFrame, level: float) -> pd.DataFrame:
                   in zip(table["wins"], table["ties"], table["losses"], strict=True)],
         "sign p": table["sign_p"].map(format_p),
         "sig": table["significant"].map(lambda s: "*" if s else ""),
-        "nodes OLD": table["nodes_old"], "nodes NEW": table["nodes_new"],
+        **amounts,
         "changed": [f"{c} ({w} wrong)" if w else str(c)
                     for c, w in zip(table["changed"], table["wrong"], strict=True)],
         "stopped": table["stopped"],
@@ -419,6 +453,10 @@ def _shown(table: pd.DataFrame, level: float) -> pd.DataFrame:
 
 def _num(value: float) -> str:
     return "-" if math.isnan(value) else f"{value:.3f}"
+
+
+def _rate(value: float) -> str:
+    return "-" if math.isnan(value) else f"{value:,.0f}"
 
 
 def render_diff(diff: RunDiff) -> str:
@@ -430,7 +468,8 @@ def render_diff(diff: RunDiff) -> str:
         lines += [f"  {'!' if not d.comparable else '-'} {d.text}" for d in diff.config]
     lines += ["", _head(diff)]
     for suite, part in diff.table.groupby("suite", sort=False):
-        lines += ["", f"Problem set: {suite}", "", _shown(part, diff.level).to_string(index=False)]
+        lines += ["", f"Problem set: {suite}", "",
+                  _shown(part, diff.level, diff.measure).to_string(index=False)]
     if diff.changes:
         lines += ["", f"Changed answers and best moves ({len(diff.changes)}):"]
         lines += [f"  {c.kind.upper()}: {c.text}" for c in diff.changes]
@@ -449,8 +488,8 @@ def render_markdown(diff: RunDiff, pct: float | None = None,
     table per problem set and the changed answers (the first :data:`MARKDOWN_CHANGES`)."""
     failures = diff.failures(pct)
     worse = pct is not None and diff.gate_fails(pct)
-    gate = f"no set, variant and depth over {pct:g}% more nodes" if pct is not None \
-        else "no node tolerance given"
+    gate = (f"no set, variant and depth over {pct:g}% more {diff.measure.noun}"
+            if pct is not None else f"no {'node' if diff.measure is NODES else 'time'} tolerance given")
     if worse or (diff.wrong and not allow_disagreement):
         outcome = "**Failed**:"
     elif diff.wrong:
@@ -465,9 +504,9 @@ def render_markdown(diff: RunDiff, pct: float | None = None,
         lines += ["", "### Settings that differ", ""]
         lines += [f"- {'**not comparable**: ' if not d.comparable else ''}{_md(d.text)}"
                   for d in diff.config]
-    lines += ["", "### Nodes", "", _md(_head(diff))]
+    lines += ["", f"### {diff.measure.noun.capitalize()}", "", _md(_head(diff))]
     for suite, part in diff.table.groupby("suite", sort=False):
-        shown = _shown(part, diff.level)
+        shown = _shown(part, diff.level, diff.measure)
         lines += ["", f"**{_md(str(suite))}**", "",
                   "| " + " | ".join(shown.columns) + " |",
                   "|" + "|".join("---" for _ in shown.columns) + "|"]

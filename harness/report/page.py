@@ -21,7 +21,6 @@ from harness.report.answers import AnswerCheck, check_answers, load_rechecks
 from harness.report.compare import (
     TABLE_COLUMNS,
     Comparison,
-    brief_verdict,
     column_rate,
     compare,
     default_baseline,
@@ -30,6 +29,8 @@ from harness.report.compare import (
 )
 from harness.report.depths import group_own_depths
 from harness.report.drawing import save_charts
+from harness.report.frames import frame_column, frames_text
+from harness.report.measures import NODES, Measure, brief_verdict
 from harness.report.render import render
 from harness.report.selection import REPORT_CHARTS, ChartChoice, choose_charts
 from harness.report.solved import solved_flags
@@ -45,7 +46,7 @@ CHARTS_DIR = "charts"
 SUMMARY_COLUMNS = (
     "suite", "variant", "depth", "problems", "stopped", "nodes", "leaves", "paired", "ratio",
     "ratio_low",
-    "ratio_high", "solved", "solve_rate", "research_rate", "fh_first_rate", "time_s",
+    "ratio_high", "solved", "solve_rate", "research_rate", "fh_first_rate", "time_s", "frame",
 )
 """The columns of :func:`summary_table`, in order."""
 
@@ -78,7 +79,9 @@ def summary_table(results: pd.DataFrame, baseline: str | None = None, seed: int 
     without a ``solved`` column or with none filled in); ``research_rate`` is researches /
     zw_searches and ``fh_first_rate`` fail_highs_first / fail_highs (NaN for 0 / 0);
     ``stopped`` the searches that stopped before their end (:mod:`harness.report.stopped`):
-    a variant with one among its pairs has no ratio.
+    a variant with one among its pairs has no ratio; ``frame`` the frames that ran the
+    searches (:func:`harness.report.frames.frames_text`: said beside ``time_s``, which
+    compares only within one).
     """
     if baseline is None:
         baseline = default_baseline(results)
@@ -102,6 +105,7 @@ def summary_table(results: pd.DataFrame, baseline: str | None = None, seed: int 
             "research_rate": column_rate(part, "researches", "zw_searches"),
             "fh_first_rate": column_rate(part, "fail_highs_first", "fail_highs"),
             "time_s": float(part["time_s"].sum()) if "time_s" in part.columns else math.nan,
+            "frame": frames_text(frame_column(part)),
         }
         if variant == baseline:
             row.update(paired=len(part), ratio=1.0, ratio_low=1.0, ratio_high=1.0)
@@ -292,7 +296,9 @@ def stored_headlines(files: ReportFiles) -> tuple[Headline, ...]:
         table = pd.read_csv(files.comparison)
     except (OSError, pd.errors.ParserError, pd.errors.EmptyDataError):
         return ()
-    needed = set(TABLE_COLUMNS) - {"stopped", "stopped_a", "stopped_b"}   # older files lack them
+    later = {"stopped", "stopped_a", "stopped_b", "measure", "time_a", "time_b", "nodes_per_s_a",
+             "nodes_per_s_b", "frame_a", "frame_b"}
+    needed = set(TABLE_COLUMNS) - later                 # older files lack them
     return headlines(table, files.baseline) if needed <= set(table.columns) else ()
 
 
@@ -343,12 +349,14 @@ class ComparisonFiles:
 
 def write_comparison(results: pd.DataFrame, baseline: str, others: list[str], out_dir: Path,
                      seed: int = 0, pooled: bool = False,
-                     info: Mapping[str, Any] | None = None) -> ComparisonFiles:
+                     info: Mapping[str, Any] | None = None,
+                     measure: Measure = NODES) -> ComparisonFiles:
     """Compare ``others`` with ``baseline`` and write ``compare.csv`` and the scatter chart
     (``compare_scatter.png|svg``) into ``out_dir``: per problem set, or with ``pooled``
     every set in one group (see :func:`harness.report.compare.compare`; ``info``, the
-    run's ``run.json``, says whether answers are checked)."""
-    comparison = compare(results, baseline, others, seed, pooled=pooled, info=info)
+    run's ``run.json``, says whether answers are checked; ``measure``: nodes, or time)."""
+    comparison = compare(results, baseline, others, seed, pooled=pooled, info=info,
+                         measure=measure)
     out_dir.mkdir(parents=True, exist_ok=True)
     table = out_dir / "compare.csv"
     write_whole(table, comparison.table.to_csv(index=False))

@@ -11,16 +11,22 @@ from typing import Any
 import pandas as pd
 
 from harness.report import stats
-from harness.report.compare import brief_verdict, compare, default_baseline
+from harness.report.compare import compare, default_baseline
 from harness.report.depths import depth_label, group_own_depths
+from harness.report.frames import frame_column, frames_line, frames_text
+from harness.report.measures import NODES, Measure, brief_verdict
 from harness.report.solved import solved_flags
 from harness.report.stopped import headline, stopped_mask
+from harness.results import UNKNOWN_FRAME
 
 
 def summarize(results: pd.DataFrame) -> pd.DataFrame:
-    """Totals and rates per suite, variant and depth, in the order the rows first appear."""
+    """Totals and rates per suite, variant and depth, in the order the rows first appear;
+    ``time_per_search`` and ``nodes_per_s`` from the totals, and the ``frame`` that ran
+    them (:func:`harness.report.frames.frames_text`)."""
     keys = ["suite", "variant", "depth"]
     results = group_own_depths(results)
+    results = results.assign(frame=frame_column(results))
     grouped = results.groupby(keys, sort=False)
     summary = grouped.agg(
         problems=("problem_id", "count"),
@@ -34,6 +40,7 @@ def summarize(results: pd.DataFrame) -> pd.DataFrame:
         fail_highs_first=("fail_highs_first", "sum"),
         passes=("passes", "sum"),
         time_s=("time_s", "sum"),
+        frame=("frame", frames_text),
     ).reset_index()
     # Stopped searches are counted, not summed away: their nodes are how far they got.
     summary.insert(4, "stopped", stopped_mask(results).groupby(
@@ -47,19 +54,31 @@ def summarize(results: pd.DataFrame) -> pd.DataFrame:
                    grouped["qnodes"].sum().to_numpy())
     fh = summary["fail_highs"]
     summary["fh_first_rate"] = summary["fail_highs_first"].where(fh > 0) / fh.where(fh > 0)
+    seconds = summary["time_s"].where(summary["time_s"] > 0)
+    summary["time_per_search"] = summary["time_s"] / summary["problems"]
+    summary["nodes_per_s"] = summary["nodes"] / seconds
+    summary["frame"] = summary.pop("frame")
     return summary
 
 
-def format_summary(summary: pd.DataFrame) -> str:
-    """A readable fixed-width table of :func:`summarize`'s output, one block per suite."""
+def format_summary(summary: pd.DataFrame, measure: Measure = NODES) -> str:
+    """A readable fixed-width table of :func:`summarize`'s output, one block per suite;
+    measuring time, with the time per search and nodes a second. The frame is beside the
+    times wherever the block's rows ran in more than one or in one not recorded (or
+    measuring time)."""
+    times = ["time_per_search", "nodes_per_s"] if measure is not NODES else []
     shown = ["variant", "depth", "problems", "stopped", "score", "nodes", "leaves", "qnodes",
              "minimal_leaves", "leaves_vs_minimal", "zw_searches", "researches",
-             "fh_first_rate", "solve_rate", "passes", "time_s"]
+             "fh_first_rate", "solve_rate", "passes", "time_s", *times, "frame"]
     headers = {"minimal_leaves": "min_leaves", "leaves_vs_minimal": "leaves/min",
                "zw_searches": "zw", "researches": "re-search", "fh_first_rate": "fh1st",
-               "problems": "n", "solve_rate": "solved"}
+               "problems": "n", "solve_rate": "solved", "time_per_search": "s/search",
+               "nodes_per_s": "nodes/s"}
     blocks = []
     for suite, part in summary.groupby("suite", sort=False):
+        one_frame = "frame" not in part or (part["frame"].nunique() < 2
+                                            and UNKNOWN_FRAME not in set(part["frame"]))
+        part = part.drop(columns="frame") if one_frame and not times else part
         table = part[[c for c in shown if c in part]].rename(columns=headers)
         for column in ("score", "min_leaves", "leaves/min", "solved"):
             if column in table and table[column].isna().all():
@@ -128,7 +147,7 @@ def set_names(suites: Sequence[str]) -> SetNames:
 
 def brief_summary(results: pd.DataFrame, baseline: str | None = None, seed: int = 0,
                   resamples: int = stats.DEFAULT_RESAMPLES,
-                  info: Mapping[str, Any] | None = None) -> str:
+                  info: Mapping[str, Any] | None = None, measure: Measure = NODES) -> str:
     """What a run found, read at a glance: per problem set (short names, see
     :func:`set_names`) at its deepest depth, the variants with the fewest and the most
     nodes against ``baseline`` (default: ``alphabeta`` when present) with the ratio, its
@@ -137,37 +156,39 @@ def brief_summary(results: pd.DataFrame, baseline: str | None = None, seed: int 
     report's, at that depth only (same seed), so the numbers agree with ``comparison.csv``.
     A variant whose answers disagree with the baseline's is never ranked: it is named with
     the problems it got wrong. ``info`` (``run.json``) says whether answers are checked.
+    Variants that ran in different frames are named with their frames (a line starting
+    ``FRAMES:``); ``measure`` ranks by time per search instead (refused across frames).
     """
     baseline = baseline or default_baseline(results)
     results = group_own_depths(results)
     suites = [str(s) for s in pd.unique(results["suite"])]
     names = set_names(suites)
-    lines = [line for line in (headline(results),) if line]
+    lines = [line for line in (headline(results), frames_line(results)) if line]
     if names.common:
         lines += [f"Problem sets, each on its own: {', '.join(names.label(s) for s in suites)}",
                   f"  (all of them {names.common})"]
     lines.append(f"Against {baseline} at the deepest depth (B/A: geometric mean of per-problem "
-                 f"node ratios, 95% interval):")
+                 f"{measure.ratio}, 95% interval):")
     for suite in suites:
         part = results[results["suite"] == suite]
         depth = int(part["depth"].max())
         deepest = part[part["depth"] == depth]
         lines += ["", f"{names.label(suite)} ({depth_label(deepest, depth)}, "
                       f"{deepest['problem_id'].nunique()} problems)"]
-        lines += _brief_set(deepest, baseline, seed, resamples, info)
+        lines += _brief_set(deepest, baseline, seed, resamples, info, measure)
         lines += _brief_solved(deepest)
     return "\n".join(lines)
 
 
 def _brief_set(deepest: pd.DataFrame, baseline: str, seed: int, resamples: int,
-               info: Mapping[str, Any] | None) -> list[str]:
+               info: Mapping[str, Any] | None, measure: Measure) -> list[str]:
     """The best and worst variant against the baseline and the count of significant ones."""
     variants = [str(v) for v in pd.unique(deepest["variant"])]
     if baseline not in variants:
         return [f"  {baseline} did not search this set at this depth: nothing to compare"]
     if len(variants) == 1:
         return [f"  only {baseline}: nothing to compare ({int(deepest['nodes'].sum()):,} nodes)"]
-    table = compare(deepest, baseline, [], seed, resamples, info=info).table
+    table = compare(deepest, baseline, [], seed, resamples, info=info, measure=measure).table
     table = table[(table["n"] > 0) | (table["stopped"] > 0)]
     if table.empty:
         return [f"  no variant searched the same problems as {baseline}"]
@@ -180,23 +201,35 @@ def _brief_set(deepest: pd.DataFrame, baseline: str, seed: int, resamples: int,
     ranked = table.sort_values("ratio", kind="stable")
     # "Fewest" only for a variant that searched fewer nodes than the baseline: one at
     # 1.015 or 1.000 is not an improvement, whatever its rank.
+    m = measure
     fewer_than_baseline = bool(ranked.iloc[0]["ratio"] < 1)
-    picks = [("fewest nodes", ranked.iloc[0])] if fewer_than_baseline else []
+    picks = [(f"{m.least} {m.noun}", ranked.iloc[0])] if fewer_than_baseline else []
     if len(ranked) > 1 or not fewer_than_baseline:
-        picks.append(("most nodes", ranked.iloc[-1]))
+        picks.append((f"most {m.noun}", ranked.iloc[-1]))
     if not fewer_than_baseline:
-        lines.append(f"  {'fewest nodes:':<13} no variant searched fewer nodes than {baseline}")
+        lines.append(f"  {f'{m.least} {m.noun}:':<13} no variant {m.verb} {m.fewer} {m.noun} "
+                     f"than {baseline}")
     width = max(len(str(row["variant"])) for _, row in picks)
     for label, row in picks:
         lines.append(f"  {label + ':':<13} {row['variant']!s:<{width}}  {row['ratio']:.3f} "
-                     f"({row['ratio_low']:.3f}-{row['ratio_high']:.3f})  {brief_verdict(row)}")
+                     f"({row['ratio_low']:.3f}-{row['ratio_high']:.3f})  {brief_verdict(row)}"
+                     + ("" if m is NODES else f"  [{_speed(row)}]"))
         if row["conditions"]:
             lines.append(f"  {'':<13} searched differently: {row['conditions']}")
     fewer = int((table["significant"] & (table["ratio"] < 1)).sum())
     more = int((table["significant"] & (table["ratio"] > 1)).sum())
-    lines.append(f"  significant at 5%: {fewer} with fewer nodes, {more} with more, "
+    lines.append(f"  significant at 5%: {fewer} with {m.fewer} {m.noun}, {more} with more, "
                  f"{len(table) - fewer - more} not significant (of {len(table)} variants)")
     return lines
+
+
+def _speed(row: Mapping[str, Any] | pd.Series) -> str:
+    """A compared pair's time per search and nodes a second, B's against A's (the
+    baseline's), in the one frame both ran in."""
+    n = max(int(row["n"]), 1)
+    return (f"ms/search {1e3 * row['time_b'] / n:.3f} vs {1e3 * row['time_a'] / n:.3f}, "
+            f"nodes/s {row['nodes_per_s_b']:,.0f} vs {row['nodes_per_s_a']:,.0f}, "
+            f"{row['frame_b']} frame")
 
 
 def _brief_solved(deepest: pd.DataFrame) -> list[str]:

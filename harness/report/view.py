@@ -15,9 +15,11 @@ from typing import Any
 import pandas as pd
 
 from harness.report.answers import DISAGREEMENTS_FILE, AnswerCheck
-from harness.report.compare import Comparison, brief_verdict, format_p
+from harness.report.compare import Comparison
+from harness.report.measures import brief_verdict, format_p
 from harness.report.render import png_source
 from harness.report.summary import SetNames, set_names
+from harness.results import UNKNOWN_FRAME
 
 EMPTY = "–"
 """What a cell without a value shows."""
@@ -261,13 +263,16 @@ def _cells(*texts: object) -> tuple[Cell, ...]:
 
 def summary_tables(summary: pd.DataFrame, baseline: str, names: SetNames) -> tuple[SetTable, ...]:
     """The summary, a table per problem set (solve columns only when some set has
-    solved values)."""
+    solved values; the frame beside the time when the run's searches ran in several)."""
     has_solved = bool(summary["solve_rate"].notna().any())
+    frames = "frame" in summary.columns and (summary["frame"].nunique() > 1
+                                             or UNKNOWN_FRAME in set(summary["frame"]))
     headers = ["variant", "depth", "problems", "nodes", "leaves",
                f"nodes / {baseline} (geo. mean)", "95% interval"]
     if has_solved:
         headers += ["solved", "solve rate"]
     headers += ["re-search rate", "first-move fail-high rate", "time (s)"]
+    headers += ["frame"] if frames else []
     tables = []
     for suite, part in summary.groupby("suite", sort=False):
         rows = []
@@ -277,6 +282,7 @@ def summary_tables(summary: pd.DataFrame, baseline: str, names: SetNames) -> tup
             if has_solved:
                 texts += [count(r["solved"]), percent(r["solve_rate"])]
             texts += [percent(r["research_rate"]), percent(r["fh_first_rate"]), number(r["time_s"])]
+            texts += [r["frame"]] if frames else []
             rows.append(_cells(*texts))
         tables.append(SetTable(names.label(str(suite)), Table(tuple(headers), tuple(rows))))
     return tuple(tables)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Collection, Iterator, Sequence
 from contextlib import ExitStack, closing, contextmanager, nullcontext
 from dataclasses import asdict, dataclass, replace
@@ -17,6 +18,7 @@ from harness.games.chess.game import Chess, export_epd
 from harness.games.registry import find_game
 from harness.lock import hold_folder, reading_folder
 from harness.report.answers import DISAGREEMENTS_FILE, AnswerCheck, check_answers, load_rechecks
+from harness.report.measures import NODES, Measure
 from harness.report.page import ComparisonFiles, report_files, write_comparison, write_index, write_report
 from harness.report.summary import set_names
 from harness.report.trace import render_image, render_text
@@ -331,7 +333,8 @@ def compare_variants(baseline: str, others: Sequence[str], out_dir: str | Path,
                      command: Sequence[str] = (),
                      progress: Listener | None = None,
                      execution: Execution = Execution(), resume: bool = False,
-                     pooled: bool = False, run_dir: str | Path | None = None) -> ComparisonFiles:
+                     pooled: bool = False, run_dir: str | Path | None = None,
+                     measure: Measure = NODES) -> ComparisonFiles:
     """Compare ``others`` with ``baseline`` on the same problems.
 
     With ``config``, first run those variants on its problems into ``out_dir``; with
@@ -339,7 +342,9 @@ def compare_variants(baseline: str, others: Sequence[str], out_dir: str | Path,
     with neither, the existing run in ``run_dir`` (by default ``out_dir``) is compared. The
     comparison table and the per-problem scatter are written into ``out_dir``: per problem
     set, or with ``pooled`` every set in one group. A ``run_dir`` elsewhere is only read:
-    it takes a shared lock there, no write access (:func:`reading_folder`).
+    it takes a shared lock there, no write access (:func:`reading_folder`). ``measure``:
+    nodes, or time (refused across frames; a run made for it is kept, and the refusal
+    says where).
     """
     labels = [spec.label for spec in parse_variants(",".join([baseline, *others]))]
     if len(labels) != 1 + len(others):
@@ -355,8 +360,14 @@ def compare_variants(baseline: str, others: Sequence[str], out_dir: str | Path,
     elsewhere = not out.exists() or not source.resolve().samefile(out.resolve())
     with (reading_folder(source) if elsewhere else nullcontext()), hold_folder(out, command):
         results = load_results(source)
-        return write_comparison(results, baseline, list(others), out, seed, pooled,
-                                load_run_info(source))
+        try:
+            return write_comparison(results, baseline, list(others), out, seed, pooled,
+                                    load_run_info(source), measure)
+        except HarnessError as exc:
+            if config is None and not resume:
+                raise
+            again = shlex.join(["harness", "compare", baseline, *others, "--run", str(out)])
+            raise HarnessError(f"{exc} (the run is kept: {again})") from None
 
 
 @dataclass

@@ -67,6 +67,7 @@ def _search(running: Running, tree: Tree, specs: Sequence[VariantSpec], depths: 
                 "status": result.status, **result.counters,
                 "minimal_leaves": "" if minimal is None else minimal,
                 "minimal_source": source, "time_s": round(result.time_s, 6),
+                "frame": result.frame,
                 **game.columns_for(problem, result.best_move),
             })
     return rows
