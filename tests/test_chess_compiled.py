@@ -362,7 +362,10 @@ def test_harness_run_records_the_tree_and_both_count_alike(tmp_path: Path) -> No
     suites = json.loads((out / "run.json").read_text())["suites"]
     assert suites["bench.epd,killers=1"]["tree"] == "compiled"
     assert suites["bench.epd,killers=1,tree=python"]["tree"] == "python"
-    frame = load_results(out).drop(columns=["time_s"])
+    rows = load_results(out)
+    # The compiled tree searches in the compiled frame, the Python tree in the mypyc one.
+    assert set(rows["frame"]) == {"compiled", "python"}
+    frame = rows.drop(columns=["time_s", "frame"])
     compiled_rows, python_rows = (frame[frame["suite"] == name].drop(columns=["suite"])
                                   .reset_index(drop=True) for name in suites)
     assert len(compiled_rows) == 3 * 2 * 10

@@ -218,7 +218,10 @@ def test_stars_are_emphasis_only_in_pairs(text: str, spans: tuple[Span, ...]) ->
     assert inline_spans(text) == spans
 
 
-@given(st.lists(st.one_of(st.from_regex(r"[A-Za-z0-9-]{1,6}\*{0,2}['.,:]?", fullmatch=True),
+# A word starts with a letter or digit: after punctuation alone ("-*: 0*") a star opens
+# emphasis, as CommonMark reads it.
+@given(st.lists(st.one_of(st.from_regex(r"[A-Za-z0-9][A-Za-z0-9-]{0,5}\*{0,2}['.,:]?",
+                                        fullmatch=True),
                           st.sampled_from(["*", "**", "b ** d", "2*3"])), max_size=12))
 def test_prose_without_an_emphasis_pair_reads_as_written(words: list[str]) -> None:
     """Stars after a word or between spaces (names such as SSS*, products, powers) are
