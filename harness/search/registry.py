@@ -119,16 +119,21 @@ def _int(o: Options, k: str) -> int:
     return v
 
 
+def _with_defaults(variant: Variant) -> Options:
+    """Every option of ``variant`` at its default: an inner search's options."""
+    return {k: opt.default for k, opt in variant.options.items()}
+
+
 def _inner_loop(name: OptionValue) -> Loop:
     variant = find_variant(str(name))
     assert variant.loop is not None
-    return variant.loop({k: opt.default for k, opt in variant.options.items()})
+    return variant.loop(_with_defaults(variant))
 
 
 def _inner_native(name: OptionValue) -> NativeLoop:
     variant = find_variant(str(name))
     assert variant.native_loop is not None
-    return variant.native_loop({k: opt.default for k, opt in variant.options.items()})
+    return variant.native_loop(_with_defaults(variant))
 
 
 def _pvs(soft: bool, moreland: bool = False) -> Callable[[Options], Loop]:
