@@ -13,6 +13,7 @@ import click
 from harness.command_line import (
     EXECUTION_OPTIONS,
     PROBLEM_OPTIONS,
+    SELECTIVE_FLAGS,
     OneLineUsage,
     chosen_out,
     default_out,
@@ -32,7 +33,7 @@ if TYPE_CHECKING:
 
 SWITCHES = ("tt_size", "no_hash_move", "tt_leaves", "tt_narrow", "no_value_bounds",
             "no_qsearch", "no_mvv_lva", "killers", "history", "null_move", "null_rule",
-            "check_extension")
+            "check_extension", *(name for name, _, _ in SELECTIVE_FLAGS))
 """The frame's switches and chess's ordering flags, as ``harness run`` takes them (every
 move is searched with iterative deepening, so ``--id`` is not one)."""
 

@@ -22,6 +22,7 @@ from harness.games.registry import with_defaults
 from harness.run.executors import EXECUTORS, Execution
 from harness.run.progress import Progress
 from harness.search.run import Switches
+from harness.search.selective import Selectivity
 
 if TYPE_CHECKING:
     from harness.run.plan import ExperimentConfig
@@ -104,6 +105,18 @@ def reports_errors(command: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
+SELECTIVE_FLAGS = (
+    ("late_move_reductions", "--lmr", "late-move reductions of quiet late moves"),
+    ("late_move_pruning", "--lmp", "late-move (move-count) pruning at shallow depth"),
+    ("futility", "--futility", "futility pruning of quiet moves at shallow depth"),
+    ("reverse_futility", "--reverse-futility", "reverse futility (static null move)"),
+    ("razoring", "--razoring", "razoring at shallow depth"),
+    ("internal_iterative_deepening", "--iid", "internal iterative deepening (with --tt)"),
+    ("mate_distance", "--mate-distance", "mate-distance pruning"),
+)
+"""The selective switches (``harness.search.selective.SWITCHES``) as flags: each field's
+name, its flag and what it does; a game offers what each needs (chess)."""
+
 PROBLEM_OPTIONS: dict[str, Callable[[F], F]] = {
     "problems": click.option("--problems", "problems", multiple=True, metavar="GAME:SPEC",
                  help="Problems of any game, options after commas: chess:wac.epd,killers=1, "
@@ -156,6 +169,8 @@ PROBLEM_OPTIONS: dict[str, Callable[[F], F]] = {
                                          "both of the previous two plies (both: Diepeveen's code)."),
     "check_extension": click.option("--check-extension", is_flag=True,
                            help="Extend checks by one ply, where a game knows checks (chess)."),
+    **{name: click.option(flag, name, is_flag=True, help=f"Selective: {text} (docs/selective.md).")
+       for name, flag, text in SELECTIVE_FLAGS},
     "minimal": click.option("--minimal", is_flag=True,
                  help="Measure each tree's minimal alpha-beta tree (children perfectly reordered)."),
     "max_nodes": click.option("--max-nodes", type=int, metavar="N",
@@ -260,7 +275,9 @@ def make_switches(options: dict[str, Any]) -> Switches:
                     value_bounds=not o.get("no_value_bounds"),
                     tt_narrow=bool(o.get("tt_narrow")), quiescence=not o.get("no_qsearch"),
                     null_move=o.get("null_move", 0), null_rule=o.get("null_rule", "either"),
-                    check_extension=bool(o.get("check_extension")))
+                    check_extension=bool(o.get("check_extension")),
+                    selectivity=Selectivity(**{name: bool(o.get(name))
+                                               for name, _, _ in SELECTIVE_FLAGS}))
 
 
 def with_chess_flags(text: str, options: dict[str, Any]) -> str:

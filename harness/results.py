@@ -30,7 +30,7 @@ from harness.games.connect4 import compiled as connect4_compiled
 from harness.games.openspiel import cursor as openspiel_cursor
 from harness.games.othello import compiled as othello_compiled
 from harness.search import compiled, engine
-from harness.search.counters import COUNTER_NAMES
+from harness.search.counters import COUNTER_NAMES, SELECTIVE_COUNTERS
 
 SCHEMA_VERSION = 3
 """Version of the layout of ``results.csv`` and ``run.json``; loading checks it. Version 3
@@ -48,10 +48,12 @@ ROW_COLUMNS = (
 """The columns of every ``results.csv``, in order; the games of a run add theirs after
 (:attr:`harness.games.base.Game.columns`, recorded in ``run.json``)."""
 
-LATER_COLUMNS = {"tt_deep_cutoffs": "0", "frame": ""}
+LATER_COLUMNS = {"tt_deep_cutoffs": "0", "frame": "",
+                 **{name: "0" for name in SELECTIVE_COUNTERS}}
 """Columns added after schema version 2 was first written, each with what a results file
 without it is read with: 0 for a counter (its searches were made before the harness counted
-it), an empty ``frame`` (nobody recorded which frame ran them: :data:`UNKNOWN_FRAME`)."""
+it; the selective switches' counters: before those switches), an empty ``frame`` (nobody
+recorded which frame ran them: :data:`UNKNOWN_FRAME`)."""
 
 UNKNOWN_FRAME = "frame unknown"
 """What is said of a row whose ``frame`` is empty (a results file of schema version 1 or 2)."""

@@ -62,6 +62,8 @@ PARAMETERS = engine.NativeLoop("alphabeta").parameters()
 """A loop's parameters as the engine takes them (the defaults)."""
 NO_ENHANCEMENTS = (False, 0, "either", False)
 """The engine's quiescence, null move (R, rule) and check extension: off."""
+FULL_WIDTH_RULES = (False, (), (), (), (), False, 0)
+"""The engine's selective rules (SelectiveRules.engine_parameters): all off."""
 
 
 def random_position(seed: int, stones: int) -> str:
@@ -269,7 +271,7 @@ def test_wrappers_keep_the_python_frame(monkeypatch: pytest.MonkeyPatch) -> None
          run_search(tree, make_spec("minimax"), 4, native=False))
     with pytest.raises(ValueError, match="no native methods of its own"):
         engine.BUILT.Engine(wrapped, "minimax", PARAMETERS, 0, True, False, False, False,
-                            *NO_ENHANCEMENTS, run.NodeLimitReached, Counters())
+                            *NO_ENHANCEMENTS, run.NodeLimitReached, Counters(), FULL_WIDTH_RULES)
     assert made == []
 
 
@@ -287,19 +289,19 @@ def test_bad_engines_are_exceptions() -> None:
     tree = connect4_tree(board_from(""), "threats", True, compiled=True)
     with pytest.raises(ValueError, match="loop sss"):
         engine.BUILT.Engine(tree, "sss", PARAMETERS, 0, True, False, False, True,
-                            *NO_ENHANCEMENTS, run.NodeLimitReached, Counters())
+                            *NO_ENHANCEMENTS, run.NodeLimitReached, Counters(), FULL_WIDTH_RULES)
     with pytest.raises(ValueError, match="not negative"):
         engine.BUILT.Engine(tree, "alphabeta", PARAMETERS, -1, True, False, False, True,
-                            *NO_ENHANCEMENTS, run.NodeLimitReached, Counters())
+                            *NO_ENHANCEMENTS, run.NodeLimitReached, Counters(), FULL_WIDTH_RULES)
     with pytest.raises(AttributeError):
         engine.BUILT.Engine(object(), "alphabeta", PARAMETERS, 0, True, False, False, True,
-                            *NO_ENHANCEMENTS, run.NodeLimitReached, Counters())
+                            *NO_ENHANCEMENTS, run.NodeLimitReached, Counters(), FULL_WIDTH_RULES)
     with pytest.raises(TypeError, match="by position"):
         engine.BUILT.Engine(tree, "alphabeta", PARAMETERS, 0, True, False, False, True,
                             *NO_ENHANCEMENTS, run.NodeLimitReached, counters=Counters())
     with pytest.raises(TypeError):
         engine.BUILT.Engine(tree, "alphabeta", (1, 2), 0, True, False, False, True,
-                            *NO_ENHANCEMENTS, run.NodeLimitReached, Counters())
+                            *NO_ENHANCEMENTS, run.NodeLimitReached, Counters(), FULL_WIDTH_RULES)
     assert tuple(engine.BUILT.COUNTER_NAMES) == engine.COUNTER_NAMES
 
 
@@ -331,7 +333,7 @@ def test_the_engine_has_every_rule_of_the_drivers_and_counts_every_counter() -> 
         engine.BUILT.Engine(connect4_tree(board_from(""), "threats", True, compiled=True),
                             "alphabeta-fs", PARAMETERS, 0, True, False, False, True,
                             *NO_ENHANCEMENTS, run.NodeLimitReached,
-                            Counters()).zero_window_passes(4, 10, 0, 9, -10, 10)
+                            Counters(), FULL_WIDTH_RULES).zero_window_passes(4, 10, 0, 9, -10, 10)
 
 
 BOARD_SWITCHES = (Switches(), Switches(tt_size=1 << 12), Switches(tt_size=61, tt_leaves=True),
@@ -406,10 +408,19 @@ def test_an_engine_refuses_what_the_tree_does_not_offer() -> None:
                                   ((False, 0, "either", True), "checks")):
         with pytest.raises(ValueError, match=f"offers no native {lacking}"):
             engine.BUILT.Engine(tree, "alphabeta", PARAMETERS, 0, True, False, False, True,
-                                *enhancements, run.NodeLimitReached, Counters())
+                                *enhancements, run.NodeLimitReached, Counters(), FULL_WIDTH_RULES)
     with pytest.raises(ValueError, match="the rule either or both"):
         engine.BUILT.Engine(tree, "alphabeta", PARAMETERS, 0, True, False, False, True,
-                            False, 1, "sometimes", False, run.NodeLimitReached, Counters())
+                            False, 1, "sometimes", False, run.NodeLimitReached, Counters(),
+                            FULL_WIDTH_RULES)
+    with pytest.raises(ValueError, match="offers no native selective"):
+        engine.BUILT.Engine(tree, "alphabeta", PARAMETERS, 0, True, False, False, True,
+                            *NO_ENHANCEMENTS, run.NodeLimitReached, Counters(),
+                            (True, (), (), (), (), False, 0))
+    with pytest.raises(ValueError, match="a tuple of at most 16 ints"):
+        engine.BUILT.Engine(tree, "alphabeta", PARAMETERS, 0, True, False, False, True,
+                            *NO_ENHANCEMENTS, run.NodeLimitReached, Counters(),
+                            (False, (), (100,) * 17, (), (), False, 0))
     if chess_compiled.compiled_available():
         chess = find_game("chess").tree(next(iter(load_problems("chess:bench.epd").problems)))
-        assert engine.BUILT.abilities(chess) == ("quiescence", "null move", "checks")
+        assert engine.BUILT.abilities(chess) == ("quiescence", "null move", "checks", "selective")

@@ -54,6 +54,9 @@ class Tree(Protocol):
       reached by ``move`` without moving the cursor (chess).
     - ``in_check``, ``null_allowed``, ``push_null``: null move and check extension
       (:class:`EnhancedTree`, :func:`has_enhancements`; chess).
+    - ``tactical(move)`` and ``selective_margins``: the selective switches (late-move
+      reductions and pruning, futility, reverse futility, razoring, mate-distance pruning:
+      :class:`SelectiveTree`, :func:`has_selectivity`; chess).
     """
 
     def moves(self) -> Sequence[Move]:
@@ -113,6 +116,50 @@ class EnhancedTree(Tree, Protocol):
     def push_null(self) -> None:
         """Pass the move to the opponent (``pop`` takes it back)."""
         ...
+
+
+@dataclass(frozen=True)
+class SelectiveMargins:
+    """What a game declares for the frame's selective switches (docs/selective.md): the
+    margins are in the units of its ``value()``, each tuple by the remaining depth of the
+    node deciding, its first entry for depth 1; a depth past a tuple's end is never pruned
+    that way."""
+
+    futility: tuple[int, ...] = ()
+    """Futility pruning: a quiet move is not searched when the static value plus this is
+    no more than alpha."""
+    reverse_futility: tuple[int, ...] = ()
+    """Reverse futility (static null move): a node answers its static value less this
+    when that is at least beta."""
+    razoring: tuple[int, ...] = ()
+    """Razoring: a node whose static value plus this is no more than alpha asks the
+    horizon evaluation (quiescence) with a zero window at alpha, and answers it if it
+    fails low there."""
+    late_move_counts: tuple[int, ...] = ()
+    """Late-move (move-count) pruning: quiet moves after this many moves searched are not
+    searched."""
+    mate: int = 0
+    """The value of giving mate at the root, a mate ``p`` plies deep scoring ``mate - p``
+    (mate-distance pruning); 0: the game's values carry no distance to mate."""
+
+
+class SelectiveTree(Tree, Protocol):
+    """A tree that offers the frame's selective switches (``harness.search.selective``)."""
+
+    selective_margins: SelectiveMargins
+    """The game's margins and move counts (:class:`SelectiveMargins`)."""
+
+    def tactical(self, move: Move) -> bool:
+        """Whether ``move`` at the current node is tactical (chess: a capture, a promotion
+        or a check): never reduced or pruned."""
+        ...
+
+
+def has_selectivity(tree: object) -> bool:
+    """Whether ``tree`` is a :class:`SelectiveTree`: it says which moves are quiet and
+    declares margins (what the selective switches need)."""
+    return (callable(getattr(tree, "tactical", None))
+            and isinstance(getattr(tree, "selective_margins", None), SelectiveMargins))
 
 
 class QuiescenceCounters(Protocol):
@@ -260,6 +307,8 @@ FEATURES = {
     "null_move": "null move (tree.in_check, null_allowed, push_null)",
     "check_extension": "one ply more when in check (tree.in_check)",
     "value_bounds": "a bound on a node's value the search lowers beta to (tree.value_bound)",
+    "selectivity": "the selective switches: reductions, pruning, razoring, mate distance "
+                   "(tree.tactical, selective_margins)",
 }
 """The frame's features a game's trees may offer, by the :class:`Switches
 <harness.search.run.Switches>` field that turns them on, and the abilities they need."""

@@ -23,7 +23,7 @@
 #include <stdint.h>
 
 #define NATIVE_TREE_CAPSULE "harness.search.native_tree"
-#define NATIVE_TREE_VERSION 2
+#define NATIVE_TREE_VERSION 3
 #define NATIVE_MAX_MOVES 512    /* the most children a node of a native tree may have */
 
 typedef int64_t Move;
@@ -58,6 +58,8 @@ typedef struct {
     int (*in_check)(PyObject *tree);                        /* check extension */
     void (*push_null)(PyObject *tree);                      /* null move (pop takes it back) */
     int (*null_allowed)(PyObject *tree, int either);        /* EnhancedTree.null_allowed */
+    int (*tactical)(PyObject *tree, Move move);            /* SelectiveTree.tactical: the
+                                                               selective switches */
 } NativeTree;
 
 /* ---- for the trees: the capsule their native_tree() returns ---------------------------- */

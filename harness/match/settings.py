@@ -15,7 +15,7 @@ from harness.match.pairs import Progress
 from harness.match.play import Budget, Rules, Side
 from harness.match.stats import Sprt
 from harness.results import RUN_FILE
-from harness.search.run import Switches
+from harness.search.run import Switches, switches_from_json
 
 SCHEMA_VERSION = 2
 """Of a match's ``run.json`` (and its ``games.csv``): version 2 added each side's frame."""
@@ -66,10 +66,7 @@ def _switches_json(switches: Switches) -> dict[str, Any]:
 def config_from_json(data: dict[str, Any]) -> MatchConfig:
     """The configuration ``run.json`` recorded."""
     def side(item: dict[str, Any]) -> Side:
-        switches = dict(item["switches"])
-        if switches.get("window") is not None:
-            switches["window"] = tuple(switches["window"])
-        return Side(item["label"], Switches(**switches))
+        return Side(item["label"], switches_from_json(item["switches"]))
 
     try:
         return MatchConfig((side(data["sides"][0]), side(data["sides"][1])), data["problems"],

@@ -5,8 +5,8 @@ value (exact variants; Belle's root by its bound) are checked against each other
 reference (minimax) first where the run has it. A question whose answers cannot all be right
 is a disagreement: every answer to it is a row of ``disagreements.csv``, marked whether it
 allows the value the others settle on (minimax's, else the exact score most of them give).
-A run whose frame is not exact for any variant (null move prunes by the window) is not
-checked, and says why.
+A run whose frame is not exact for any variant (null move or a selective switch prunes by
+the window) is not checked, and says why.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from harness.search.agreement import Answer, disagreement, reference_first
 from harness.search.registry import VARIANTS, parse_variants
 
 __all__ = ["DISAGREEMENTS_FILE", "DISAGREEMENT_EXIT", "AnswerCheck", "answer_of", "check_answers",
-           "inexact_reason"]
+           "inexact_frame", "inexact_reason"]
 
 RECHECKS_FILE = "rechecks.csv"
 """A run's table-free searches of the questions a deeper table entry decided an answer of
@@ -161,6 +161,19 @@ def _pairs(count: int) -> str:
     return "(problem, depth) pair" if count == 1 else "(problem, depth) pairs"
 
 
+def inexact_frame(switches: Mapping[str, Any]) -> str | None:
+    """Why no answer of a run with ``switches`` (``run.json``'s) need be minimax's: null
+    move or a selective switch prunes by the window (internal iterative deepening alone
+    only reorders); ``None`` when the frame is exact."""
+    selective = [name for name, on in (switches.get("selectivity") or {}).items()
+                 if on and name != "internal_iterative_deepening"]
+    if selective:
+        return f"selective search ({', '.join(selective)}) prunes by the window"
+    if switches.get("null_move"):
+        return "null move prunes by the window"
+    return None
+
+
 def check_answers(results: pd.DataFrame, info: Mapping[str, Any] | None = None,
                   by: Sequence[str] = QUESTION,
                   rechecks: pd.DataFrame | None = None) -> AnswerCheck:
@@ -184,8 +197,8 @@ def check_answers(results: pd.DataFrame, info: Mapping[str, Any] | None = None,
     skipped = None
     if not {"score", "bound"} <= set(results.columns):
         skipped = "the results hold no scores"
-    elif switches.get("null_move"):
-        skipped = "null move prunes by the window, so no variant's answer need equal minimax's"
+    elif inexact_frame(switches) is not None:
+        skipped = f"{inexact_frame(switches)}, so no variant's answer need equal minimax's"
     elif len(checked) < 2:
         skipped = "fewer than two exact variants"
     if skipped is not None:

@@ -38,7 +38,7 @@ import pandas as pd
 
 from harness.errors import HarnessError
 from harness.report import stats
-from harness.report.answers import answer_of, inexact_reason
+from harness.report.answers import answer_of, inexact_frame, inexact_reason
 from harness.report.compare import paired_statistics, rows_beyond
 from harness.report.frames import NOT_ALGORITHMS, check_one_frame, totals, variant_frames
 from harness.report.measures import NODES, Measure, change_words, format_p
@@ -220,8 +220,9 @@ def diff_runs(old: str | Path, new: str | Path, seed: int = 0,
         for variant, part in pairs.groupby("variant", sort=False):
             check_one_frame(part, [f"{variant} in OLD ({old})", f"{variant} in NEW ({new})"],
                             ("old", "new"))
-    null_move = any(bool((info.get("switches") or {}).get("null_move")) for info in infos)
-    changes = _changes(pairs, null_move)
+    pruned = next((why for info in infos
+                   if (why := inexact_frame(info.get("switches") or {})) is not None), None)
+    changes = _changes(pairs, pruned)
     table = _table(pairs, changes, seed, resamples, level, measure)
     both = len(pairs)
     incomplete = tuple(line for folder, info, frame in zip((old, new), infos, frames, strict=True)
@@ -254,7 +255,7 @@ def _check_common(frames: list[pd.DataFrame]) -> None:
                            "and depth): nothing to compare")
 
 
-def _changes(pairs: pd.DataFrame, null_move: bool) -> tuple[AnswerChange, ...]:
+def _changes(pairs: pd.DataFrame, pruned: str | None) -> tuple[AnswerChange, ...]:
     exact = {label: inexact_reason(label) for label in pd.unique(pairs["variant"])}
     found = []
     for row in pairs.to_dict("records"):
@@ -266,7 +267,7 @@ def _changes(pairs: pd.DataFrame, null_move: bool) -> tuple[AnswerChange, ...]:
                 continue
             kind, why = MOVE, ""
         else:
-            why = _not_failed(exact[row["variant"]], null_move, row, [old, new])
+            why = _not_failed(exact[row["variant"]], pruned, row, [old, new])
             kind = SCORE if why else WRONG
         found.append(AnswerChange(str(row["suite"]), str(row["problem_id"]), str(row["variant"]),
                                   int(row["depth"]), old, new, moves[0], moves[1], kind, why))
@@ -274,13 +275,13 @@ def _changes(pairs: pd.DataFrame, null_move: bool) -> tuple[AnswerChange, ...]:
     return tuple(sorted(found, key=lambda c: order[c.kind]))       # stable: row order within
 
 
-def _not_failed(inexact: str | None, null_move: bool, row: Mapping[Any, Any],
+def _not_failed(inexact: str | None, pruned: str | None, row: Mapping[Any, Any],
                 answers: list[Answer]) -> str:
     """Why a changed score is not a failure (``""``: it is one)."""
     if inexact is not None:
         return f"not an exact variant: {inexact}"
-    if null_move:
-        return "null move prunes by the window: no answer need be minimax's"
+    if pruned is not None:
+        return f"{pruned}: no answer need be minimax's"
     if row["tt_deep_cutoffs_old"] or row["tt_deep_cutoffs_new"]:
         return "a table entry searched deeper decided it: it need not be minimax's"
     if any(answer.score is None for answer in answers):

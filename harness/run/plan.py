@@ -19,7 +19,7 @@ from harness.run.blame import Running, blamed
 from harness.run.feasible import warn_infeasible
 from harness.run.progress import Listener, announced
 from harness.search.registry import VariantSpec, parse_variants
-from harness.search.run import MAX_DEPTH, Switches, check_depth
+from harness.search.run import MAX_DEPTH, Switches, check_depth, switches_from_json
 from harness.search.table import DEFAULT_SIZE
 
 
@@ -95,10 +95,7 @@ class ExperimentConfig:
             values["problems"] = tuple(values.get("problems", ()))
             if values.get("depths") is not None:
                 values["depths"] = tuple(values["depths"])
-            switches = dict(values.get("switches", {}))
-            if switches.get("window") is not None:
-                switches["window"] = tuple(switches["window"])     # JSON made it a list
-            values["switches"] = Switches(**switches)
+            values["switches"] = switches_from_json(values.get("switches", {}))
             values.setdefault("own_tables", True)   # recorded before tables were shared
             return cls(**values)
         except TypeError as exc:
@@ -239,8 +236,17 @@ def with_sha256(record: dict[str, Any]) -> dict[str, Any]:
     return {**record, "sha256": file_sha256(path)}
 
 
-FEATURE_FLAGS = {"null_move": "--null-move", "check_extension": "--check-extension"}
-"""The frame features a user turns on, by the option that does it."""
+FEATURE_FLAGS = {"null_move": "--null-move", "check_extension": "--check-extension",
+                 "selectivity": "--lmr, --lmp, --futility, --reverse-futility, --razoring, "
+                                "--mate-distance"}
+"""The frame features a user turns on, by the option that does it (internal iterative
+deepening needs a table only: every game has it)."""
+
+
+def _turned_on(switches: Switches, feature: str) -> bool:
+    if feature == "selectivity":
+        return bool(set(switches.selectivity.names()) - {"internal_iterative_deepening"})
+    return bool(getattr(switches, feature))
 
 
 def _warn_unoffered(switches: Switches, games: list[str]) -> None:
@@ -248,7 +254,7 @@ def _warn_unoffered(switches: Switches, games: list[str]) -> None:
     nothing: the search goes on without it)."""
     for feature, flag in FEATURE_FLAGS.items():
         offered = [g for g in games if feature in find_game(g).features]
-        if getattr(switches, feature) and not offered:
+        if _turned_on(switches, feature) and not offered:
             warnings.warn(f"{flag}: no problem of this run offers {FEATURES[feature]}; it does "
                           f"nothing here ({', '.join(games)})", UserWarning, stacklevel=3)
 

@@ -14,7 +14,7 @@ unchecked. The re-checks are written to ``rechecks.csv`` (:data:`RECHECKS_FILE`)
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import asdict, replace
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +22,7 @@ import pandas as pd
 
 from harness.files import write_whole
 from harness.games.registry import find_game
-from harness.report.answers import RECHECK_LABEL, RECHECKS_FILE, inexact_reason
+from harness.report.answers import RECHECK_LABEL, RECHECKS_FILE, inexact_frame, inexact_reason
 from harness.report.stopped import stopped_mask
 from harness.run.blame import Running, blamed
 from harness.run.plan import Plan
@@ -52,7 +52,7 @@ def recheck_deeper(plan: Plan, results: pd.DataFrame, run_dir: Path,
     (the run's other switches), within the budgets; write and return the rows."""
     questions = deeper_questions(results)
     path = run_dir / RECHECKS_FILE
-    if questions.empty or plan.switches.null_move:
+    if questions.empty or inexact_frame(asdict(plan.switches)) is not None:
         path.unlink(missing_ok=True)
         return pd.DataFrame()
     wanted: dict[tuple[str, str], list[int]] = {}

@@ -93,6 +93,8 @@ static long root_pass(Engine *e, int depth, long alpha, long beta, Move *move) {
     *move = NO_MOVE;
     Py_CLEAR(e->line);
     Py_CLEAR(e->root_line);
+    e->facts[0].pv = 1;                      /* the root: a PV node, never pruned */
+    e->facts[0].prunable = 0;
     if (depth <= 0) {
         c[LEAVES]++;
         return horizon(e, alpha, beta);
@@ -321,11 +323,47 @@ static PyObject *Engine_get_root_line(Engine *e, void *unused) {
     return Py_NewRef(e->root_line != NULL ? e->root_line : Py_None);
 }
 
+/* A tuple of at most MAX_MARGINS ints (a game's margins) into out[]; its length, or -1 with
+ * an exception set. */
+static int read_margins(PyObject *tuple, long *out, const char *what) {
+    if (!PyTuple_Check(tuple) || PyTuple_GET_SIZE(tuple) > MAX_MARGINS) {
+        PyErr_Format(PyExc_ValueError, "selective margins %s: a tuple of at most %d ints",
+                     what, MAX_MARGINS);
+        return -1;
+    }
+    int n = (int)PyTuple_GET_SIZE(tuple);
+    for (int i = 0; i < n; i++) {
+        out[i] = PyLong_AsLong(PyTuple_GET_ITEM(tuple, i));
+        if (out[i] == -1 && PyErr_Occurred())
+            return -1;
+    }
+    return n;
+}
+
+/* The selective switches as core.py resolved them: (lmr, late_move_counts, futility,
+ * reverse_futility, razoring, iid, mate). */
+static int read_selective(PyObject *args, Selective *s) {
+    PyObject *counts, *futility, *reverse, *razoring;
+    if (!PyArg_ParseTuple(args, "pOOOOpl:selective", &s->lmr, &counts, &futility, &reverse,
+                          &razoring, &s->iid, &s->mate))
+        return 0;
+    if ((s->late_move_count_n = read_margins(counts, s->late_move_counts, "late_move_counts")) < 0
+        || (s->futility_n = read_margins(futility, s->futility, "futility")) < 0
+        || (s->reverse_futility_n = read_margins(reverse, s->reverse_futility,
+                                                 "reverse_futility")) < 0
+        || (s->razoring_n = read_margins(razoring, s->razoring, "razoring")) < 0)
+        return 0;
+    int deepest = s->futility_n > s->reverse_futility_n ? s->futility_n : s->reverse_futility_n;
+    s->static_depth = deepest > s->razoring_n ? deepest : s->razoring_n;
+    return 1;
+}
+
 static PyObject *Engine_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
     /* Positional only (NativeSearch's call): parsing keywords cost a search 1,200
      * instructions, twice the positional parse. */
-    PyObject *tree, *limit_error, *counters;
+    PyObject *tree, *limit_error, *counters, *selective_args;
     const char *loop_name;
+    Selective rules;
     LoopParameters p;
     Py_ssize_t table_size;
     int hash_move, store_leaves, narrow_on_hit, value_bounds, quiescence, null_reduction,
@@ -335,12 +373,13 @@ static PyObject *Engine_new(PyTypeObject *type, PyObject *args, PyObject *kwargs
         PyErr_SetString(PyExc_TypeError, "Engine() takes its arguments by position");
         return NULL;
     }
-    if (!PyArg_ParseTuple(args, "Os(ppiipppp)npppppispOO:Engine", &tree, &loop_name, &p.soft,
+    if (!PyArg_ParseTuple(args, "Os(ppiipppp)npppppispOOO!:Engine", &tree, &loop_name, &p.soft,
                           &p.moreland, &p.zw_min_depth, &p.research_min_depth, &p.improve,
                           &p.all_first, &p.pv_full, &p.researched_pv, &table_size,
                           &hash_move, &store_leaves, &narrow_on_hit, &value_bounds,
                           &quiescence, &null_reduction, &null_rule, &extend_checks,
-                          &limit_error, &counters))
+                          &limit_error, &counters, &PyTuple_Type, &selective_args)
+        || !read_selective(selective_args, &rules))
         return NULL;
     if (null_reduction < 0 || (strcmp(null_rule, "either") != 0 && strcmp(null_rule, "both") != 0)) {
         PyErr_Format(PyExc_ValueError, "null move: a reduction of 0 or more and the rule either "
@@ -379,7 +418,9 @@ static PyObject *Engine_new(PyTypeObject *type, PyObject *args, PyObject *kwargs
     }
     const char *lacking = quiescence && (api->quiesce == NULL || api->child_quiesce == NULL)
         ? "quiescence" : null_reduction && (api->push_null == NULL || api->null_allowed == NULL)
-        ? "null move" : extend_checks && api->in_check == NULL ? "checks" : NULL;
+        ? "null move" : extend_checks && api->in_check == NULL ? "checks"
+        : (rules.lmr || rules.late_move_count_n || rules.static_depth || rules.mate)
+          && api->tactical == NULL ? "selective" : NULL;
     if (lacking != NULL) {           /* the names of abilities() */
         PyErr_Format(PyExc_ValueError, "the tree offers no native %s", lacking);
         Py_DECREF(capsule);
@@ -413,6 +454,11 @@ static PyObject *Engine_new(PyTypeObject *type, PyObject *args, PyObject *kwargs
     e->null_either = strcmp(null_rule, "either") == 0;
     e->extend_checks = extend_checks;
     e->leaf_shortcut = !null_reduction && !extend_checks && !e->store_leaves;
+    e->rules = rules;
+    e->rules.iid = rules.iid && table_size > 0 && hash_move;
+    e->selective = rules.lmr || rules.late_move_count_n || rules.static_depth || e->rules.iid
+        || rules.mate;
+    e->checks = extend_checks || (e->selective && api->in_check != NULL);
     e->node_limit = (long long)1 << 62;
     e->best_move = NO_MOVE;
     if (table_size > 0 && take_table(e, (size_t)table_size) < 0) {
@@ -482,7 +528,7 @@ static PyTypeObject EngineType = {
 };
 
 /* abilities(tree) -> the names of what the tree's native methods offer beyond the protocol
- * ("quiescence", "null move", "checks"); () for a tree without native methods. */
+ * ("quiescence", "null move", "checks", "selective"); () for a tree without native methods. */
 static PyObject *abilities(PyObject *module, PyObject *tree) {
     PyObject *capsule = PyObject_CallMethodNoArgs(tree, NATIVE_TREE_NAME);
     if (capsule == NULL)
@@ -497,10 +543,11 @@ static PyObject *abilities(PyObject *module, PyObject *tree) {
     PyObject *names = PyList_New(0);
     if (names == NULL)
         return NULL;
-    const char *offered[3] = {api->quiesce && api->child_quiesce ? "quiescence" : NULL,
+    const char *offered[4] = {api->quiesce && api->child_quiesce ? "quiescence" : NULL,
                               api->push_null && api->null_allowed ? "null move" : NULL,
-                              api->in_check ? "checks" : NULL};
-    for (int i = 0; i < 3; i++) {
+                              api->in_check ? "checks" : NULL,
+                              api->tactical ? "selective" : NULL};
+    for (int i = 0; i < 4; i++) {
         PyObject *name = offered[i] == NULL ? NULL : PyUnicode_FromString(offered[i]);
         if (offered[i] != NULL && (name == NULL || PyList_Append(names, name) < 0)) {
             Py_XDECREF(name);
@@ -544,6 +591,29 @@ static PyObject *names_tuple(const char *const *names, int n) {
     return tuple;
 }
 
+/* The selective rules' numbers (engine_state.h), as module attributes, which
+ * tests/test_selective.py holds equal to selective.py's. */
+static int selective_constants(PyObject *m) {
+    PyObject *rows = PyTuple_New(N_LMR_STEPS);
+    if (rows == NULL)
+        return -1;
+    for (int i = 0; i < N_LMR_STEPS; i++) {
+        PyObject *row = Py_BuildValue("(iii)", LMR_STEPS[i][0], LMR_STEPS[i][1], LMR_STEPS[i][2]);
+        if (row == NULL) {
+            Py_DECREF(rows);
+            return -1;
+        }
+        PyTuple_SET_ITEM(rows, i, row);
+    }
+    if (PyModule_AddObject(m, "LATE_MOVE_REDUCTIONS", rows) < 0) {
+        Py_DECREF(rows);
+        return -1;
+    }
+    return PyModule_AddIntConstant(m, "IID_DEPTH", IID_DEPTH) < 0
+        || PyModule_AddIntConstant(m, "IID_REDUCTION", IID_REDUCTION) < 0
+        || PyModule_AddIntConstant(m, "MATE_WINDOW", MATE_WINDOW) < 0 ? -1 : 0;
+}
+
 PyMODINIT_FUNC PyInit__engine(void) {
     if (PyType_Ready(&EngineType) < 0)
         return NULL;
@@ -567,7 +637,8 @@ PyMODINIT_FUNC PyInit__engine(void) {
             || PyModule_AddObject(m, "COUNTER_NAMES", names) < 0
             || PyModule_AddObject(m, "LOOPS", loops) < 0
             || PyModule_AddObject(m, "RULES", rules) < 0
-            || PyModule_AddObject(m, "Engine", (PyObject *)&EngineType) < 0) {
+            || PyModule_AddObject(m, "Engine", (PyObject *)&EngineType) < 0
+            || selective_constants(m) < 0) {
         Py_DECREF(&EngineType);
         Py_DECREF(m);
         return NULL;

@@ -17,12 +17,22 @@ at install (``harness/search/compiled.py``), which trusts their types as ``mypy
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
-from typing import Protocol, cast
+from typing import Protocol
 
 from mypy_extensions import mypyc_attr
 
 from harness.games.base import INF, EnhancedTree, Move, Tree
 from harness.search.counters import Counters
+from harness.search.lines import line_names, principal_variation
+from harness.search.selective import (
+    FULL_WIDTH,
+    IID_DEPTH,
+    IID_REDUCTION,
+    MATE_WINDOW,
+    SelectiveRules,
+    Selectivity,
+    reduction,
+)
 from harness.search.signals import SIGNAL_INTERVAL, poll_signals
 from harness.search.table import TranspositionTable
 
@@ -49,6 +59,15 @@ def _no_floor() -> int:
     return -INF
 
 
+def _never_in_check() -> bool:
+    return False
+
+
+PLIES = 512
+"""Plies the selective switches keep a record of (a search recurses no deeper: Python's
+recursion limit stops it first, the compiled frame at ``MAX_PLY``)."""
+
+
 class NodeLimitReached(Exception):
     """A search used up its node budget (``Search.node_limit``)."""
 
@@ -58,18 +77,29 @@ class Search:
     """One search of one tree: the tree's cursor, the counters, the table if any."""
 
     __slots__ = (
+        "_checks",
+        "_count",
+        "_in_check_at",
         "_key",
+        "_last",
         "_leaf_quiesce",
         "_leaf_shortcut",
         "_leaf_value",
         "_line",
         "_lines",
+        "_mate",
         "_moves",
         "_next_check",
         "_ply",
         "_pop",
+        "_prunable",
         "_push",
+        "_pv",
+        "_remaining",
         "_researching",
+        "_rules",
+        "_selective",
+        "_static",
         "best_move",
         "counters",
         "enhanced",
@@ -82,6 +112,7 @@ class Search:
         "quiescence",
         "root_line",
         "root_lower_bound",
+        "selectivity",
         "store_leaves",
         "table",
         "tree",
@@ -96,7 +127,8 @@ class Search:
                  null_reduction: int = 0, null_rule: str = "either",
                  extend_checks: bool = False, store_leaves: bool = False,
                  narrow_on_hit: bool = False, value_bounds: bool = False,
-                 window: tuple[int, int] = (-INF, INF)) -> None:
+                 window: tuple[int, int] = (-INF, INF),
+                 selectivity: Selectivity = FULL_WIDTH) -> None:
         self.tree = tree
         """The problem, seen through its cursor."""
         # The cursor's methods, looked up once: called at every node, a lookup by name
@@ -175,6 +207,31 @@ class Search:
         self.root_lower_bound = False
         """Set by a root loop whose value is only a lower bound (Belle's pending move)."""
         self._researching = False
+        self._set_selectivity(selectivity)
+
+    def _set_selectivity(self, selectivity: Selectivity) -> None:
+        """The selective switches as the tree offers them (:class:`SelectiveRules`), and
+        the per-ply facts their rules read, kept only when one is on."""
+        rules = SelectiveRules(self.tree, selectivity, self.table is not None, self.hash_move)
+        self._rules = rules
+        self.selectivity = rules.selectivity
+        """The switches this search runs (the tree's abilities allowing)."""
+        self._selective = rules.any
+        self._mate = rules.mate
+        in_check = getattr(self.tree, "in_check", None)
+        self._in_check_at: Callable[[], bool] = _never_in_check if in_check is None else in_check
+        # Check status is read at a node when check extension or a selective rule needs it.
+        self._checks = (self.enhanced is not None and self.extend_checks) or (
+            rules.any and in_check is not None)
+        # Per ply: a PV node; prunable; its remaining depth, static value, moves searched so
+        # far and the last of them (the selective rules' facts, docs/selective.md).
+        plies = PLIES if rules.any else 1
+        self._pv = [True] * plies
+        self._prunable = [False] * plies
+        self._remaining = [0] * plies
+        self._static = [0] * plies
+        self._count = [0] * plies
+        self._last: list[Move | None] = [None] * plies
 
     def root(self, loop: Loop, depth: int, alpha: int, beta: int) -> tuple[int, Move | None]:
         """One pass: search the root with ``loop`` and the window; return value and move.
@@ -187,6 +244,8 @@ class Search:
         c.nodes += 1
         self.root_lower_bound = False
         self.forget_lines()
+        self._pv[0] = True              # the root: a PV node, never pruned
+        self._prunable[0] = False
         tree = self.tree
         if depth <= 0:
             c.leaves += 1
@@ -236,6 +295,47 @@ class Search:
 
     def child(self, loop: Loop, move: Move, depth: int, alpha: int, beta: int) -> int:
         """Search the child reached by ``move`` with ``loop``; its value for its side to move."""
+        if self._selective:
+            return self.selective_child(loop, move, depth, alpha, beta)
+        return self.searched_child(loop, move, depth, alpha, beta)
+
+    def selective_child(self, loop: Loop, move: Move, depth: int, alpha: int, beta: int) -> int:
+        """:meth:`child` under the selective switches: a quiet move after the first at a
+        prunable node may be pruned (late-move pruning, then futility: a value that fails
+        low for its parent) or searched shallower first (late-move reductions). The same
+        move searched again at once is a re-search: searched as asked."""
+        ply = self._ply
+        if move == self._last[ply]:
+            self._pv[ply + 1] = self._pv[ply] and self._count[ply] == 1
+            return self.searched_child(loop, move, depth, alpha, beta)
+        index = self._count[ply]
+        self._count[ply] = index + 1
+        self._last[ply] = move
+        self._pv[ply + 1] = self._pv[ply] and index == 0
+        rules = self._rules
+        if index == 0 or not self._prunable[ply] or rules.tactical(move):
+            return self.searched_child(loop, move, depth, alpha, beta)
+        c = self.counters
+        remaining = self._remaining[ply]
+        counts = rules.late_move_counts
+        if remaining <= len(counts) and index >= counts[remaining - 1]:
+            c.late_move_prunes += 1
+            return beta                 # its parent's alpha: a fail-low
+        margins = rules.futility
+        if remaining <= len(margins) and self._static[ply] + margins[remaining - 1] <= -beta:
+            c.futility_prunes += 1
+            return -(self._static[ply] + margins[remaining - 1])
+        r = reduction(remaining, index) if rules.lmr else 0
+        if r:
+            c.reductions += 1
+            value = self.searched_child(loop, move, depth - r, alpha, beta)
+            if value >= beta:           # fails low for its parent: the reduction stands
+                return value
+            c.reduction_researches += 1
+        return self.searched_child(loop, move, depth, alpha, beta)
+
+    def searched_child(self, loop: Loop, move: Move, depth: int, alpha: int, beta: int) -> int:
+        """:meth:`child` without the selective switches: the child searched as asked."""
         if depth <= 0 and self._leaf_shortcut:
             c = self.counters
             c.nodes += 1
@@ -291,6 +391,8 @@ class Search:
     def null_child(self, loop: Loop, depth: int, alpha: int, beta: int) -> int:
         """Search the position after passing the move (null move)."""
         assert self.enhanced is not None
+        if self._selective:
+            self._pv[self._ply + 1] = False
         self.enhanced.push_null()
         self._ply += 1
         value = self.node(loop, depth, alpha, beta)
@@ -316,11 +418,22 @@ class Search:
         if c.nodes > self._next_check:
             self._checkpoint()
         enhanced = self.enhanced
-        if enhanced is not None and self.extend_checks and enhanced.in_check():
+        in_check = self._checks and self._in_check_at()
+        if in_check and self.extend_checks:
             depth += 1
         if depth <= 0 and not self.store_leaves:
             c.leaves += 1
             return self.horizon(alpha, beta)
+        mate = self._mate
+        if mate and depth > 0:          # mate-distance pruning: no mate nearer or farther
+            ply = self._ply
+            if alpha < -(mate - ply):
+                alpha = -(mate - ply)
+            if beta > mate - ply - 1:
+                beta = mate - ply - 1
+            if alpha >= beta:
+                c.mate_distance_cutoffs += 1
+                return alpha
         table = self.table
         hash_move: Move | None = None
         if table is not None:
@@ -358,6 +471,10 @@ class Search:
             alpha, beta, answer = self.bounded(self.value_bound, alpha, beta)
             if answer is not None:
                 return answer
+        if self._selective:
+            answer = self.selective_node(depth, alpha, beta, in_check)
+            if answer is not None:
+                return answer
         r = self.null_reduction
         if (r and enhanced is not None and depth > r and beta < INF
                 and enhanced.null_allowed(self.null_rule)):
@@ -371,7 +488,47 @@ class Search:
                 if table is not None:
                     table.store(self._key(), depth, alpha, beta, beta, None)
                 return beta
+        if self._selective and self._rules.iid and hash_move is None and depth >= IID_DEPTH:
+            c.iid_searches += 1         # its best move is searched first: the hash move's role
+            self.expand(loop, moves, depth - IID_REDUCTION, alpha, beta, None)
+            hash_move = self.best_move
+            self._line = None
         return self.expand(loop, moves, depth, alpha, beta, hash_move)
+
+    def selective_node(self, depth: int, alpha: int, beta: int, in_check: bool) -> int | None:
+        """The selective rules of a node about to expand: record its facts for its
+        children (:meth:`selective_child`), then razoring and reverse futility at a
+        prunable node; the node's value if one answers it, else ``None``."""
+        ply = self._ply
+        prunable = not self._pv[ply] and not in_check
+        self._prunable[ply] = prunable
+        self._remaining[ply] = depth
+        rules = self._rules
+        if not prunable or depth > rules.static_depth:
+            return None
+        static = self.tree.value()
+        self._static[ply] = static
+        c = self.counters
+        mate = self._mate or INF
+        margins = rules.razoring
+        if (depth <= len(margins) and static + margins[depth - 1] <= alpha
+                and alpha > -mate + MATE_WINDOW):
+            c.razor_searches += 1
+            value = self.horizon(alpha, alpha + 1)
+            if value <= alpha:
+                c.razor_cutoffs += 1
+                c.fail_lows += 1
+                c.all_nodes += 1
+                return value
+        margins = rules.reverse_futility
+        if (depth <= len(margins) and static - margins[depth - 1] >= beta
+                and beta < mate - MATE_WINDOW):
+            c.reverse_futility_cutoffs += 1
+            c.fail_highs += 1
+            c.cut_nodes += 1
+            c.cutoffs += 1
+            return static - margins[depth - 1]
+        return None
 
     def expand(self, loop: Loop, moves: Sequence[Move], depth: int, alpha: int, beta: int,
                hash_move: Move | None) -> int:
@@ -379,6 +536,9 @@ class Search:
         if hash_move is not None and moves[0] != hash_move and hash_move in moves:
             moves = [hash_move, *(m for m in moves if m != hash_move)]
         ply, lines = self._ply, self._lines
+        if self._selective:             # no move of this node searched yet
+            self._count[ply] = 0
+            self._last[ply] = None
         if ply < len(lines):
             lines[ply].clear()          # lines of another node's children
         else:
@@ -410,33 +570,7 @@ class Search:
         """The line from the root: ``first``, then the moves that gave the last pass its
         value (when it was exact and that pass chose ``first``), then the table's moves,
         while each is legal and leads to a position not already on the line."""
-        if first is None:
-            return []
-        tree = self.tree
-        kept = self.root_line
-        rest = kept[1] if kept is not None and kept[0] == first else None
-        line = [first]
-        seen = {tree.key()}
-        tree.push(first)
-        while len(line) < depth:
-            key = tree.key()
-            if key in seen:
-                break
-            seen.add(key)
-            move: Move | None = None
-            if rest is not None:
-                pair = cast("tuple[Move, object]", rest)
-                move, rest = pair
-            elif self.table is not None:
-                entry = self.table.probe(key)
-                move = entry[4] if entry is not None else None
-            if move is None or move not in tree.moves():
-                break
-            line.append(move)
-            tree.push(move)
-        for _ in line:
-            tree.pop()
-        return line
+        return principal_variation(self.tree, self.table, self.root_line, first, depth)
 
     def principal_variation_names(self, first: Move | None, depth: int) -> list[str]:
         """:meth:`principal_variation` by the tree's names for its moves (:func:`line_names`):
@@ -452,16 +586,3 @@ class Search:
         if self.quiescence is None:
             return self.tree.value()
         return self.quiescence(alpha, beta, self.counters)
-
-
-def line_names(tree: Tree, line: Sequence[Move]) -> list[str]:
-    """The names of a line's moves from the cursor, each named at the node it is played
-    from (a name may depend on it: an index among the node's children, the player to
-    move)."""
-    names = []
-    for move in line:
-        names.append(tree.move_name(move))
-        tree.push(move)
-    for _ in line:
-        tree.pop()
-    return names

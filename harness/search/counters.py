@@ -8,7 +8,15 @@ COUNTER_NAMES = (
     "pv_nodes", "cut_nodes", "all_nodes", "passes",
     "tt_probes", "tt_hits", "tt_cutoffs", "null_searches", "null_cutoffs", "bound_cutoffs",
     "tt_deep_cutoffs",
+    "reductions", "reduction_researches", "late_move_prunes", "futility_prunes",
+    "reverse_futility_cutoffs", "razor_searches", "razor_cutoffs", "iid_searches",
+    "mate_distance_cutoffs",
 )
+"""Every counter, in the order of results.csv's columns; the last nine are the selective
+switches' (:mod:`harness.search.selective`, docs/selective.md), 0 with the switches off."""
+
+SELECTIVE_COUNTERS = COUNTER_NAMES[COUNTER_NAMES.index("reductions"):]
+"""The selective switches' counters: a search with any of them above 0 was selective."""
 
 COUNTING_VERSION = 1
 """The version of the counting rules (VARIANTS.md as this code implements it): bumped by
@@ -73,6 +81,28 @@ class Counters:
     than the node needed: a search with any need not return minimax's value at its depth
     (a position met again at another ply, as in chess), so its answer is not cross-checked.
     Not a counter of VARIANTS.md: the harness's own, for that check."""
+
+    # The selective switches' (docs/selective.md): the harness's own, beyond VARIANTS.md.
+    reductions: int = 0
+    """Late-move reductions: child searches made shallower than the loop asked."""
+    reduction_researches: int = 0
+    """Reduced searches that did not fail low, searched again at full depth."""
+    late_move_prunes: int = 0
+    """Quiet moves not searched by late-move (move-count) pruning."""
+    futility_prunes: int = 0
+    """Quiet moves not searched by futility pruning."""
+    reverse_futility_cutoffs: int = 0
+    """Nodes answered by their static value less a margin (reverse futility), counted as
+    fail-highs and cut nodes too."""
+    razor_searches: int = 0
+    """Razoring's zero-window horizon evaluations at interior nodes."""
+    razor_cutoffs: int = 0
+    """Nodes answered by razoring (its evaluation failed low), counted as fail-lows and
+    All nodes too."""
+    iid_searches: int = 0
+    """Internal iterative deepening: shallower searches of a node without a hash move."""
+    mate_distance_cutoffs: int = 0
+    """Nodes answered by mate-distance pruning (no window left)."""
 
     def as_dict(self) -> dict[str, int]:
         """The counters by name, in the order of :data:`COUNTER_NAMES`."""

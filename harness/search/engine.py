@@ -33,6 +33,7 @@ from typing import Any
 from harness.games.base import INF, Move, Tree
 from harness.search.core import Loop, NodeLimitReached, Quiescence, Search
 from harness.search.counters import COUNTER_NAMES
+from harness.search.selective import FULL_WIDTH, Selectivity
 from harness.search.table import TranspositionTable
 
 
@@ -97,11 +98,13 @@ def engine_in_use() -> bool:
 
 
 def runs_natively(tree: Tree, loop: NativeLoop | None, quiescence: Quiescence | None,
-                  null_move: bool = False, checks: bool = False) -> bool:
+                  null_move: bool = False, checks: bool = False,
+                  selectivity: Selectivity = FULL_WIDTH) -> bool:
     """Whether a search of ``tree`` with the loop ``loop`` (a variant's ``native_loop``)
     runs in the compiled frame: the engine is in use, the tree offers its C methods, the
     loop is one the engine has, and what else is asked for the tree offers natively too
-    (its own quiescence search, a null move, checks for the extension)."""
+    (its own quiescence search, a null move, checks for the extension, quiet moves for the
+    selective switches)."""
     if not (engine_in_use() and loop is not None and BUILT is not None
             and loop.name in BUILT.LOOPS):
         return False
@@ -115,9 +118,14 @@ def runs_natively(tree: Tree, loop: NativeLoop | None, quiescence: Quiescence | 
     # A quiescence search runs natively only when it is the tree's own (a caller's
     # function is Python).
     own = quiescence is None or quiescence == getattr(tree, "quiesce", None)
+    # A selective switch other than internal iterative deepening needs the tree's quiet
+    # moves, and its checks where its Python methods know them.
+    selective = bool(set(selectivity.names()) - {"internal_iterative_deepening"})
     return (own and (quiescence is None or "quiescence" in offered)
             and (not null_move or "null move" in offered)
-            and (not checks or "checks" in offered))
+            and (not checks or "checks" in offered)
+            and (not selective or ("selective" in offered
+                                   and (not hasattr(tree, "in_check") or "checks" in offered))))
 
 
 class NativeSearch(Search):
@@ -130,16 +138,20 @@ class NativeSearch(Search):
                  null_reduction: int = 0, null_rule: str = "either",
                  extend_checks: bool = False, store_leaves: bool = False,
                  narrow_on_hit: bool = False, value_bounds: bool = False,
-                 window: tuple[int, int] = (-INF, INF)) -> None:
+                 window: tuple[int, int] = (-INF, INF),
+                 selectivity: Selectivity = FULL_WIDTH) -> None:
         super().__init__(tree, table, quiescence, hash_move, null_reduction, null_rule,
-                         extend_checks, store_leaves, narrow_on_hit, value_bounds, window)
+                         extend_checks, store_leaves, narrow_on_hit, value_bounds, window,
+                         selectivity)
         assert BUILT is not None
+        # The switches as the Python frame resolved them for this tree: the engine's rules.
+        selective = self._rules.engine_parameters()
         self._engine: Any = BUILT.Engine(tree, loop.name, loop.parameters(),
                                          0 if table is None else table.size,
                                          self.hash_move, self.store_leaves, self.narrow_on_hit,
                                          self.value_bound is not None, quiescence is not None,
                                          null_reduction, null_rule, extend_checks,
-                                         NodeLimitReached, self.counters)
+                                         NodeLimitReached, self.counters, selective)
 
     def root(self, loop: Loop, depth: int, alpha: int, beta: int) -> tuple[int, Move | None]:
         """One pass in the compiled frame, with the loop it was made for (every pass of

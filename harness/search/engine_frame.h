@@ -10,6 +10,15 @@ static long node(Engine *e, int loop, int depth, long alpha, long beta);
 static void run_loop(Engine *e, int loop, const Move *moves, int n, int depth, long alpha,
                      long beta, long *value, int *last, Move *best_move);
 
+/* selective.reduction: plies a quiet late move loses (LMR_STEPS). */
+static inline int reduction(int depth, int index) {
+    int plies = 0;
+    for (int i = 0; i < N_LMR_STEPS; i++)
+        if (depth >= LMR_STEPS[i][0] && index >= LMR_STEPS[i][1])
+            plies = LMR_STEPS[i][2];
+    return plies;
+}
+
 static long fail(Engine *e) {                /* an exception is set: unwind */
     e->failed = 1;
     return 0;
@@ -40,10 +49,10 @@ static inline long horizon(Engine *e, long alpha, long beta) {
     return e->api->value(e->tree);
 }
 
-/* Search.child: the leaf shortcut (a leaf evaluated from its parent when nothing but the
- * horizon looks at it: no null move, no check extension, no leaves in the table), or the
- * node, searched with `loop`. */
-static long child(Engine *e, int loop, Move move, int depth, long alpha, long beta) {
+/* Search.searched_child: the leaf shortcut (a leaf evaluated from its parent when nothing
+ * but the horizon looks at it: no null move, no check extension, no leaves in the table),
+ * or the node, searched with `loop`. */
+static long searched_child(Engine *e, int loop, Move move, int depth, long alpha, long beta) {
     if (depth <= 0 && e->leaf_shortcut) {
         if (++e->counters[NODES] > e->next_check && must_stop(e))
             return fail(e);
@@ -68,9 +77,53 @@ static long child(Engine *e, int loop, Move move, int depth, long alpha, long be
     return value;
 }
 
+/* Search.selective_child: a quiet move after the first at a prunable node pruned (late-move
+ * pruning, futility) or searched shallower first (late-move reductions); the same move
+ * again at once is a re-search, searched as asked. */
+static long selective_child(Engine *e, int loop, Move move, int depth, long alpha, long beta) {
+    PlyFacts *f = &e->facts[e->ply];
+    if (move == f->last) {
+        f[1].pv = f->pv && f->count == 1;
+        return searched_child(e, loop, move, depth, alpha, beta);
+    }
+    int index = f->count++;
+    f->last = move;
+    f[1].pv = f->pv && index == 0;
+    if (index == 0 || !f->prunable || e->api->tactical(e->tree, move))
+        return searched_child(e, loop, move, depth, alpha, beta);
+    const Selective *s = &e->rules;
+    long long *c = e->counters;
+    int remaining = f->remaining;
+    if (remaining <= s->late_move_count_n && index >= s->late_move_counts[remaining - 1]) {
+        c[LATE_MOVE_PRUNES]++;
+        return beta;                         /* its parent's alpha: a fail-low */
+    }
+    if (remaining <= s->futility_n && f->static_value + s->futility[remaining - 1] <= -beta) {
+        c[FUTILITY_PRUNES]++;
+        return -(f->static_value + s->futility[remaining - 1]);
+    }
+    int r = s->lmr ? reduction(remaining, index) : 0;
+    if (r) {
+        c[REDUCTIONS]++;
+        long value = searched_child(e, loop, move, depth - r, alpha, beta);
+        if (e->failed || value >= beta)      /* fails low for its parent: the reduction stands */
+            return value;
+        c[REDUCTION_RESEARCHES]++;
+    }
+    return searched_child(e, loop, move, depth, alpha, beta);
+}
+
+/* Search.child: searched_child, through the selective rules when any is on. */
+static inline long child(Engine *e, int loop, Move move, int depth, long alpha, long beta) {
+    if (e->selective)
+        return selective_child(e, loop, move, depth, alpha, beta);
+    return searched_child(e, loop, move, depth, alpha, beta);
+}
+
 /* Search.null_child: the position after passing, searched with `loop` (a zero window:
  * its value is never exact, and a line below it is not ours). */
 static long null_child(Engine *e, int loop, int depth, long alpha, long beta) {
+    e->facts[e->ply + 1].pv = 0;
     e->api->push_null(e->tree);
     e->ply++;
     long value = node(e, loop, depth, alpha, beta);
@@ -161,6 +214,10 @@ static long expand(Engine *e, int loop, Move *moves, int n, int depth, long alph
             PREFETCH(slot_of(e, e->api->child_key(e->tree, moves[i])));
     }
     int ply = e->ply;
+    if (e->selective) {                      /* no move of this node searched yet */
+        e->facts[ply].count = 0;
+        e->facts[ply].last = NO_MOVE;
+    }
     if (ply >= e->plies_used) {              /* first reached: its lines are zeroed now */
         memset(&e->lines[e->plies_used], 0, (ply + 1 - e->plies_used) * sizeof(Lines));
         e->plies_used = ply + 1;
@@ -200,6 +257,45 @@ static long expand(Engine *e, int loop, Move *moves, int n, int depth, long alph
     return value;
 }
 
+/* Search.selective_node: record a node's facts for its children, then razoring and reverse
+ * futility at a prunable node; 1 and its value in *answer if one answers it. */
+static int selective_node(Engine *e, int depth, long alpha, long beta, int in_check,
+                          long *answer) {
+    PlyFacts *f = &e->facts[e->ply];
+    const Selective *s = &e->rules;
+    int prunable = !f->pv && !in_check;
+    f->prunable = (char)prunable;
+    f->remaining = depth;
+    if (!prunable || depth > s->static_depth)
+        return 0;
+    long static_value = e->api->value(e->tree);
+    f->static_value = static_value;
+    long long *c = e->counters;
+    long mate = s->mate ? s->mate : INF;
+    if (depth <= s->razoring_n && static_value + s->razoring[depth - 1] <= alpha
+            && alpha > -mate + MATE_WINDOW) {
+        c[RAZOR_SEARCHES]++;
+        long value = horizon(e, alpha, alpha + 1);
+        if (value <= alpha) {
+            c[RAZOR_CUTOFFS]++;
+            c[FAIL_LOWS]++;
+            c[ALL_NODES]++;
+            *answer = value;
+            return 1;
+        }
+    }
+    if (depth <= s->reverse_futility_n && static_value - s->reverse_futility[depth - 1] >= beta
+            && beta < mate - MATE_WINDOW) {
+        c[REVERSE_FUTILITY_CUTOFFS]++;
+        c[FAIL_HIGHS]++;
+        c[CUT_NODES]++;
+        c[CUTOFFS]++;
+        *answer = static_value - s->reverse_futility[depth - 1];
+        return 1;
+    }
+    return 0;
+}
+
 /* Search.node: count, stop at a leaf or a table cutoff, else expand. */
 static long node(Engine *e, int loop, int depth, long alpha, long beta) {
     long long *c = e->counters;
@@ -209,11 +305,24 @@ static long node(Engine *e, int loop, int depth, long alpha, long beta) {
         PyErr_SetString(PyExc_RecursionError, "the compiled frame: deeper than its stack");
         return fail(e);
     }
-    if (e->extend_checks && e->api->in_check(e->tree))
+    int in_check = e->checks && e->api->in_check(e->tree);
+    if (in_check && e->extend_checks)
         depth++;
     if (depth <= 0 && !e->store_leaves) {
         c[LEAVES]++;
         return horizon(e, alpha, beta);
+    }
+    long mate = e->rules.mate;
+    if (mate && depth > 0) {                 /* mate-distance pruning */
+        int ply = e->ply;
+        if (alpha < -(mate - ply))
+            alpha = -(mate - ply);
+        if (beta > mate - ply - 1)
+            beta = mate - ply - 1;
+        if (alpha >= beta) {
+            c[MATE_DISTANCE_CUTOFFS]++;
+            return alpha;
+        }
     }
     Move hash_move = NO_MOVE;
     Key key = {0, 0};                        /* read once: the probe's and the store's */
@@ -260,6 +369,8 @@ static long node(Engine *e, int loop, int depth, long alpha, long beta) {
     long answer;
     if (settled(e, moves, &n, &alpha, &beta, &answer))
         return answer;
+    if (e->selective && selective_node(e, depth, alpha, beta, in_check, &answer))
+        return answer;
     int r = e->null_reduction;
     if (r && depth > r && beta < INF && e->api->null_allowed(e->tree, e->null_either)) {
         c[NULL_SEARCHES]++;
@@ -275,6 +386,14 @@ static long node(Engine *e, int loop, int depth, long alpha, long beta) {
                 store(e, key, depth, alpha, beta, beta, NO_MOVE);
             return beta;
         }
+    }
+    if (e->rules.iid && hash_move == NO_MOVE && depth >= IID_DEPTH) {
+        c[IID_SEARCHES]++;                   /* its best move is searched first */
+        expand(e, loop, moves, n, depth - IID_REDUCTION, alpha, beta, NO_MOVE, key);
+        if (e->failed)
+            return 0;
+        hash_move = e->best_move;
+        Py_CLEAR(e->line);
     }
     return expand(e, loop, moves, n, depth, alpha, beta, hash_move, key);
 }

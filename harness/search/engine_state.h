@@ -13,6 +13,13 @@
 #else
 #define PREFETCH(address) ((void)(address))
 #endif
+#define MAX_MARGINS 16            /* the longest tuple of a game's SelectiveMargins */
+#define IID_DEPTH 4               /* selective.py's, with the next two */
+#define IID_REDUCTION 2
+#define MATE_WINDOW 256
+#define N_LMR_STEPS 2
+static const int LMR_STEPS[N_LMR_STEPS][3] = {{3, 3, 1}, {6, 12, 2}};   /* selective.py's
+                                                 LATE_MOVE_REDUCTIONS: (depth, index, plies) */
 #define MERSENNE_61 ((uint64_t)0x1FFFFFFFFFFFFFFFULL)   /* Python hashes ints modulo 2^61 - 1 */
 
 static const char *const COUNTER_NAMES[] = {
@@ -21,13 +28,19 @@ static const char *const COUNTER_NAMES[] = {
     "pv_nodes", "cut_nodes", "all_nodes", "passes",
     "tt_probes", "tt_hits", "tt_cutoffs", "null_searches", "null_cutoffs", "bound_cutoffs",
     "tt_deep_cutoffs",
+    "reductions", "reduction_researches", "late_move_prunes", "futility_prunes",
+    "reverse_futility_cutoffs", "razor_searches", "razor_cutoffs", "iid_searches",
+    "mate_distance_cutoffs",
 };
 enum {
     NODES, LEAVES, QNODES, ZW_SEARCHES, RESEARCHES, RESEARCH_NODES,
     FAIL_HIGHS, FAIL_HIGHS_FIRST, FAIL_LOWS, CUTOFFS,
     PV_NODES, CUT_NODES, ALL_NODES, PASSES,
     TT_PROBES, TT_HITS, TT_CUTOFFS, NULL_SEARCHES, NULL_CUTOFFS, BOUND_CUTOFFS,
-    TT_DEEP_CUTOFFS, N_COUNTERS
+    TT_DEEP_CUTOFFS,
+    REDUCTIONS, REDUCTION_RESEARCHES, LATE_MOVE_PRUNES, FUTILITY_PRUNES,
+    REVERSE_FUTILITY_CUTOFFS, RAZOR_SEARCHES, RAZOR_CUTOFFS, IID_SEARCHES,
+    MATE_DISTANCE_CUTOFFS, N_COUNTERS
 };
 static PyObject *COUNTER_KEYS[N_COUNTERS];   /* COUNTER_NAMES as interned strings */
 static PyObject *NATIVE_TREE_NAME;           /* "native_tree", interned */
@@ -50,6 +63,22 @@ typedef struct {                         /* engine.py's NativeLoop, field for fi
                                                                  research_min_depth) */
     int improve, all_first, pv_full, researched_pv;         /* zwp.zwp */
 } LoopParameters;
+
+typedef struct {                         /* core.py's selective switches, as it resolved them */
+    int lmr;                             /* late-move reductions */
+    int iid;                             /* internal iterative deepening */
+    long mate;                           /* mate-distance pruning: the mate score (0: off) */
+    int late_move_count_n, futility_n, reverse_futility_n, razoring_n, static_depth;
+    long late_move_counts[MAX_MARGINS], futility[MAX_MARGINS],
+         reverse_futility[MAX_MARGINS], razoring[MAX_MARGINS];
+} Selective;
+
+typedef struct {                         /* core.py's per-ply facts of the selective rules */
+    char pv, prunable;
+    int remaining, count;
+    long static_value;
+    Move last;
+} PlyFacts;
 
 typedef struct {                         /* 32 bytes */
     uint64_t key;
@@ -87,6 +116,9 @@ typedef struct {
     int null_reduction, null_either;     /* null move: R (0: off); the rule is `either` */
     int extend_checks;                   /* one ply deeper where the side to move is in check */
     int leaf_shortcut;                   /* core.py's _leaf_shortcut */
+    int selective;                       /* core.py's _selective: any selective rule on */
+    int checks;                          /* core.py's _checks: read check status at nodes */
+    Selective rules;
     long long node_limit;
     long long next_check;                /* node count of the next must_stop: signals, limit */
     long long counters[N_COUNTERS];
@@ -99,6 +131,7 @@ typedef struct {
     Move best_move;
     PyObject *line, *root_line;          /* core.py's _line and root_line (or NULL) */
     Lines lines[MAX_PLY + 1];
+    PlyFacts facts[MAX_PLY + 2];         /* each written before it is read: not zeroed */
 } Engine;
 
 /* ---- the table (table.py) -------------------------------------------------------------- */

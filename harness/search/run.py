@@ -4,15 +4,17 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from typing import Any
 
 from harness.errors import HarnessError
 from harness.games.base import INF, Tree, has_enhancements
 from harness.games.base import MAX_DEPTH as MAX_DEPTH  # re-exported: the search's limit
 from harness.search.compiled import compiled_in_use
 from harness.search.core import NodeLimitReached, Quiescence, Search
-from harness.search.core import line_names as line_names  # re-exported: its home was here
 from harness.search.engine import NativeSearch, runs_natively
+from harness.search.lines import line_names as line_names  # re-exported: its home was here
 from harness.search.registry import VariantSpec
+from harness.search.selective import FULL_WIDTH, Selectivity
 from harness.search.table import DEFAULT_SIZE, TranspositionTable
 from harness.search.trace import TraceNode, TracingSearch
 
@@ -51,6 +53,20 @@ class Switches:
     one) or ``both`` (Diepeveen's code: not when both were)."""
     check_extension: bool = False
     """One ply deeper when the side to move is in check, where the trees know checks."""
+    selectivity: Selectivity = FULL_WIDTH
+    """The selective switches (late-move reductions, futility, ...), each off by default,
+    where the trees offer what each needs (:mod:`harness.search.selective`)."""
+
+
+def switches_from_json(values: dict[str, Any]) -> Switches:
+    """The :class:`Switches` that ``dataclasses.asdict`` wrote to JSON (``run.json``): the
+    window a pair again, the selective switches a :class:`Selectivity` (absent before they
+    existed: all off)."""
+    values = dict(values)
+    if values.get("window") is not None:
+        values["window"] = tuple(values["window"])         # JSON made it a list
+    values["selectivity"] = Selectivity(**values.get("selectivity", {}))
+    return Switches(**values)
 
 
 @dataclass
@@ -149,12 +165,16 @@ def search_with(frame: type[Search], tree: Tree, spec: VariantSpec, depth: int,
     extend_checks = switches.check_extension and enhanced
     # Search's parameters after the quiescence, in order (positional: a search is made
     # for every position, and keywords cost the compiled constructor a slower path).
+    # The reference's tree is the whole tree: nothing reduced or pruned.
+    selectivity = Selectivity() if reference else switches.selectivity
     frame_switches = (switches.hash_move, null_reduction, switches.null_rule, extend_checks,
                       switches.tt_leaves, switches.tt_narrow,
-                      switches.value_bounds and not reference, switches.window or (-INF, INF))
+                      switches.value_bounds and not reference, switches.window or (-INF, INF),
+                      selectivity)
     loop = spec.native_loop()
     compiled = (native and frame is Search and loop is not None
-                and runs_natively(tree, loop, quiescence, bool(null_reduction), extend_checks))
+                and runs_natively(tree, loop, quiescence, bool(null_reduction), extend_checks,
+                                  selectivity))
     search = (NativeSearch(tree, table, loop, quiescence, *frame_switches)
               if compiled and loop is not None
               else frame(tree, table, quiescence, *frame_switches))

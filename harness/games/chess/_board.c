@@ -34,6 +34,7 @@ static long mate_score;                   /* evaluation.MATE, from setup() */
 static PyObject *move_ints[MOVE_CODES];  /* the ints moves() hands out */
 static PyObject *QNODES;                  /* "qnodes" */
 static int ready = 0;                     /* setup() was called */
+static PyObject *selective_margins;       /* evaluation.SELECTIVE_MARGINS, from setup() */
 
 /* ---- the tree -------------------------------------------------------------------------- */
 
@@ -267,6 +268,23 @@ static int in_check(const Pos *p) {
 
 static PyObject *Tree_in_check(Tree *t, PyObject *unused) {
     return PyBool_FromLong(in_check(here(t)));
+}
+
+/* ChessTree.tactical: a capture or a promotion (what killers and history never learn), or a
+ * move that gives check: what the selective switches never prune or reduce. */
+static int is_forcing(const Pos *p, int code) {
+    if (is_tactical(p, code))
+        return 1;
+    Pos n;
+    make(p, &n, code);
+    return in_check(&n);
+}
+
+static PyObject *Tree_tactical(Tree *t, PyObject *move) {
+    int code;
+    if (!read_code(move, &code))
+        return NULL;
+    return PyBool_FromLong(is_forcing(here(t), code));
 }
 
 static PyObject *Tree_terminal_value(Tree *t, PyObject *unused) {
@@ -517,6 +535,7 @@ static long native_child_quiesce(PyObject *t, Move move, long alpha, long beta,
 }
 
 static int native_in_check(PyObject *t) { return in_check(here(TREE(t))); }
+static int native_tactical(PyObject *t, Move move) { return is_forcing(here(TREE(t)), (int)move); }
 static int native_null_allowed(PyObject *t, int either) { return null_allowed(TREE(t), either); }
 
 static const NativeTree NATIVE = {
@@ -538,6 +557,7 @@ static const NativeTree NATIVE = {
     .in_check = native_in_check,
     .push_null = native_push_null,
     .null_allowed = native_null_allowed,
+    .tactical = native_tactical,
 };
 
 static PyTypeObject TreeType;
@@ -578,6 +598,10 @@ static PyObject *Tree_move_name(Tree *t, PyObject *move) {
 
 static PyObject *Tree_get_ply(Tree *t, void *unused) { return PyLong_FromLong(t->ply); }
 
+static PyObject *Tree_get_selective_margins(Tree *t, void *unused) {
+    return Py_NewRef(selective_margins != NULL ? selective_margins : Py_None);
+}
+
 static PyObject *Tree_get_ordering(Tree *t, void *unused) {
     Py_INCREF(t->ordering);
     return t->ordering;
@@ -586,6 +610,8 @@ static PyObject *Tree_get_ordering(Tree *t, void *unused) {
 static PyGetSetDef Tree_getset[] = {
     {"ply", (getter)Tree_get_ply, NULL, "Distance from the root.", NULL},
     {"ordering", (getter)Tree_get_ordering, NULL, "Move-ordering switches (tree.Ordering).", NULL},
+    {"selective_margins", (getter)Tree_get_selective_margins, NULL,
+     "Chess's margins for the selective switches (evaluation.SELECTIVE_MARGINS).", NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };
 
@@ -608,6 +634,7 @@ static PyMethodDef Tree_methods[] = {
     {"cutoff", FAST(Tree_cutoff), "Learn from a fail-high (killers, history; quiet moves only)."},
     {"set_ordering", (PyCFunction)Tree_set_ordering, METH_O, "Switch move ordering between searches."},
     {"in_check", (PyCFunction)Tree_in_check, METH_NOARGS, "Whether the side to move is in check."},
+    {"tactical", (PyCFunction)Tree_tactical, METH_O, "Whether a move captures, promotes or checks."},
     {"null_allowed", (PyCFunction)Tree_null_allowed, METH_O, "Whether a null move may be tried here."},
     {"push_null", (PyCFunction)Tree_push_null, METH_NOARGS, "Pass the move."},
     {"perft", (PyCFunction)Tree_perft, METH_O, "Leaf nodes of the full-width tree to a depth."},
@@ -680,15 +707,15 @@ static int read_small(PyObject *seq, long *out, int count) {
 }
 
 PyDoc_STRVAR(setup_doc,
-"setup(middle_game, endgame, phase_weights, values, mate)\n\n"
+"setup(middle_game, endgame, phase_weights, values, mate, selective_margins)\n\n"
 "evaluation.py's tables: middle_game[color][piece_type][square] and endgame[...] (material\n"
 "plus piece-square, White +, Black -; color 0 Black, 1 White), the phase weight and the\n"
-"MVV-LVA value of piece types 0-6, and MATE.");
+"MVV-LVA value of piece types 0-6, MATE and SELECTIVE_MARGINS.");
 
 static PyObject *setup(PyObject *self, PyObject *args) {
-    PyObject *mg, *eg, *weights, *values;
+    PyObject *mg, *eg, *weights, *values, *margins;
     long mate, weight[7];
-    if (!PyArg_ParseTuple(args, "OOOOl", &mg, &eg, &weights, &values, &mate))
+    if (!PyArg_ParseTuple(args, "OOOOlO", &mg, &eg, &weights, &values, &mate, &margins))
         return NULL;
     if (!read_table(mg, square_mg) || !read_table(eg, square_eg) || !read_small(weights, weight, 7)
         || !read_small(values, piece_values, 7))
@@ -696,6 +723,7 @@ static PyObject *setup(PyObject *self, PyObject *args) {
     for (int i = 0; i < 7; i++)
         phase_weight[i] = (int)weight[i];
     mate_score = mate;
+    Py_XSETREF(selective_margins, Py_NewRef(margins));
     ready = 1;
     Py_RETURN_NONE;
 }

@@ -25,7 +25,7 @@ import chess
 from harness.errors import HarnessError
 from harness.games.base import Tree
 from harness.games.builds import OptionalBuild
-from harness.games.chess.evaluation import MATE, PHASE_WEIGHT, SQUARE, piece_value
+from harness.games.chess.evaluation import MATE, PHASE_WEIGHT, SELECTIVE_MARGINS, SQUARE, piece_value
 from harness.games.chess.tree import ChessTree, Ordering
 
 TREES = ("auto", "compiled", "python")
@@ -38,7 +38,8 @@ def _set_up(module: ModuleType) -> None:
     signed = [[[tuple((1 if color else -1) * v for v in SQUARE[stage][color][piece_type])
                 if piece_type else () for piece_type in range(7)] for color in (0, 1)]
               for stage in (0, 1)]
-    module.setup(signed[0], signed[1], PHASE_WEIGHT, tuple(piece_value(t) for t in range(7)), MATE)
+    module.setup(signed[0], signed[1], PHASE_WEIGHT, tuple(piece_value(t) for t in range(7)), MATE,
+                 SELECTIVE_MARGINS)
 
 
 BUILD = OptionalBuild("chess", "harness.games.chess._board", _set_up, what="the compiled chess tree")

@@ -9,8 +9,24 @@ from __future__ import annotations
 
 import chess
 
+from harness.games.base import SelectiveMargins
+
 MATE = 30_000
 """Score of giving mate at the root; a mate found ``p`` plies deep scores ``MATE - p``."""
+
+SELECTIVE_MARGINS = SelectiveMargins(
+    futility=(300, 500),
+    reverse_futility=(120, 240, 360, 480, 600),
+    razoring=(300, 500, 900),
+    late_move_counts=(5, 8, 13),
+    mate=MATE,
+)
+"""Chess's margins for the selective switches (docs/selective.md), in centipawns: futility
+at the frontier and the pre-frontier a minor piece and a rook (Heinz's futility and
+extended futility), razoring to depth 3 a minor piece, a rook and a queen (Heinz's limited
+razoring's margin at depth 3), reverse futility 120 a ply to depth 5, late-move pruning
+after 5, 8 and 13 moves at depths 1-3 (one more than Stockfish's move counts when the
+evaluation improves)."""
 
 # (middle game, endgame) material in centipawns, by piece type (index 1..6).
 MATERIAL = ((0, 0), (100, 120), (320, 300), (330, 320), (500, 530), (950, 940), (0, 0))

@@ -55,7 +55,8 @@ class Chess(Game):
                        ("auto", "compiled", "python")),
     }
     columns: ClassVar[Mapping[str, str]] = {"fen": "the position searched, as FEN"}
-    features: ClassVar[frozenset[str]] = frozenset({"quiescence", "null_move", "check_extension"})
+    features: ClassVar[frozenset[str]] = frozenset({"quiescence", "null_move", "check_extension",
+                                                          "selectivity"})
 
     def load(self, spec: str, options: tuple[tuple[str, OptionValue], ...],
              skip_invalid: bool = False) -> ProblemSet:

@@ -24,8 +24,8 @@ from typing import Any, cast
 
 import chess
 
-from harness.games.base import Move, QuiescenceCounters
-from harness.games.chess.evaluation import MATE, material_sum, move_delta, score
+from harness.games.base import Move, QuiescenceCounters, SelectiveMargins
+from harness.games.chess.evaluation import MATE, SELECTIVE_MARGINS, material_sum, move_delta, score
 from harness.games.chess.movegen import move_code, mvv_lva, ordered_moves, ordered_tactical_moves
 from harness.games.chess.play import Undo, play, prepare, take_back
 
@@ -377,6 +377,16 @@ class ChessTree:
         self._dynamic = ordering.killers or ordering.history
 
     # -- enhancements used by the search frame ---------------------------------------
+    selective_margins: SelectiveMargins = SELECTIVE_MARGINS
+    """Chess's margins for the selective switches (``evaluation.SELECTIVE_MARGINS``)."""
+
+    def tactical(self, move: Move) -> bool:
+        """Whether ``move`` (one of ``moves()`` here) is a capture or a promotion (the
+        moves killers and history never learn) or gives check: the moves the selective
+        switches never prune or reduce."""
+        assert isinstance(move, chess.Move)
+        return move_code(move) in self._infos[-1].tactical or self._sync().gives_check(move)
+
     def in_check(self) -> bool:
         info = self._infos[-1]
         if info.in_check is None:
