@@ -48,6 +48,7 @@ from harness.plugins import BUILT_IN
 from harness.search.registry import CORE, PLUGIN_PROBLEMS, VARIANTS
 
 if TYPE_CHECKING:
+    from harness.report.measures import Measure
     from harness.run.experiment import RunOutput
 
 @click.group(cls=OneLineGroup, context_settings={"help_option_names": ["-h", "--help"]})
@@ -118,12 +119,13 @@ def games() -> None:
               help="Run folder [default: results/run-<UTC time>].")
 @click.option("--resume", "resume_dir", type=click.Path(file_okay=False, exists=True),
               metavar="DIR", help="Finish an interrupted run (its configuration is in DIR/run.json).")
+@MEASURE
 @ALLOW_DISAGREEMENT
 @click.pass_context
 @reports_errors
 @stops_on_sigterm
 def run(ctx: click.Context, /, variant_list: str, epd_out: str | None, out_dir: str | None,
-        resume_dir: str | None, allow_disagreement: bool, **options: Any) -> None:
+        resume_dir: str | None, measure: str, allow_disagreement: bool, **options: Any) -> None:
     """Search problems with variants at fixed depths; write the run folder: results.csv,
     run.json, summary.csv, charts and report.html.
 
@@ -131,14 +133,18 @@ def run(ctx: click.Context, /, variant_list: str, epd_out: str | None, out_dir: 
     good and with random move ordering, every variant, depths 1-6, iterative deepening.
 
     The exact variants' answers are checked against each other (and minimax's); when they
-    disagree, disagreements.csv lists them and the exit status is 3.
+    disagree, disagreements.csv lists them and the exit status is 3. With --measure time,
+    the summary ranks by time per search (refused, after the run is saved, when its
+    variants ran in different frames).
     """
+    from harness.report.measures import find_measure
     from harness.report.page import where_to_read
     from harness.run.experiment import is_default_folder, resume_experiment, run_default, run_experiment
 
     execution, progress = make_execution(options), progress_for(options)
+    chosen = find_measure(measure)
     if resume_dir is not None:
-        refuse_besides_resume(ctx, {"jobs", "executor", "scheduler", "no_progress"},
+        refuse_besides_resume(ctx, {"jobs", "executor", "scheduler", "no_progress", "measure"},
                               f"its configuration from {resume_dir}/run.json")
         try:
             if is_default_folder(resume_dir):
@@ -149,7 +155,7 @@ def run(ctx: click.Context, /, variant_list: str, epd_out: str | None, out_dir: 
         except KeyboardInterrupt:
             run_interrupted(resume_dir)
         for output in outputs:
-            click.echo(told(output) + "\n" + where_to_read(output.run_dir))
+            click.echo(told(output, chosen) + "\n" + where_to_read(output.run_dir))
             click.echo(f"\nfinished {output.run_dir}")
         exit_if_disagreeing(outputs, allow_disagreement)
         return
@@ -163,7 +169,7 @@ def run(ctx: click.Context, /, variant_list: str, epd_out: str | None, out_dir: 
             interrupted(f"every finished problem is saved under {out_dir}",
                         f"harness run --resume {shlex.quote(out_dir)}")
         for output in outputs:
-            click.echo(told(output) + "\n" + where_to_read(output.run_dir) + "\n")
+            click.echo(told(output, chosen) + "\n" + where_to_read(output.run_dir) + "\n")
         click.echo(f"wrote {', '.join(str(o.run_dir) for o in outputs)} and {index}")
         exit_if_disagreeing(outputs, allow_disagreement)
         return
@@ -174,7 +180,7 @@ def run(ctx: click.Context, /, variant_list: str, epd_out: str | None, out_dir: 
                                 progress=progress, epd_out=epd_out, execution=execution)
     except KeyboardInterrupt:
         run_interrupted(out_dir)
-    click.echo(told(output) + "\n" + where_to_read(output.run_dir))
+    click.echo(told(output, chosen) + "\n" + where_to_read(output.run_dir))
     written = ["results.csv", "run.json", "summary.csv", "report.html"]
     written += [DISAGREEMENTS_FILE] if output.disagree else []
     click.echo(f"\nwrote {', '.join(str(output.run_dir / f) for f in written)}"
@@ -182,11 +188,19 @@ def run(ctx: click.Context, /, variant_list: str, epd_out: str | None, out_dir: 
     exit_if_disagreeing([output], allow_disagreement)
 
 
-def told(output: RunOutput) -> str:
-    """A run's brief summary, then whether its exact variants' answers agree."""
+def told(output: RunOutput, measure: Measure | None = None) -> str:
+    """A run's brief summary by ``measure`` (nodes by default), then whether its exact
+    variants' answers agree. A time measure the run cannot give (its variants ran in
+    different frames) is refused in one line after the summary by nodes: the run is saved."""
+    from harness.report.measures import NODES
     from harness.report.summary import brief_summary
 
-    lines = [brief_summary(output.results, info=output.info)]
+    try:
+        lines = [brief_summary(output.results, info=output.info, measure=measure or NODES)]
+    except HarnessError as refused:
+        click.echo(brief_summary(output.results, info=output.info))
+        click.echo(f"(saved in {output.run_dir})")
+        raise refused
     if output.answers is not None:
         lines += [""] + (output.answers.lines() or [output.answers.note()])
     return "\n".join(lines)

@@ -245,6 +245,26 @@ def test_a_run_made_for_a_refused_time_comparison_is_kept(tmp_path: Path) -> Non
     assert len(load_results(out)) == 12
 
 
+def test_run_ranks_by_time_in_one_frame_and_keeps_a_refused_run(tmp_path: Path) -> None:
+    """``harness run --measure time``: the summary by time per search where every variant
+    ran in one frame; across frames, the summary by nodes, the folder named, then the
+    refusal (exit 2), every row saved."""
+    out = tmp_path / "timed"
+    result = invoke("run", "--trees", TREES, "--variants", "alphabeta,pvs", "--depth", "3",
+                    "--measure", "time", "--no-progress", "--out", str(out))
+    assert result.exit_code == 0, result.output
+    assert "geometric mean of per-problem time ratios" in result.output
+    assert "ms/search" in result.output
+    mixed_out = tmp_path / "mixed"
+    result = invoke("run", "--trees", TREES, "--variants", "alphabeta,sss", "--depth", "3",
+                    "--measure", "time", "--no-progress", "--out", str(mixed_out))
+    refused(result, "--measure time: alphabeta ran in the")
+    assert f"(saved in {mixed_out})" in result.stdout and "fewer nodes" in result.stdout
+    assert len(load_results(mixed_out)) == 12
+    resumed = invoke("run", "--resume", str(out), "--measure", "time", "--no-progress")
+    assert resumed.exit_code == 0, resumed.output
+
+
 def test_time_on_a_file_without_frames_is_refused(mixed: tuple[str, Path], tmp_path: Path) -> None:
     _, out = mixed
     old = copy(out, tmp_path / "old", drop_frame=True)
@@ -256,7 +276,7 @@ def test_time_on_a_file_without_frames_is_refused(mixed: tuple[str, Path], tmp_p
     refused(invoke("show", str(old), "--measure", "time"), rerun)
 
 
-@pytest.mark.parametrize("command", [["show", "."], ["diff", ".", "."],
+@pytest.mark.parametrize("command", [["show", "."], ["diff", ".", "."], ["run", "--trees", TREES],
                                      ["compare", "alphabeta", "pvs", "--run", "."]])
 def test_an_unknown_measure_is_refused(command: list[str]) -> None:
     refused(invoke(*command, "--measure", "leaves"), "Invalid value for '--measure'")
