@@ -16,6 +16,7 @@ from harness.reproduce import measure
 from harness.reproduce.analysis import Context
 from harness.reproduce.claims import pons
 from harness.reproduce.verdicts import FAILS, HOLDS, THEOREM, Band, verdict_of
+from harness.search.run import FRAMES
 
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "connect4"
 
@@ -161,3 +162,7 @@ def test_it_is_claim_nine_and_its_jobs_follow_the_scale(monkeypatch: pytest.Monk
     section = pons.analyse(Context({"pons": frame}, small, None), pons.CLAIM)
     assert section.numbers["wrong_scores"] == 0
     assert set(section.numbers["means"]) == {"Test_L3_R1", "Test_L1_R1"}
+    # Each row names the frame its time is of, and the time table says it (issue 39).
+    assert set(frame["frame"]) <= set(FRAMES) and frame["frame"].notna().all()
+    times = section.tables[-1]
+    assert all("frame)" in row[1] for row in times[2])

@@ -43,8 +43,9 @@ from harness.reproduce.provenance import TOUCHING, UNKNOWN, commits_between
 KEPT_FOLDER = Path("docs") / "reproduction"
 """Where the kept runs are, relative to the checkout's top: one dated folder each."""
 
-NOT_COUNTS = ("time_s",)
-"""Columns of the data that are not counts: left out of the compact form and of a comparison."""
+NOT_COUNTS = ("time_s", "frame")
+"""Columns of the data that are not counts: left out of the compact form and of a comparison
+(a time, and the frame that ran the search: ``harness.search.run.FRAMES``)."""
 
 SHOWN = 5
 """Differing rows a comparison shows per claim and dataset (their number is always given)."""

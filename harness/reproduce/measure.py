@@ -238,7 +238,7 @@ def measure(tags: tuple[tuple[str, str], ...], problem: Problem,
                        "config": run.config, "variant": run.variant, "depth": run.depth,
                        "score": result.score, "bound": result.bound, "status": result.status,
                        **result.counters, "first_passes": result.first_passes,
-                       "time_s": round(result.time_s, 6)}
+                       "time_s": round(result.time_s, 6), "frame": result.frame}
                 if run.visited and result.trace is not None:
                     nodes = visited(result.trace)
                     before = first_visited.setdefault((run.config, run.depth), nodes)

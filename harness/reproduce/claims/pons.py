@@ -22,6 +22,7 @@ from harness.reproduce import rules
 from harness.reproduce.analysis import ClaimInfo, Context, Section
 from harness.reproduce.measure import Job, Run, Scale
 from harness.reproduce.verdicts import NOT_MEASURED, Band, Check, count_check, interval_check
+from harness.results import UNKNOWN_FRAME
 from harness.search.run import Switches
 
 RULES = rules.load("pons")
@@ -215,11 +216,12 @@ def analyse(ctx: Context, info: ClaimInfo) -> Section:
                           "mean": float(part["nodes"].mean())}
               for step in LADDER if len(part := ladder_rows[ladder_rows["config"] == step.name])}
     sets = list(dict.fromkeys(frame["set"]))
-    means: dict[str, dict[str, dict[str, float]]] = {}
+    means: dict[str, dict[str, dict[str, float | str]]] = {}
     for name in sets:
         part = frame[frame["set"] == name]
         means[name] = {str(c): {"positions": len(p), "mean": float(p["nodes"].mean()),
-                                "time_us": float(p["time_s"].mean() * 1e6)}
+                                "time_us": float(p["time_s"].mean() * 1e6),
+                                "frame": _frames(p)}
                        for c, p in part.groupby("config", sort=False)}
     numbers = {"measured": True, "ladder": ladder, "means": means,
                "searches": len(frame), "wrong_scores": int((~frame["right"]).sum()),
@@ -262,8 +264,9 @@ def _tables(numbers: Mapping[str, Any], sets: list[str]) -> list[tuple[str, list
     final = numbers["pons_final"]
     per_set.append(["Pons's final solver (his C++, measured on the project's machine)",
                     *(f"{final[n]['nodes']:,}" for n in sets)])
-    times = [[name, f"{numbers['means'][name][FINAL[-1].name]['time_us']:,.0f}",
-              f"{final[name]['time_us']:,}"] for name in sets if FINAL[-1].name in numbers["means"][name]]
+    times = [[name, f"{(x := numbers['means'][name][FINAL[-1].name])['time_us']:,.0f} "
+                    f"({x.get('frame', UNKNOWN_FRAME)} frame)", f"{final[name]['time_us']:,}"]
+             for name in sets if FINAL[-1].name in numbers["means"][name]]
     return [("Pons's ladder on Test_L3_R1: mean nodes per position",
              ["step", "Pons (as printed)", "harness", "harness total", "independent total",
               "positions"], ladder),
@@ -272,6 +275,13 @@ def _tables(numbers: Mapping[str, Any], sets: list[str]) -> list[tuple[str, list
                         if FINAL[-1].name in numbers["means"][n] else n for n in sets)], per_set),
             ("Time per position (microseconds): the harness's Pons's root against his solver",
              ["set", "harness", "Pons's final solver"], times)]
+
+
+def _frames(rows: pd.DataFrame) -> str:
+    """The frames that ran ``rows`` (a time is its frame's: harness.search.run.FRAMES)."""
+    if "frame" not in rows.columns:
+        return UNKNOWN_FRAME
+    return ", ".join(sorted({str(f) for f in rows["frame"].dropna()})) or UNKNOWN_FRAME
 
 
 def chart(numbers: Mapping[str, Any], sets: list[str]) -> Figure:
