@@ -54,12 +54,14 @@ typedef struct {
     int overflow;                    /* quiescence ran out of stack (a board no game holds) */
     long long history[64][64];
     Pos stack[MAX_PLY];
-    /* Draws by repetition and the fifty-move rule (ChessTree.draws): the half-move clock and
-     * the key of each node of the path (set as it is stepped into, when draws is on), the
-     * keys of the game before the root, and the count of nodes scored as such draws. */
+    /* Draws by repetition and the fifty-move rule (ChessTree.draws): the half-move clock of
+     * each node of the path (set as it is stepped into, when draws is on) and its key (made
+     * when a repetition test first needs it: keyed), the keys of the game before the root,
+     * and the count of nodes scored as such draws. */
     int draws;
     long long repetition_draws;
     int clock[MAX_PLY];
+    unsigned char keyed[MAX_PLY];
     KeyObject keys[MAX_PLY];
     KeyObject *game_keys;
     Py_ssize_t game_key_count;
@@ -168,7 +170,6 @@ static PyObject *Tree_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) 
     }
     t->draws = draws;
     t->clock[0] = clock;
-    fill_key(p, &t->keys[0]);
     if (draws && history != NULL && !read_game_keys(t, history)) {
         Py_DECREF(t);
         return NULL;
@@ -198,14 +199,24 @@ static int read_code(PyObject *move, int *code) {
     return 1;
 }
 
-/* With draws on: the half-move clock and the key of the node just stepped into by `code`
- * (play.py's clock: 0 after a capture or a pawn move, else one more, a pass included). */
+/* With draws on: the half-move clock of the node just stepped into by `code` (play.py's
+ * clock: 0 after a capture or a pawn move, else one more, a pass included); its key is
+ * made when a repetition test needs it (most nodes' clocks rule one out). */
 static inline void note_step(Tree *t, int code) {
     const Pos *from = &t->stack[t->ply - 1];
     int zeroing = code >= 0 && (piece_type_at(from, FROM(code)) == PAWN
                                 || piece_type_at(from, TO(code)) != NONE);
     t->clock[t->ply] = zeroing ? 0 : t->clock[t->ply - 1] + 1;
-    fill_key(&t->stack[t->ply], &t->keys[t->ply]);
+    t->keyed[t->ply] = 0;
+}
+
+/* The key of the node `ply` plies from the root on the path, made on first use. */
+static inline const KeyObject *path_key(Tree *t, int ply) {
+    if (!t->keyed[ply]) {
+        fill_key(&t->stack[ply], &t->keys[ply]);
+        t->keyed[ply] = 1;
+    }
+    return &t->keys[ply];
 }
 
 static inline int same_position(const KeyObject *a, const KeyObject *b) {
@@ -232,12 +243,14 @@ static int drawn(Tree *t) {
             reach = back - 1;
             break;
         }
-    const KeyObject *now = &t->keys[ply];
+    if (reach < 4)
+        return 0;
+    const KeyObject *now = path_key(t, ply);
     for (int back = 4; back <= reach; back += 2) {
         int index = ply - back;
         const KeyObject *then;
         if (index >= 0)
-            then = &t->keys[index];
+            then = path_key(t, index);
         else if (-index <= t->game_key_count)
             then = &t->game_keys[t->game_key_count + index];
         else
