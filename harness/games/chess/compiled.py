@@ -26,7 +26,8 @@ from harness.errors import HarnessError
 from harness.games.base import Tree
 from harness.games.builds import OptionalBuild
 from harness.games.chess.evaluation import MATE, PHASE_WEIGHT, SQUARE, piece_value
-from harness.games.chess.tree import ChessTree, Ordering, history_keys
+from harness.games.chess.keys import history_keys
+from harness.games.chess.tree import ChessTree, Ordering
 
 TREES = ("auto", "compiled", "python")
 """The values of the game option ``tree``."""

@@ -31,6 +31,8 @@ import chess
 
 from harness.games.base import Move, QuiescenceCounters
 from harness.games.chess.evaluation import MATE, material_sum, move_delta, score
+from harness.games.chess.keys import history_keys
+from harness.games.chess.keys import position_key as position_key  # re-exported: its home was here
 from harness.games.chess.movegen import move_code, mvv_lva, ordered_moves, ordered_tactical_moves
 from harness.games.chess.play import Undo, play, prepare, take_back
 
@@ -167,37 +169,6 @@ class PositionCache:
         """The record of the position with ``key``, made empty if it is new."""
         info = self.entries.get(key)
         return self.make(key) if info is None else info
-
-
-def position_key(board: chess.Board) -> Hashable:
-    """python-chess's in-process position key (``Board._transposition_key``) with ``None``
-    (no legal en passant) made ``-1``: ``hash(None)`` is an address on Python 3.11, so it
-    would make the table's slots, and so the counts of a search with a table, differ
-    between processes. Built here rather than by rewriting python-chess's tuple, and its
-    castling rights cleaned only where there are any: a key is made for every position a
-    search analyses."""
-    ep = board.ep_square
-    if ep is None or not board.has_legal_en_passant():
-        ep = -1
-    castling = board.castling_rights
-    if castling:
-        castling = board.clean_castling_rights()
-    occupied_co = board.occupied_co
-    return (board.pawns, board.knights, board.bishops, board.rooks, board.queens, board.kings,
-            occupied_co[chess.WHITE], occupied_co[chess.BLACK], board.turn, castling, ep)
-
-
-def history_keys(board: chess.Board) -> tuple[Hashable, ...]:
-    """The keys (:func:`position_key`) of the positions of ``board``'s game before its
-    current one that a later position could repeat: those since the last capture or pawn
-    move (the last ``halfmove_clock`` plies of python-chess's move stack), oldest first."""
-    reach = min(len(board.move_stack), board.halfmove_clock)
-    replay = board.copy()
-    keys = []
-    for _ in range(reach):
-        replay.pop()
-        keys.append(position_key(replay))
-    return tuple(reversed(keys))
 
 
 FIFTY_MOVES = 100
