@@ -294,3 +294,15 @@ def test_the_tree_refuses_a_bad_history() -> None:
                                           board.queens, board.kings, board.occupied_co[1],
                                           board.occupied_co[0], True, board.castling_rights, -1,
                                           Ordering(), True, 0, [(1, 2)])
+
+
+def test_harness_match_takes_the_flag_for_both_sides(tmp_path: Path) -> None:
+    openings = tmp_path / "rook.epd"
+    openings.write_text('6k1/8/8/8/8/8/R7/6K1 w - - id "rook";\n')
+    out = tmp_path / "match"
+    result = CliRunner().invoke(cli, ["match", "pvs", "alphabeta", "--problems",
+                                      f"chess:{openings}", "--depth", "2", "--max-plies", "12",
+                                      "--link-depth", "0", "--repetition", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert f"chess:{openings},repetition=1" in result.output
+    assert "Traceback" not in result.output
