@@ -23,8 +23,9 @@ from harness.games.base import Problem
 from harness.games.chess import compiled
 from harness.games.chess.compiled import CompiledTree
 from harness.games.chess.evaluation import MATE
+from harness.games.chess.keys import history_keys, position_key
 from harness.games.chess.movegen import move_code
-from harness.games.chess.tree import ChessTree, Ordering, history_keys, position_key
+from harness.games.chess.tree import ChessTree, Ordering
 from harness.games.registry import find_game, load_problems
 from harness.match.play import Budget, Side, choose
 from harness.match.rules import ChessPlaying
