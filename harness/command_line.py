@@ -162,6 +162,9 @@ PROBLEM_OPTIONS: dict[str, Callable[[F], F]] = {
                  help="Chess: no capture ordering (every chess set's mvv_lva=0)."),
     "killers": click.option("--killers", is_flag=True, help="Chess: killer moves (killers=1)."),
     "history": click.option("--history", is_flag=True, help="Chess: history heuristic (history=1)."),
+    "repetition": click.option("--repetition", is_flag=True,
+                 help="Chess: repetitions of the game or the path, and the fifty-move rule, "
+                      "score as draws below the root (repetition=1)."),
     "null_move": click.option("--null-move", type=int, default=0, metavar="R",
                  help="Null move with reduction R, where a game can pass (chess) [default: off]."),
     "null_rule": click.option("--null-rule", type=click.Choice(["either", "both"]), default="either",
@@ -251,9 +254,11 @@ def make_config(variants: str, options: dict[str, Any]) -> ExperimentConfig:
     named = [*(f"tree:{path}" for path in o["tree_files"]), *o["tree_specs"],
              *(f"chess:{suite}" for suite in o["suites"]), *o["problems"]]
     chess_flags = [flag for flag, key in (("--killers", "killers"), ("--history", "history"),
+                                          ("--repetition", "repetition"),
                                           ("--no-mvv-lva", "no_mvv_lva")) if o.get(key)]
     if chess_flags and named and not any(text.startswith("chess:") for text in named):
-        warnings.warn(f"{', '.join(chess_flags)}: chess's move ordering, and no problem of this "
+        what = "draws" if chess_flags == ["--repetition"] else "move ordering"
+        warnings.warn(f"{', '.join(chess_flags)}: chess's {what}, and no problem of this "
                       "run is chess; it does nothing here", UserWarning, stacklevel=2)
     return ExperimentConfig(
         problems=tuple(with_chess_flags(text, o) for text in named),
@@ -282,10 +287,12 @@ def make_switches(options: dict[str, Any]) -> Switches:
 
 def with_chess_flags(text: str, options: dict[str, Any]) -> str:
     """A problem set's name with the chess flags (``--no-mvv-lva``, ``--killers``,
-    ``--history``) as its options, unless it names them."""
+    ``--history``, ``--repetition``) as its options, unless it names them."""
     chess = {key: value for key, value, on in (("mvv_lva", "0", options["no_mvv_lva"]),
                                                ("killers", "1", options["killers"]),
-                                               ("history", "1", options["history"])) if on}
+                                               ("history", "1", options["history"]),
+                                               ("repetition", "1", options.get("repetition")))
+             if on}
     return with_defaults(text, {"chess": chess})
 
 

@@ -49,6 +49,10 @@ class Chess(Game):
                           "valuable attacker"),
         "killers": Option(False, "killer moves (two per ply) after the captures"),
         "history": Option(False, "quiet moves by history score"),
+        "repetition": Option(False, "draws by repetition and the fifty-move rule: a position "
+                             "below the root that repeats one of the path or of the game before "
+                             "it (a match's moves; an EPD's hmvc starts the clock), or whose "
+                             "half-move clock reached 100, scores 0 (counted in repetition_draws)"),
         "tree": Option("auto", "the chess tree that searches: compiled (_board.c), python (the "
                        "reference, over python-chess), or auto (compiled where it was built and "
                        "HARNESS_PURE_PYTHON is not set); the same nodes either way",
@@ -81,7 +85,8 @@ class Chess(Game):
 
         ordering = Ordering(bool(problem.option("mvv_lva")), bool(problem.option("killers")),
                             bool(problem.option("history")))
-        return chess_tree(position_of(problem).board(), ordering, str(problem.option("tree")))
+        return chess_tree(position_of(problem).board(), ordering, str(problem.option("tree")),
+                          bool(problem.option("repetition")))
 
     def work(self, problem: Problem) -> float:
         """The number of positions :data:`BREADTH_PLIES` plies from the position."""
