@@ -9,6 +9,7 @@ import math
 import re
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 import pytest
@@ -73,6 +74,9 @@ def test_chess_end_to_end(chess_ablation: tuple[Path, Result]) -> None:
     for name in ("ablation.png", "ablation.svg", "index.html", "ablation.json"):
         assert (out / name).is_file()
     assert "no-check-extension" in result.output and "wrote" in result.output
+    page = (out / "index.html").read_text()
+    assert "<h2>Ablation: profile modern, pvs" in page and 'src="ablation.png"' in page
+    assert page.count("<tr>") == 1 + len(rows)
 
 
 def nodes(folder: Path) -> list[float]:
@@ -86,16 +90,16 @@ def test_the_ratios_are_those_of_the_runs_beside_them(chess_ablation: tuple[Path
     for name, against in (("no-tt", "base"), ("bare+killers", "bare"),
                           ("bare+hash-move", "bare+tt")):
         expected = geometric_mean_ratio(nodes(out / against), nodes(out / name))
-        assert math.isclose(rows.loc[name, "nodes_ratio"], expected, rel_tol=1e-9)
-        assert rows.loc[name, "ratio_low"] <= expected <= rows.loc[name, "ratio_high"]
+        assert math.isclose(float(rows.loc[name, "nodes_ratio"]), expected, rel_tol=1e-9)
+        assert float(rows.loc[name, "ratio_low"]) <= expected <= float(rows.loc[name, "ratio_high"])
     # removing the table changes the tree searched: the counts differ
     assert rows.loc["no-tt", "nodes"] != rows.loc["base", "nodes"]
 
 
 def test_each_configuration_ran_what_it_says(chess_ablation: tuple[Path, Result]) -> None:
     out, _ = chess_ablation
-    def run(name: str) -> dict[str, object]:
-        return json.loads((out / name / "run.json").read_text())  # type: ignore[no-any-return]
+    def run(name: str) -> dict[str, Any]:
+        return dict(json.loads((out / name / "run.json").read_text()))
     base, no_killers, bare = run("base"), run("no-killers"), run("bare")
     assert base["switches"]["tt_size"] == 2 ** 20 and base["switches"]["null_move"] == 2
     assert "killers=1" in base["config"]["problems"][0]
@@ -135,7 +139,7 @@ def test_connect4_lists_what_the_game_does_not_offer(inputs: Path, tmp_path: Pat
     rows = table(out).set_index("configuration")
     assert rows.loc["no-killers", "note"] == NOT_OFFERED
     assert rows.loc["no-null-move", "note"] == NOT_OFFERED
-    assert math.isnan(rows.loc["no-killers", "nodes_ratio"]) and rows.loc["no-killers", "n"] == 0
+    assert math.isnan(float(rows.loc["no-killers", "nodes_ratio"])) and rows.loc["no-killers", "n"] == 0
     assert rows.loc["no-tt", "n"] == 3 and rows.loc["no-tt", "note"] != NOT_OFFERED
     assert not (out / "no-killers").exists() and not (out / "no-null-move").exists()
     assert re.search(rf"no-killers +{NOT_OFFERED}", result.output)

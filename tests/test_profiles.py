@@ -52,7 +52,7 @@ def test_find_profile_and_what_each_sets() -> None:
                                        check_extension=True)
     assert modern.game_options == {"chess": {"killers": "1", "history": "1"}}
     assert MODERN_TABLE == 2 ** 20
-    with pytest.raises(HarnessError, match="unknown profile 'fast' .known: classic, modern"):
+    with pytest.raises(HarnessError, match=r"unknown profile 'fast' \(known: classic, modern\)"):
         find_profile("fast")
     with pytest.raises(HarnessError, match="unknown enhancement 'lmr'"):
         find_enhancement("lmr")

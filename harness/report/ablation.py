@@ -141,7 +141,7 @@ def render_ablation(table: pd.DataFrame) -> str:
         lines += [""] if lines else []
         lines.append(f"{suite}, depth {depth}:")
         header = (f"  {'configuration':<26} {'n':>4} {'nodes':>11} {'ratio':>7} "
-                  f"{'95% interval':>17} {'solved':>7} {'move':>6} {'score':>6} {'time':>8}")
+                  f"{'95% interval':>17} {'solved':>7} {'move':>6} {'score':>6} {'time':>9}")
         lines.append(header)
         for row in part.to_dict("records"):
             name = str(row["configuration"])
@@ -154,7 +154,7 @@ def render_ablation(table: pd.DataFrame) -> str:
                 f"  {name:<26} {int(row['n']):>4} {_count(row['nodes']):>11} "
                 f"{_number(row['nodes_ratio'], '.3f'):>7} {interval:>17} "
                 f"{_percent(row['solved']):>7} {_percent(row['best_move_changed']):>6} "
-                f"{_percent(row['score_changed']):>6} {_number(row['time_s'], '.3g'):>7}s")
+                f"{_percent(row['score_changed']):>6} {_milliseconds(row['time_s']):>9}")
         frames = frames_text(part["frame"][part["frame"] != ""]) if (part["frame"] != "").any() else ""
         if frames:
             lines.append(f"  frame: {frames}")
@@ -171,6 +171,10 @@ def _known(value: object) -> bool:
 
 def _number(value: object, spec: str) -> str:
     return format(float(value), spec) if _known(value) else "-"  # type: ignore[arg-type]
+
+
+def _milliseconds(value: object) -> str:
+    return f"{float(value) * 1000:.1f} ms" if _known(value) else "-"  # type: ignore[arg-type]
 
 
 def _count(value: object) -> str:
@@ -241,3 +245,32 @@ def _draw_panel(ax: object, suite: str, depth: int, part: pd.DataFrame) -> None:
     ax.set_xlabel("nodes relative to the configuration changed (log scale)\n"
                   "-X above 1, or +X below 1: X saves nodes")
     ax.grid(axis="y", visible=False)
+
+
+SECTION_COLUMNS = ("set", "depth", "configuration", "against", "n", "nodes", "ratio",
+                   "95% interval", "solved", "best move changed", "score changed",
+                   "time (ms)", "frame")
+"""The columns of the ablation's table on its folder's ``index.html``."""
+
+
+def ablation_section(table: pd.DataFrame, chart: str, title: str) -> dict[str, object]:
+    """What the ablation folder's ``index.html`` shows first (``chart``: the chart's file
+    name beside it): the title, the chart, the table in words, what its columns mean."""
+    rows = []
+    for row in table.to_dict("records"):
+        if row["note"]:
+            rows.append([row["set"], row["depth"], row["configuration"], row["against"],
+                         row["note"], *[""] * (len(SECTION_COLUMNS) - 5)])
+            continue
+        interval = (f"{row['ratio_low']:.3f} to {row['ratio_high']:.3f}"
+                    if _known(row["ratio_low"]) else "")
+        rows.append([row["set"], row["depth"], row["configuration"], row["against"],
+                     int(row["n"]), _count(row["nodes"]), _number(row["nodes_ratio"], ".3f"),
+                     interval, _percent(row["solved"]), _percent(row["best_move_changed"]),
+                     _percent(row["score_changed"]), _number(float(row["time_s"]) * 1000, ".1f")
+                     if _known(row["time_s"]) else "-", row["frame"]])
+    return {"title": title, "chart": chart, "columns": SECTION_COLUMNS, "rows": rows,
+            "note": "nodes: nodes + qnodes; ratio: against the configuration in 'against', "
+                    "geometric mean over the problems with its 95% paired bootstrap "
+                    "interval; best move, score changed: share of the problems; time: mean "
+                    "per problem to the depth (times compare within one frame only)."}

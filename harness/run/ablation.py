@@ -26,7 +26,7 @@ from harness.files import write_whole
 from harness.games.base import Game
 from harness.games.registry import parse_problem_name, split_items, with_defaults
 from harness.lock import hold_folder
-from harness.report.ablation import Arm, ablation_chart, ablation_table
+from harness.report.ablation import Arm, ablation_chart, ablation_section, ablation_table
 from harness.report.charts import save
 from harness.report.page import report_files, write_index
 from harness.results import RUN_FILE, held_by, load_results, load_run_info, now
@@ -269,7 +269,7 @@ def run_ablation(config: AblationConfig, out: str | Path, command: Sequence[str]
                                        listener, execution)))
         table = ablation_table(_combined(outputs), [p.arm for p in planned], config.problems,
                                config.seed)
-        files = _write_files(folder, table, outputs)
+        files = _write_files(folder, table, outputs, config)
         _write_record(folder, record | {"finished": now()})
     return Ablation(folder, table, files)
 
@@ -324,9 +324,14 @@ def _combined(outputs: Sequence[tuple[Planned, RunOutput]]) -> pd.DataFrame:
     return pd.concat(parts, ignore_index=True)
 
 
-def _write_files(folder: Path, table: pd.DataFrame,
-                 outputs: Sequence[tuple[Planned, RunOutput]]) -> tuple[Path, ...]:
+def _write_files(folder: Path, table: pd.DataFrame, outputs: Sequence[tuple[Planned, RunOutput]],
+                 config: AblationConfig) -> tuple[Path, ...]:
     write_whole(folder / TABLE_FILE, table.to_csv(index=False))
     charts = save(ablation_chart(table), folder / CHART_NAME)
-    index = write_index(folder, [(o.run_dir, report_files(o.run_dir)) for _, o in outputs])
+    title = (f"profile {config.profile}, {config.variant}"
+             + (", each enhancement removed and added alone" if config.from_bare
+                else ", each enhancement removed alone"))
+    section = ablation_section(table, charts[0].name, title)
+    index = write_index(folder, [(o.run_dir, report_files(o.run_dir)) for _, o in outputs],
+                        section)
     return (folder / TABLE_FILE, *charts, index)
