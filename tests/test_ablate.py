@@ -198,3 +198,18 @@ def test_an_ablation_folder_is_not_started_twice(chess_ablation: tuple[Path, Res
     result = invoke("ablate", "--suite", str(inputs / "wac3.epd"), "--depth", "3",
                     "--out", str(out))
     assert result.exit_code == 2 and "already holds an ablation" in result.stderr
+
+
+def test_harness_report_rebuilds_the_index_with_the_ablation(
+        chess_ablation: tuple[Path, Result], tmp_path: Path) -> None:
+    out, _ = chess_ablation
+    copy = tmp_path / "copy"
+    shutil.copytree(out, copy)
+    before = (copy / "index.html").read_text()
+    result = invoke("report", str(copy), "--index-only")
+    assert result.exit_code == 0, result.output
+    after = (copy / "index.html").read_text()
+
+    def section(page: str) -> str:
+        return page[page.index("<h2>Ablation"):page.index("</table>")]
+    assert section(after) == section(before) and section(after).count("<tr>") == 11

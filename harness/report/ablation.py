@@ -12,9 +12,11 @@ one ``harness compare`` gives.
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -26,6 +28,13 @@ from harness.report.charts import STYLE, chart_style, compact_number, figure
 from harness.report.frames import frame_column, frames_text
 from harness.report.solved import solved_flags
 from harness.report.stopped import stopped_mask
+
+ABLATION_FILE = "ablation.json"
+"""What an ablation was asked for and the configurations it planned (its resume reads it)."""
+TABLE_FILE = "ablation.csv"
+"""The ablation's table (:data:`ABLATION_COLUMNS`)."""
+CHART_NAME = "ablation"
+"""The chart, as ``ablation.png`` and ``ablation.svg``."""
 
 NOT_OFFERED = "not offered by this game"
 """The note of an enhancement a problem set's game cannot use: listed, not searched."""
@@ -274,3 +283,35 @@ def ablation_section(table: pd.DataFrame, chart: str, title: str) -> dict[str, o
                     "geometric mean over the problems with its 95% paired bootstrap "
                     "interval; best move, score changed: share of the problems; time: mean "
                     "per problem to the depth (times compare within one frame only)."}
+
+
+TEXT_COLUMNS = ("set", "configuration", "change", "enhancement", "against", "note", "frame",
+                "detail")
+"""The columns of ``ablation.csv`` that hold words (empty where there are none)."""
+
+
+def ablation_title(profile: str, variant: str, from_bare: bool) -> str:
+    """What the ablation's section on ``index.html`` is called."""
+    return (f"profile {profile}, {variant}, each enhancement removed"
+            + (" and added alone" if from_bare else " alone"))
+
+
+def read_ablation(path: Path) -> pd.DataFrame:
+    """An ``ablation.csv`` read back as :func:`ablation_table` made it."""
+    table = pd.read_csv(path)
+    for column in TEXT_COLUMNS:
+        table[column] = table[column].astype(object).where(table[column].notna(), "").astype(str)
+    return table
+
+
+def stored_section(folder: Path) -> dict[str, object] | None:
+    """The section of the ablation in ``folder`` (its ``ablation.csv``, chart and
+    ``ablation.json``), for an index rebuilt by ``harness report``; ``None`` where
+    ``folder`` holds no ablation."""
+    table_path, record_path = folder / TABLE_FILE, folder / ABLATION_FILE
+    if not (table_path.is_file() and record_path.is_file()):
+        return None
+    config = json.loads(record_path.read_text(encoding="utf-8")).get("config") or {}
+    title = ablation_title(str(config.get("profile")), str(config.get("variant")),
+                           bool(config.get("from_bare")))
+    return ablation_section(read_ablation(table_path), f"{CHART_NAME}.png", title)

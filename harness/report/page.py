@@ -209,6 +209,7 @@ def rebuild_reports(folder: str | Path, baseline: str | None = None, seed: int =
     ``folder`` and then an ``index.html`` that links them (a CI artifact's front page).
     With ``index_only``, the runs' reports are taken as they are and only the index is
     written."""
+    from harness.report.ablation import stored_section
     from harness.results import find_runs
 
     folder = Path(folder)
@@ -216,7 +217,8 @@ def rebuild_reports(folder: str | Path, baseline: str | None = None, seed: int =
     if runs == [folder]:
         return [rebuild_report(folder, baseline, seed)]
     built = [report_files(run) if index_only else rebuild_report(run, baseline, seed) for run in runs]
-    write_index(folder, [(run, files) for run, files in zip(runs, built, strict=True)])
+    write_index(folder, [(run, files) for run, files in zip(runs, built, strict=True)],
+                stored_section(folder))
     return built
 
 

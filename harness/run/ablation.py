@@ -26,7 +26,16 @@ from harness.files import write_whole
 from harness.games.base import Game
 from harness.games.registry import parse_problem_name, split_items, with_defaults
 from harness.lock import hold_folder
-from harness.report.ablation import Arm, ablation_chart, ablation_section, ablation_table
+from harness.report.ablation import (
+    ABLATION_FILE,
+    CHART_NAME,
+    TABLE_FILE,
+    Arm,
+    ablation_chart,
+    ablation_section,
+    ablation_table,
+    ablation_title,
+)
 from harness.report.charts import save
 from harness.report.page import report_files, write_index
 from harness.results import RUN_FILE, held_by, load_results, load_run_info, now
@@ -46,12 +55,6 @@ from harness.run.progress import Listener
 from harness.search.registry import parse_variants
 from harness.search.run import check_depth
 
-ABLATION_FILE = "ablation.json"
-"""What an ablation was asked for and the configurations it planned (its resume reads it)."""
-TABLE_FILE = "ablation.csv"
-"""The ablation's table (:data:`harness.report.ablation.ABLATION_COLUMNS`)."""
-CHART_NAME = "ablation"
-"""The chart, as ``ablation.png`` and ``ablation.svg``."""
 SCHEMA_VERSION = 1
 """Of ``ablation.json``."""
 
@@ -328,9 +331,7 @@ def _write_files(folder: Path, table: pd.DataFrame, outputs: Sequence[tuple[Plan
                  config: AblationConfig) -> tuple[Path, ...]:
     write_whole(folder / TABLE_FILE, table.to_csv(index=False))
     charts = save(ablation_chart(table), folder / CHART_NAME)
-    title = (f"profile {config.profile}, {config.variant}"
-             + (", each enhancement removed and added alone" if config.from_bare
-                else ", each enhancement removed alone"))
+    title = ablation_title(config.profile, config.variant, config.from_bare)
     section = ablation_section(table, charts[0].name, title)
     index = write_index(folder, [(o.run_dir, report_files(o.run_dir)) for _, o in outputs],
                         section)
