@@ -170,7 +170,7 @@ def render_ablation(table: pd.DataFrame) -> str:
     lines += ["", "ratio: nodes + qnodes against the configuration compared with (the base; "
               "for bare+X, the bare base), geometric mean with its paired bootstrap interval; "
               "move, score: share of problems whose best move, score changed; time: mean "
-              "seconds to the depth a problem"]
+              "to the depth a problem (wall time)"]
     return "\n".join(lines)
 
 
