@@ -174,3 +174,29 @@ def test_a_side_searches_with_its_own_game_options() -> None:
     assert own["killers"] is True and own["history"] is True and own["mvv_lva"] is True
     assert dict(problem.options)["killers"] is False
     assert Side("pvs").problem(problem) is problem
+
+
+def test_compare_searches_under_the_profile(tmp_path: Path, wac: Path) -> None:
+    out = tmp_path / "compare"
+    result = invoke("compare", "alphabeta", "pvs", "--suite", str(wac), "--depth", "2",
+                    "--profile", "modern", "--out", str(out), "--no-progress")
+    assert result.exit_code == 0, result.output
+    info = json.loads((out / "run.json").read_text())
+    assert info["profile"]["name"] == "modern" and info["switches"]["null_move"] == 2
+
+
+def test_a_match_names_each_side_with_its_profile(tmp_path: Path) -> None:
+    out = tmp_path / "match"
+    result = invoke("match", "pvs@modern", "pvs@classic", "--problems", "chess:bench.epd",
+                    "--depth", "1", "--games", "2", "--link-depth", "1", "--max-plies", "6",
+                    "--out", str(out), "--no-progress")
+    assert result.exit_code == 0, result.output
+    assert "A pvs@modern vs B pvs@classic" in result.output
+    assert "answers not compared" in result.output
+    with (out / "games.csv").open(newline="") as file:
+        games = list(csv.DictReader(file))
+    assert {(g["first"], g["second"]) for g in games} == {("pvs@modern", "pvs@classic"),
+                                                         ("pvs@classic", "pvs@modern")}
+    sides = json.loads((out / "run.json").read_text())["config"]["sides"]
+    assert [s["profile"] for s in sides] == ["modern", "classic"]
+    assert sides[0]["switches"]["tt_size"] == MODERN_TABLE and sides[1]["switches"]["tt_size"] == 0
