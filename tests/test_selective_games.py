@@ -10,14 +10,18 @@ before; and each game's self-test still passes.
 
 from __future__ import annotations
 
+import csv
 import dataclasses
 import random
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
+from click.testing import CliRunner
 
 from harness.check.game import check_game
+from harness.cli import cli
 from harness.games.base import Problem, has_selectivity
 from harness.games.checkers import compiled as checkers_compiled
 from harness.games.checkers.board import move_jumps, parse_fen
@@ -218,3 +222,21 @@ def test_connect_four_declares_nothing_and_searches_as_before() -> None:
 @pytest.mark.parametrize("spec", ["othello:phases.txt", "checkers:suite.txt"])
 def test_the_self_test_still_passes(spec: str) -> None:
     assert not check_game(spec, limit=2, playouts=4, depth=2)
+
+
+@pytest.mark.parametrize("spec", ["othello:phases.txt", "checkers:suite.txt"])
+def test_a_selective_run_of_each_game_is_not_warned_and_is_counted(spec: str,
+                                                                   tmp_path: object) -> None:
+    """The game offers the switches, so the run does not warn that none does; its
+    counters are in results.csv, and it says it was not cross-checked."""
+    out = f"{tmp_path}/run"
+    result = CliRunner().invoke(cli, [
+        "run", "--problems", spec, "--limit", "2", "--variants", "alphabeta,pvs", "--depth",
+        "5", "--tt", "4096", "--lmr", "--futility", "--out", out, "--no-progress"])
+    assert result.exit_code == 0, result.output
+    assert "offers" not in result.output and "Traceback" not in result.output
+    assert "answers not cross-checked: selective search (late_move_reductions, futility)" \
+        in result.output
+    text = Path(out, "results.csv").read_text(encoding="utf-8")
+    rows = list(csv.DictReader(text.splitlines()))
+    assert rows and sum(int(row["reductions"]) for row in rows) > 0
