@@ -100,9 +100,9 @@ SELECTIVE_MARGINS = SelectiveMargins(
 )
 """Othello's margins for the selective switches (docs/selective.md), in :func:`evaluate`'s
 units (a disc-square weight, a move of mobility): futility a corner's weight (8, the largest
-square weight) at the frontier and two at the pre-frontier; reverse futility 6 a ply, just
-above what one quiet ply moves the static value (at most 9, 5 at the 99th percentile over
-``phases.txt``); razoring a corner a ply to depth 3 (with no quiescence search, a razored
+square weight) at the frontier and two at the pre-frontier (a quiet move raised the static
+value by at most 9, by 5 at the 99th percentile, over ``phases.txt``); reverse futility 6 a
+ply (a node's best move left it at most 4 below its static value there); razoring a corner a ply to depth 3 (with no quiescence search, a razored
 node is answered by its static value); late-move pruning after chess's counts. ``mate`` 0: a
 won end is a disc count, which carries no distance, so mate-distance pruning is not
 offered."""
