@@ -102,10 +102,10 @@ SELECTIVE_MARGINS = SelectiveMargins(
 units (a disc-square weight, a move of mobility): futility a corner's weight (8, the largest
 square weight) at the frontier and two at the pre-frontier (a quiet move raised the static
 value by at most 9, by 5 at the 99th percentile, over ``phases.txt``); reverse futility 6 a
-ply (a node's best move left it at most 4 below its static value there); razoring a corner a ply to depth 3 (with no quiescence search, a razored
-node is answered by its static value); late-move pruning after chess's counts. ``mate`` 0: a
-won end is a disc count, which carries no distance, so mate-distance pruning is not
-offered."""
+ply (a node's best move left it at most 4 below its static value there); razoring a corner
+a ply to depth 3 (with no quiescence search, a razored node is answered by its static
+value); late-move pruning after chess's counts. ``mate`` 0: a won end is a disc count,
+which carries no distance, so mate-distance pruning is not offered."""
 
 KEY_MIX = (0xBF58476D1CE4E5B9, 0x94D049BB133111EB)
 """splitmix64's multipliers: :func:`mix` is its finaliser, a bijection of 64-bit words."""
