@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shlex
+import warnings
 from collections.abc import Collection, Iterator, Sequence
 from contextlib import ExitStack, closing, contextmanager, nullcontext
 from dataclasses import asdict, dataclass, replace
@@ -11,10 +12,11 @@ from typing import Any
 
 import pandas as pd
 
+from harness.engines.probe import check_engine
 from harness.errors import HarnessError, check_writable
 from harness.files import file_sha256, write_whole
 from harness.games.base import Problem
-from harness.games.chess.game import Chess, export_epd
+from harness.games.chess.game import Chess, export_epd, position_of
 from harness.games.registry import find_game
 from harness.lock import hold_folder, reading_folder
 from harness.report.answers import DISAGREEMENTS_FILE, AnswerCheck, check_answers, load_rechecks
@@ -138,6 +140,7 @@ def run_experiment(config: ExperimentConfig, run_dir: str | Path,
         if not any(record.get("game") == Chess.name for record in plan.suites.values()):
             raise HarnessError(f"--epd-out {epd_out}: no chess problems to write as EPD")
         check_writable(epd_out, "--epd-out")
+    engine_info = check_engines(plan, config, progress)       # a bad engine: nothing written
     with (starting_workers(execution, len(plan.problems), progress) as workers,
           hold_folder(run_dir, command)):
         refuse_other_output(run_dir, "run")
@@ -162,6 +165,7 @@ def run_experiment(config: ExperimentConfig, run_dir: str | Path,
             "finished": None,
             "problems": len(plan.problems),
         }
+        info |= engine_info
         write_run_info(run_dir, info)
         return _execute(plan, config, run_dir, info, set(), workers, progress, report)
 
@@ -185,6 +189,7 @@ def resume_experiment(run_dir: str | Path, execution: Execution = Execution(),
         config = ExperimentConfig.from_dict(info["config"])
         plan = plan_experiment(config, progress)
         check_plan(run_dir, info, plan)
+        _check_same_engines(run_dir, info, check_engines(plan, config, progress))
         with announced(progress or Listener(), f"reading the rows kept in {run_dir}"):
             complete = _complete_rows(run_dir / RESULTS_FILE, plan, config, info)
         with starting_workers(execution, len(plan.problems), progress) as workers:
@@ -208,10 +213,10 @@ def _execute(plan: Plan, config: ExperimentConfig, run_dir: Path, info: dict[str
             order[problem.suite, problem.problem_id] = i
             if (problem.suite, problem.problem_id) not in done:
                 yield (problem, labels, config.depths, plan.switches, config.measure_minimal,
-                       config.max_nodes)
+                       config.max_nodes, plan.engines, plan.engine_limits)
 
     # Every problem is searched to each depth given, else to its own (Problem.depths).
-    each = len(labels) * (len(config.depths) if config.depths else 1)
+    each = (len(labels) + len(plan.engines)) * (len(config.depths) if config.depths else 1)
     total = len(plan.problems)
     found = workers.map(search_problem, jobs(), cost=lambda job: _work(job[0]),
                         on_step=listener.searched)
@@ -245,6 +250,41 @@ def _execute(plan: Plan, config: ExperimentConfig, run_dir: Path, info: dict[str
         listener.note("writing summary.csv, comparison.csv, charts and report.html")
         write_report(run_dir, results_frame, info)
     return RunOutput(run_dir, results_frame, info, answers)
+
+
+def check_engines(plan: Plan, config: ExperimentConfig,
+                  progress: Listener | None) -> dict[str, Any]:
+    """What ``run.json`` records of the run's engines, each checked before the first search
+    (:func:`harness.engines.probe.check_engine`: started, configured, ``go nodes`` tried
+    when limited, the first problem searched twice at the first depth): ``engines`` and
+    ``engine_warnings`` (each also a warning now). Nothing when the run has no engine."""
+    if not plan.engines:
+        return {}
+    first = plan.problems[0]
+    depth = first.depths(config.depths)[0]
+    where = f"{first.suite} {first.problem_id}"
+    records: dict[str, Any] = {}
+    said: list[str] = []
+    for spec in plan.engines:
+        with announced(progress or Listener(), f"checking engine {spec.name} ({where} twice, "
+                                               f"depth {depth})"):
+            checked = check_engine(spec, plan.engine_limits, position_of(first).fen, depth, where)
+        records[spec.name] = checked.record
+        if checked.warning:
+            said.append(checked.warning)
+            warnings.warn(checked.warning, UserWarning, stacklevel=2)
+    return {"engines": records, "engine_warnings": said}
+
+
+def _check_same_engines(run_dir: Path, info: dict[str, Any], now: dict[str, Any]) -> None:
+    """Refuse to resume with an engine whose ``id name`` (its version) is not the one its
+    rows were searched by."""
+    for name, record in dict(info.get("engines") or {}).items():
+        found = dict(now.get("engines") or {}).get(name, {}).get("id_name")
+        if found != record.get("id_name"):
+            raise HarnessError(f"{run_dir}: cannot resume: engine {name} was "
+                               f"{record.get('id_name')!r} when its rows were searched and is "
+                               f"{found!r} now; start a new run with another --out")
 
 
 def _check_files_kept(plan: Plan) -> None:
@@ -311,7 +351,7 @@ def _complete_rows(path: Path, plan: Plan, config: ExperimentConfig,
     by_problem: dict[ProblemKey, list[dict[str, str]]] = {}
     for row in read_results(path, info).text:
         by_problem.setdefault((row["suite"], row["problem_id"]), []).append(row)
-    width = len(plan.variants)
+    width = len(plan.variants) + len(plan.engines)
     waiting = set(by_problem)
     complete: dict[ProblemKey, list[dict[str, str]]] = {}
     for problem in plan.problems:
@@ -346,7 +386,12 @@ def compare_variants(baseline: str, others: Sequence[str], out_dir: str | Path,
     nodes, or time (refused across frames; a run made for it is kept, and the refusal
     says where).
     """
-    labels = [spec.label for spec in parse_variants(",".join([baseline, *others]))]
+    ran = None if config is not None else Path(run_dir if run_dir is not None else out_dir)
+    engines = dict(load_run_info(ran).get("engines") or {}) \
+        if ran is not None and (ran / RUN_FILE).exists() else {}
+    labels = [label for name in [baseline, *others]           # an engine by its run's name
+              for label in ([name] if name in engines
+                            else [spec.label for spec in parse_variants(name)])]
     if len(labels) != 1 + len(others):
         raise HarnessError("compare needs distinct variants (one is named twice)")
     if config is not None:
