@@ -99,7 +99,9 @@ def summary_table(results: pd.DataFrame, baseline: str | None = None, seed: int 
             "suite": suite, "variant": variant, "depth": depth, "problems": len(part),
             "stopped": int(stopped_mask(part).sum()),
             "nodes": int(part["nodes"].sum()),
-            "leaves": int(part["leaves"].sum()) if "leaves" in part.columns else math.nan,
+            # An engine's leaves are not measured: empty, not 0 (harness.results.NOT_MEASURED).
+            "leaves": (int(part["leaves"].sum()) if "leaves" in part.columns
+                       and part["leaves"].notna().any() else math.nan),
             "solved": int(known.sum()) if len(known) else math.nan,
             "solve_rate": float(known.mean()) if len(known) else math.nan,
             "research_rate": column_rate(part, "researches", "zw_searches"),
