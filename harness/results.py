@@ -217,10 +217,11 @@ def check_rows(path: Path, rows: list[dict[str, str]], lines: list[int], skipped
          "a time is finite and not negative"),
     ]
     subjects = {**dict(info.get("variants") or {}), **dict(info.get("engines") or {})}
+    subject = "variant or engine" if info.get("engines") else "variant"
     for name, recorded in (("variant", subjects), ("suite", info.get("suites"))):
         if isinstance(recorded, Mapping) and recorded:
             checks.append((name, ~frame[name].isin(list(recorded)),
-                           f"not a {'variant or engine' if name == 'variant' else 'problem set'} of this "
+                           f"not a {subject if name == 'variant' else 'problem set'} of this "
                            f"run (run.json: {', '.join(map(str, recorded))})"))
     for name, wrong, reason in checks:
         if wrong.any():

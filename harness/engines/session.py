@@ -14,7 +14,10 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextlib
+import ctypes
 import logging
+import signal
+import sys
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -134,7 +137,8 @@ class EngineSession:
             logging.getLogger("asyncio").addFilter(_ReapedLate())
         where = f"engine {self.spec.name} ({' '.join(self.command)})"
         try:
-            engine = chess.engine.SimpleEngine.popen_uci(self.command, timeout=self.start_timeout)
+            engine = chess.engine.SimpleEngine.popen_uci(self.command, timeout=self.start_timeout,
+                                                         **_dies_with_us())
         except (TimeoutError, concurrent.futures.TimeoutError):
             raise HarnessError(f"{where}: does not speak UCI (no uciok within "
                                f"{self.start_timeout:g} s)") from None
@@ -279,6 +283,28 @@ def _kill_process(engine: chess.engine.SimpleEngine) -> None:
 
     with contextlib.suppress(RuntimeError):                 # its loop is closed: so is the process
         engine.protocol.loop.call_soon_threadsafe(kill)
+
+
+PR_SET_PDEATHSIG = 1
+"""prctl(2): the signal a process gets when the thread that started it exits."""
+
+
+def _dies_with_us() -> dict[str, Any]:
+    """What makes an engine's process end with the thread that started it (python-chess's
+    own, which ends with this process), on Linux: a worker killed mid-run leaves no engine
+    behind (GNU Chess does not end when its input does). Elsewhere: nothing."""
+    if not sys.platform.startswith("linux"):
+        return {}
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)    # loaded here: nothing is loaded after fork
+        prctl = libc.prctl
+    except (OSError, AttributeError):
+        return {}
+
+    def set_signal() -> None:
+        prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+
+    return {"preexec_fn": set_signal}
 
 
 def _quiet(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:

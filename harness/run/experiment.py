@@ -389,9 +389,9 @@ def compare_variants(baseline: str, others: Sequence[str], out_dir: str | Path,
     ran = None if config is not None else Path(run_dir if run_dir is not None else out_dir)
     engines = dict(load_run_info(ran).get("engines") or {}) \
         if ran is not None and (ran / RUN_FILE).exists() else {}
-    labels = [label for name in [baseline, *others]           # an engine by its run's name
-              for label in ([name] if name in engines
-                            else [spec.label for spec in parse_variants(name)])]
+    labels = list(dict.fromkeys(                               # an engine by its run's name
+        label for name in [baseline, *others]
+        for label in ([name] if name in engines else [spec.label for spec in parse_variants(name)])))
     if len(labels) != 1 + len(others):
         raise HarnessError("compare needs distinct variants (one is named twice)")
     if config is not None:
