@@ -252,6 +252,14 @@ def test_a_hung_or_crashing_engine_does_not_stop_the_run(tmp_path: Path) -> None
     assert set(rows.loc[rows["variant"] == "fake", "status"]) == {"ok"}
 
 
+def test_worker_processes_give_the_same_rows(tmp_path: Path) -> None:
+    """Each job starts its own engines, wherever it runs: the rows do not depend on it."""
+    for jobs in ("1", "2"):
+        assert invoke(*run_args(tmp_path / jobs, fake()), "--jobs", jobs).exit_code == 0
+    one, two = (load_results(tmp_path / jobs).drop(columns="time_s") for jobs in ("1", "2"))
+    assert one.equals(two) and (one["subject"] == ENGINE).sum() == 4
+
+
 def test_a_determinism_warning_is_said_and_recorded(tmp_path: Path) -> None:
     out = tmp_path / "run"
     result = invoke(*run_args(out, fake("drift")))
