@@ -9,7 +9,8 @@ count a function of the position and depth), ``hang`` (never answers ``go``), ``
 yet, creating it), ``ignore-nodes`` (never answers ``go nodes N`` without a depth, as GNU
 Chess), ``drift`` (its count grows by one each search, as a nondeterministic engine),
 ``crash-on-quit`` (dies with SIGSEGV on ``quit``, as GNU Chess), ``mute`` (never says
-``uciok``).
+``uciok``), ``hang-black`` and ``crash-black`` (``hang`` and ``crash`` with black to move
+only: the first WAC position, white to move, passes the check before a run).
 """
 
 from __future__ import annotations
@@ -50,9 +51,12 @@ def main() -> None:
         elif words[0] == "go":
             searches += 1
             depth = int(words[words.index("depth") + 1]) if "depth" in words else None
-            if mode == "hang" or (mode == "ignore-nodes" and depth is None):
+            black = board.turn == chess.BLACK
+            if mode == "hang" or (mode == "ignore-nodes" and depth is None) or \
+                    (mode == "hang-black" and black):
                 continue
-            if mode == "crash" or (mode == "crash-once" and not os.path.exists(marker)):
+            if mode == "crash" or (mode == "crash-once" and not os.path.exists(marker)) or \
+                    (mode == "crash-black" and black):
                 if marker:
                     open(marker, "w").close()
                 os.kill(os.getpid(), signal.SIGKILL)

@@ -252,6 +252,21 @@ def test_a_hung_or_crashing_engine_does_not_stop_the_run(tmp_path: Path) -> None
     assert set(rows.loc[rows["variant"] == "fake", "status"]) == {"ok"}
 
 
+def test_a_hang_or_a_crash_in_the_run_is_a_row_and_the_run_goes_on(tmp_path: Path) -> None:
+    out = tmp_path / "run"                  # WAC.001: white to move, WAC.002: black
+    result = invoke(*run_args(out, fake("hang-black", name="hangs"), fake("crash-black", name="dies")),
+                    "--engine-timeout", "0.5")
+    assert result.exit_code == 0, result.output
+    rows = load_results(out)
+    for name, status in (("hangs", "timeout"), ("dies", "crashed")):
+        mine = rows[rows["variant"] == name]
+        first, second = mine[mine["problem_id"] == "WAC.001"], mine[mine["problem_id"] == "WAC.002"]
+        assert first["status"].eq("ok").all() and len(first) == 2
+        assert second["status"].eq(status).all() and second["nodes"].isna().all()
+    assert "STOPPED: 4 of 16 searches" in result.output
+    assert "timeout on 2, crashed on 2" in result.output
+
+
 def test_worker_processes_give_the_same_rows(tmp_path: Path) -> None:
     """Each job starts its own engines, wherever it runs: the rows do not depend on it."""
     for jobs in ("1", "2"):
