@@ -265,6 +265,10 @@ def test_a_hang_or_a_crash_in_the_run_is_a_row_and_the_run_goes_on(tmp_path: Pat
         assert second["status"].eq(status).all() and second["nodes"].isna().all()
     assert "STOPPED: 4 of 16 searches" in result.output
     assert "timeout on 2, crashed on 2" in result.output
+    compared = invoke("compare", "alphabeta", "hangs", "--run", str(out), "--out", str(tmp_path / "c"))
+    assert compared.exit_code == 0, compared.output
+    assert "hangs on 1 of 2 problems (a node or OPEN limit, an engine's timeout or crash)" \
+        in compared.output
 
 
 def test_worker_processes_give_the_same_rows(tmp_path: Path) -> None:
