@@ -417,3 +417,37 @@ def test_a_run_beside_gnuchess(tmp_path: Path) -> None:
     gnu = rows[rows["variant"] == "gnuchess"]
     assert len(gnu) == 2 and (gnu["nodes"] > 0).all() and (gnu["seldepth"] >= 3).all()
     assert load_run_info(out)["engines"]["gnuchess"]["id_name"].startswith("GNU Chess")
+
+
+# -- results of schema version 3 (before engines) --------------------------------------------
+
+def as_version_3(out: Path, drop_problem: str | None = None) -> None:
+    """Turn the run in ``out`` into one an older harness wrote (schema version 3: no
+    ``subject``, ``depth_reached`` or ``seldepth``), without ``drop_problem``'s rows."""
+    import csv
+    import io
+
+    later = ("subject", "depth_reached", "seldepth")
+    rows = list(csv.DictReader(io.StringIO((out / "results.csv").read_text())))
+    columns = [c for c in rows[0] if c not in later]
+    text = io.StringIO()
+    writer = csv.DictWriter(text, fieldnames=columns, extrasaction="ignore", lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(row for row in rows if row["problem_id"] != drop_problem)
+    (out / "results.csv").write_text(text.getvalue())
+    info = load_run_info(out)
+    info.update(schema_version=3, columns=columns, finished=None if drop_problem else info["finished"])
+    (out / "run.json").write_text(json.dumps(info))
+
+
+def test_a_version_3_run_is_read_and_resumed_as_version_4(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    assert invoke("run", "--suite", "wac.epd", "--limit", "2", "--variants", "alphabeta",
+                  "--depth", "1", "--no-progress", "--out", str(out)).exit_code == 0
+    as_version_3(out, drop_problem="WAC.002")
+    old = load_results(out)
+    assert list(old["subject"]) == ["variant"] and old["depth_reached"].isna().all()
+    result = invoke("run", "--resume", str(out), "--no-progress")
+    assert result.exit_code == 0, result.output
+    assert load_run_info(out)["schema_version"] == 4
+    assert list(load_results(out)["subject"]) == ["variant", "variant"]

@@ -181,7 +181,7 @@ def resume_experiment(run_dir: str | Path, execution: Execution = Execution(),
     load_run_info(run_dir)                      # not a run folder: say so before locking it
     with hold_folder(run_dir):
         info = load_run_info(run_dir)
-        if info.get("schema_version") != SCHEMA_VERSION:
+        if info.get("schema_version") not in RESUMABLE_VERSIONS:
             raise HarnessError(f"{run_dir / RUN_FILE}: schema version "
                                f"{info.get('schema_version')!r} is not supported (this harness "
                                f"writes version {SCHEMA_VERSION})")
@@ -196,6 +196,9 @@ def resume_experiment(run_dir: str | Path, execution: Execution = Execution(),
             rewrite_results(run_dir / RESULTS_FILE,
                             [row for rows in complete.values() for row in rows], plan.columns)
             info.setdefault("resumed", []).append({"at": now(), "problems_kept": len(complete)})
+            # A version-3 run's kept rows were rewritten with version 4's columns (the
+            # variants' subject, no depth reached): it is a version-4 run from now on.
+            info.update(schema_version=SCHEMA_VERSION, columns=list(plan.columns))
             info["execution"] = asdict(execution)
             write_run_info(run_dir, info)
             return _execute(plan, config, run_dir, info, complete.keys(), workers, progress, report)
@@ -298,6 +301,10 @@ def _check_files_kept(plan: Plan) -> None:
                                "now): its rows may mix two versions of the file; put it back and "
                                "start a new run with another --out")
 
+
+RESUMABLE_VERSIONS = (3, SCHEMA_VERSION)
+"""The schema versions of a run :func:`resume_experiment` finishes: version 3 lacks only the
+columns of engines' rows, which its rows (all variants') are read with."""
 
 ProblemKey = tuple[str, str]
 """A problem's identity in ``results.csv``: its set and its id."""
