@@ -4,6 +4,8 @@ with its ``id name`` and options, and how a run names it (the library:
 
 from __future__ import annotations
 
+import shlex
+
 import click
 
 from harness.command_line import OneLineUsage, reports_errors
@@ -22,7 +24,7 @@ def engines(names: tuple[str, ...]) -> None:
     found, missing = find_engines(names)
     for engine in found:
         click.echo(f"{engine.spec.name}: {engine.id_name or '(no id name)'}")
-        click.echo(f"    --engine {engine.spec.text}")
+        click.echo(f"    --engine {shlex.quote(engine.spec.text)}")
         for option in engine.options:
             click.echo(f"    option {option}")
     for line in missing:

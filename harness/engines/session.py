@@ -35,9 +35,10 @@ START_TIMEOUT = 10.0
 """Seconds an engine has to answer ``uci`` with ``uciok`` (and ``isready``): longer is not a
 UCI engine (``/bin/cat`` echoes ``uci`` and waits)."""
 
-DEFAULT_OPTIONS = (("Threads", "1"), ("Hash", "16"))
+DEFAULT_OPTIONS = (("Threads", "1"), ("Hash", "16"), ("OwnBook", "false"))
 """What the harness sets where an engine offers it and the spec does not: one thread (node
-counts repeat only single-threaded) and 16 MB of hash (the same for every engine)."""
+counts repeat only single-threaded), 16 MB of hash (the same for every engine) and no
+opening book (GNU Chess and Toga II use theirs by default: a book move is not a search)."""
 
 CLEAR_HASH = "Clear Hash"
 """The button option that empties an engine's table (Stockfish, Toga II, Glaurung): pressed
