@@ -13,6 +13,7 @@ import click
 
 from harness.check.game import CheckOptions, self_test
 from harness.cli_ablate import ablate
+from harness.cli_engines import engines
 from harness.cli_match import match
 from harness.cli_perft import perft
 from harness.cli_reproduce import reproduce
@@ -121,12 +122,21 @@ def games() -> None:
 @click.option("--resume", "resume_dir", type=click.Path(file_okay=False, exists=True),
               metavar="DIR", help="Finish an interrupted run (its configuration is in DIR/run.json).")
 @MEASURE
+@click.option("--engine", "engines", multiple=True, metavar="SPEC",
+              help="A UCI engine searched beside the variants (chess): NAME=COMMAND[,Option=Value"
+                   "...], e.g. gnuchess='gnuchess --uci',Hash=16; repeatable.")
+@click.option("--nodes", "engine_nodes", type=int, default=None, metavar="N",
+              help="Engines: go nodes N beside the depth (refused for an engine that ignores it).")
+@click.option("--engine-timeout", type=float, default=120.0, show_default=True, metavar="S",
+              help="Engines: seconds a search may take; past it the engine is killed, its row "
+                   "says timeout and the run goes on.")
 @ALLOW_DISAGREEMENT
 @click.pass_context
 @reports_errors
 @stops_on_sigterm
 def run(ctx: click.Context, /, variant_list: str, epd_out: str | None, out_dir: str | None,
-        resume_dir: str | None, measure: str, allow_disagreement: bool, **options: Any) -> None:
+        resume_dir: str | None, measure: str, allow_disagreement: bool, engines: tuple[str, ...],
+        engine_nodes: int | None, engine_timeout: float, **options: Any) -> None:
     """Search problems with variants at fixed depths; write the run folder: results.csv,
     run.json, summary.csv, charts and report.html.
 
@@ -161,6 +171,9 @@ def run(ctx: click.Context, /, variant_list: str, epd_out: str | None, out_dir: 
         exit_if_disagreeing(outputs, allow_disagreement)
         return
     if not (options["tree_files"] or options["tree_specs"] or options["suites"] or options["problems"]):
+        if engines or engine_nodes is not None:
+            raise HarnessError("--engine searches chess problems: give --suite EPD (or "
+                               "--problems chess:FILE)")
         click.echo("No problems given: running the default comparison (synthetic trees, every "
                    "variant; the project's chess suite, core variants).", err=True)
         out_dir = chosen_out(out_dir) or default_out("run")
@@ -174,7 +187,10 @@ def run(ctx: click.Context, /, variant_list: str, epd_out: str | None, out_dir: 
         click.echo(f"wrote {', '.join(str(o.run_dir) for o in outputs)} and {index}")
         exit_if_disagreeing(outputs, allow_disagreement)
         return
-    config = make_config(variant_list, options)
+    from dataclasses import replace
+
+    config = replace(make_config(variant_list, options), engines=engines,
+                     engine_nodes=engine_nodes, engine_timeout=engine_timeout)
     out_dir = chosen_out(out_dir) or default_out("run")
     try:
         output = run_experiment(config, out_dir, command=["harness", *sys.argv[1:]],
@@ -549,6 +565,7 @@ def suites_generate(count: int, seed: int, out: str, jobs: int | None) -> None:
 
 
 cli.add_command(ablate)
+cli.add_command(engines)
 cli.add_command(match)
 cli.add_command(perft)
 cli.add_command(reproduce)

@@ -32,28 +32,43 @@ from harness.games.othello import compiled as othello_compiled
 from harness.search import compiled, engine
 from harness.search.counters import COUNTER_NAMES, SELECTIVE_COUNTERS, TREE_COUNTER_NAMES
 
-SCHEMA_VERSION = 3
-"""Version of the layout of ``results.csv`` and ``run.json``; loading checks it. Version 3
-added the ``frame`` column, version 2 the ``game`` column (and made ``fen`` chess's own
-column); versions 1 and 2 are still read."""
-READABLE_VERSIONS = (1, 2, SCHEMA_VERSION)
+SCHEMA_VERSION = 4
+"""Version of the layout of ``results.csv`` and ``run.json``; loading checks it. Version 4
+added UCI engines' rows (the ``subject``, ``depth_reached`` and ``seldepth`` columns, and
+``run.json``'s ``engines``), version 3 the ``frame`` column, version 2 the ``game`` column
+(and made ``fen`` chess's own column); versions 1 to 3 are still read."""
+READABLE_VERSIONS = (1, 2, 3, SCHEMA_VERSION)
 """Versions :func:`load_results` reads (a version-1 run's ``game`` comes from its suites;
-a run before version 3 has an empty ``frame``: :data:`UNKNOWN_FRAME`)."""
+a run before version 3 has an empty ``frame``: :data:`UNKNOWN_FRAME`; one before version 4
+holds only the harness's own searches: ``subject`` :data:`VARIANT`)."""
 
 ROW_COLUMNS = (
     "game", "suite", "problem_id", "variant", "options", "depth", "tt_size", "iterative",
     "score", "bound", "best_move", "pv", "solved", "status", *COUNTER_NAMES,
-    *TREE_COUNTER_NAMES, "minimal_leaves", "minimal_source", "time_s", "frame",
+    *TREE_COUNTER_NAMES, "minimal_leaves", "minimal_source", "subject", "depth_reached", "seldepth",
+    "time_s", "frame",
 )
 """The columns of every ``results.csv``, in order; the games of a run add theirs after
 (:attr:`harness.games.base.Game.columns`, recorded in ``run.json``)."""
 
+VARIANT = "variant"
+"""The ``subject`` of a row searched by the harness's own search (a variant)."""
+ENGINE = "engine"
+"""The ``subject`` (and the ``frame``) of a row searched by a UCI engine
+(:mod:`harness.engines`): its ``variant`` is the engine's name."""
+NOT_MEASURED = tuple(c for c in (*COUNTER_NAMES, *TREE_COUNTER_NAMES, "tt_size", "iterative")
+                     if c != "nodes")
+"""The columns an engine's row leaves empty: the harness's own counters (and its table and
+deepening), which no engine reports; ``nodes`` is the engine's own count."""
+
 LATER_COLUMNS = {"tt_deep_cutoffs": "0", "frame": "", "repetition_draws": "0",
-                 **{name: "0" for name in SELECTIVE_COUNTERS}}
+                 **{name: "0" for name in SELECTIVE_COUNTERS},
+                 "subject": VARIANT, "depth_reached": "", "seldepth": ""}
 """Columns added after schema version 2 was first written, each with what a results file
 without it is read with: 0 for a counter (its searches were made before the harness counted
 it; the selective switches' counters: before those switches), an empty ``frame`` (nobody
-recorded which frame ran them: :data:`UNKNOWN_FRAME`)."""
+recorded which frame ran them: :data:`UNKNOWN_FRAME`), the ``subject`` :data:`VARIANT` and
+no depth reached (no engine searched before version 4)."""
 
 UNKNOWN_FRAME = "frame unknown"
 """What is said of a row whose ``frame`` is empty (a results file of schema version 1 or 2)."""
@@ -141,10 +156,11 @@ def rewrite_results(path: Path, rows: Iterable[Mapping[str, Any]],
 
 
 NUMBER_COLUMNS = ("depth", "tt_size", "iterative", "score", "solved", *COUNTER_NAMES,
-                  *TREE_COUNTER_NAMES, "minimal_leaves", "time_s")
+                  *TREE_COUNTER_NAMES, "minimal_leaves", "depth_reached", "seldepth", "time_s")
 """Columns of ``results.csv`` read as numbers; the others (a game's columns too) are text."""
-OPTIONAL_NUMBERS = ("minimal_leaves", "solved", "score")
-"""Numeric columns that may be empty (NaN)."""
+OPTIONAL_NUMBERS = ("minimal_leaves", "solved", "score", "depth_reached", "seldepth")
+"""Numeric columns that may be empty (NaN); an engine's row leaves :data:`NOT_MEASURED`
+empty too, and its ``nodes`` when its search ended without a result."""
 
 
 SEARCH_KEY = ("suite", "problem_id", "variant", "depth")
@@ -187,7 +203,10 @@ def check_rows(path: Path, rows: list[dict[str, str]], lines: list[int], skipped
         frame[column] = pd.to_numeric(frame[column], errors="coerce")    # "" is NaN
     line = pd.Series(lines, dtype="int64")
     required = [c for c in NUMBER_COLUMNS if c not in OPTIONAL_NUMBERS]
-    bad = frame[required].isna().any(axis=1).to_numpy()
+    ours = [c for c in required if c not in (*NOT_MEASURED, "nodes")]
+    engine = (frame["subject"] == ENGINE).to_numpy()
+    bad = np.where(engine, frame[ours].isna().any(axis=1).to_numpy(),
+                   frame[required].isna().any(axis=1).to_numpy())
     if bad.any():
         skipped = "; ".join(filter(None, [skipped, f"{int(bad.sum())} rows with a count that "
                                                    "is not a number"]))
@@ -201,10 +220,12 @@ def check_rows(path: Path, rows: list[dict[str, str]], lines: list[int], skipped
         ("time_s", ~(frame["time_s"] >= 0) | ~np.isfinite(frame["time_s"]),
          "a time is finite and not negative"),
     ]
-    for name, recorded in (("variant", info.get("variants")), ("suite", info.get("suites"))):
+    subjects = {**dict(info.get("variants") or {}), **dict(info.get("engines") or {})}
+    subject = "variant or engine" if info.get("engines") else "variant"
+    for name, recorded in (("variant", subjects), ("suite", info.get("suites"))):
         if isinstance(recorded, Mapping) and recorded:
             checks.append((name, ~frame[name].isin(list(recorded)),
-                           f"not a {'variant' if name == 'variant' else 'problem set'} of this "
+                           f"not a {subject if name == 'variant' else 'problem set'} of this "
                            f"run (run.json: {', '.join(map(str, recorded))})"))
     for name, wrong, reason in checks:
         if wrong.any():
@@ -246,14 +267,14 @@ def refuse_other_output(folder: Path, mine: str, hint: str = "choose another --o
 
 
 def missing_searches(info: Mapping[str, Any], results: pd.DataFrame) -> int:
-    """How many searches a finished run planned (``run.json``: its problems x variants x
-    depths, one depth per problem searched to its own) that ``results`` lacks: a file cut
+    """How many searches a finished run planned (``run.json``: its problems x (variants and
+    engines) x depths, one depth per problem searched to its own) that ``results`` lacks: a file cut
     or edited after the run (0 for an unfinished run, which says so itself)."""
     if not info.get("finished"):
         return 0
     try:
         depths = len((info.get("config") or {}).get("depths") or [None])
-        planned = int(info["problems"]) * len(info["variants"]) * depths
+        planned = int(info["problems"]) * (len(info["variants"]) + len(info.get("engines") or {})) * depths
     except (KeyError, TypeError, ValueError):
         return 0
     return max(0, planned - len(results))
@@ -304,7 +325,8 @@ def load_results(run_dir: str | Path) -> pd.DataFrame:
             "a header and no rows (no problem finished)"
         raise HarnessError(f"{path}: {what}; {repair}")
     for column in NUMBER_COLUMNS:
-        if column not in OPTIONAL_NUMBERS and column != "time_s":
+        # An engine's rows leave the harness's counters empty (NaN): those stay floats.
+        if column not in OPTIONAL_NUMBERS and column != "time_s" and frame[column].notna().all():
             frame[column] = frame[column].astype("int64")
     if skipped:
         warnings.warn(f"{path}: read {len(frame)} complete rows, skipped {skipped}; {repair}",

@@ -105,7 +105,7 @@ def test_the_frame_column_is_written_and_read_back(mixed: tuple[str, Path]) -> N
     _, out = mixed
     header = (out / "results.csv").read_text().splitlines()[0].split(",")
     assert header[:len(ROW_COLUMNS)] == list(ROW_COLUMNS) and header[-1] == "frame"
-    assert json.loads((out / "run.json").read_text())["schema_version"] == SCHEMA_VERSION == 3
+    assert json.loads((out / "run.json").read_text())["schema_version"] == SCHEMA_VERSION == 4
     rows = load_results(out)
     assert set(rows["frame"]) <= set(FRAMES)
     assert frame_of(out, "sss") == "best-first"

@@ -22,6 +22,7 @@ import pandas as pd
 
 from harness.errors import DISAGREEMENT_EXIT, DISAGREEMENTS_FILE, HarnessError
 from harness.report.stopped import finished, stopped_mask
+from harness.results import ENGINE
 from harness.search.agreement import Answer, disagreement, reference_first
 from harness.search.registry import VARIANTS, parse_variants
 
@@ -35,6 +36,9 @@ RECHECKS_FILE = "rechecks.csv"
 RECHECK_LABEL = "alphabeta without a table (re-check)"
 """The label of a re-check's answer among a question's answers."""
 
+ENGINE_REASON = ("a UCI engine: its own evaluation and pruning, so its score is never "
+                 "cross-checked with the harness's")
+"""Why an engine's answers stay out of the check (:mod:`harness.engines`)."""
 REFERENCE = next(v.name for v in VARIANTS if v.reference)
 """The variant every answer is checked against first (minimax)."""
 QUESTION = ["game", "suite", "problem_id", "depth"]
@@ -189,8 +193,10 @@ def check_answers(results: pd.DataFrame, info: Mapping[str, Any] | None = None,
     labels = [str(v) for v in pd.unique(results["variant"])] if len(results) else []
     columns = [*by, *COLUMNS[len(QUESTION):]]
     checked, unchecked = [], {}
+    engines = set(results.loc[results["frame"] == ENGINE, "variant"].astype(str)) \
+        if "frame" in results.columns else set()
     for label in labels:
-        reason = inexact_reason(label)
+        reason = ENGINE_REASON if label in engines else inexact_reason(label)
         if reason is None:
             checked.append(label)
         else:

@@ -520,7 +520,8 @@ def scatter_chart(results: pd.DataFrame, baseline: str, others: Sequence[str],
         for k, other in enumerate(others):
             ax = axes[k // cols][k % cols]
             paired = pair(results, baseline, other)
-            paired = paired[paired["depth"] == depth]
+            # an engine's search that timed out or crashed has no count: no point to draw
+            paired = paired[(paired["depth"] == depth)].dropna(subset=["nodes_a", "nodes_b"])
             a = paired["nodes_a"].to_numpy(dtype=float)
             b = paired["nodes_b"].to_numpy(dtype=float)
             if len(paired) == 0:

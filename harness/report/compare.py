@@ -36,7 +36,9 @@ from harness.report.measures import (
     verdict,
     wrong_verdict,
 )
+from harness.report.solved import solved_flags
 from harness.report.stopped import stopped_mask
+from harness.results import ENGINE
 from harness.search.agreement import disagreement
 from harness.search.registry import parse_variants
 
@@ -48,8 +50,8 @@ REQUIRED = ("suite", "problem_id", "variant", "depth", "nodes")
 
 PAIRED_COUNTERS = ("nodes", "zw_searches", "researches", "fail_highs", "fail_highs_first",
                    "score", "bound", "tt_size", "iterative", "status", "tt_deep_cutoffs",
-                   "time_s", "frame")
-"""Counters (and the answer, conditions, time and frame) carried into a paired frame (when
+                   "time_s", "frame", "solved")
+"""Counters (and the answer, conditions, time, frame and whether solved) carried into a paired frame (when
 the results have them)."""
 
 POOLED = "all problem sets (pooled)"
@@ -339,6 +341,12 @@ def conditions(part: pd.DataFrame, baseline: str, other: str, window: bool) -> s
     iterative deepening, and (with a root window given) a driver's own windows."""
     if part.empty:
         return ""
+    engines = [name for name, side in ((other, "b"), (baseline, "a")) if _is_engine(part, side)]
+    if engines:
+        return (f"{' and '.join(engines)}: a UCI engine, its own search, table, evaluation "
+                "and node count (quiescence included; the harness's nodes leave its qnodes "
+                "out); compared: nodes at equal depth" + _solved_text(part, baseline, other)
+                + "; not its answers, nor its time against the harness's frames")
     said = []
     for name, side in ((other, "b"), (baseline, "a")):
         table = int(part[f"tt_size_{side}"].max()) if f"tt_size_{side}" in part.columns else 0
@@ -356,6 +364,25 @@ def conditions(part: pd.DataFrame, baseline: str, other: str, window: bool) -> s
         items += ["its own windows, not the root window given"] if own else []
         words.append(f"{name}: {', '.join(items)}")
     return "; ".join(words)
+
+
+def _solved_text(part: pd.DataFrame, baseline: str, other: str) -> str:
+    """Both sides' solve counts over the paired problems (``bm``/``am``), as words; empty
+    when the problems have no solutions."""
+    if "solved_a" not in part.columns:
+        return ""
+    a, b = solved_flags(part["solved_a"]), solved_flags(part["solved_b"])
+    judged = a.notna() & b.notna()
+    if not judged.any():
+        return ""
+    return (f", solved {int((b[judged] == 1).sum())} ({other}) against "
+            f"{int((a[judged] == 1).sum())} ({baseline}) of {int(judged.sum())}")
+
+
+def _is_engine(part: pd.DataFrame, side: str) -> bool:
+    """Whether ``side``'s searches of a paired frame were a UCI engine's (its ``frame``)."""
+    column = f"frame_{side}"
+    return column in part.columns and bool((part[column] == ENGINE).any())
 
 
 def _own_windows(label: str) -> bool:

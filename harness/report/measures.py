@@ -144,7 +144,7 @@ def stopped_verdict(row: Mapping[str, Any], baseline: str, other: str) -> str:
     who = [f"{other} on {b}"] if b else []
     who += [f"{baseline} (the baseline) on {a}"] if a else []
     return (f"stopped before the end: {' and '.join(who)} of {total} problems (a node or "
-            f"OPEN limit): no verdict on {measure_of(row).noun}.")
+            f"OPEN limit, an engine's timeout or crash): no verdict on {measure_of(row).noun}.")
 
 
 def wrong_verdict(row: Mapping[str, Any], baseline: str, other: str, n: int) -> str:

@@ -99,7 +99,9 @@ def summary_table(results: pd.DataFrame, baseline: str | None = None, seed: int 
             "suite": suite, "variant": variant, "depth": depth, "problems": len(part),
             "stopped": int(stopped_mask(part).sum()),
             "nodes": int(part["nodes"].sum()),
-            "leaves": int(part["leaves"].sum()) if "leaves" in part.columns else math.nan,
+            # An engine's leaves are not measured: empty, not 0 (harness.results.NOT_MEASURED).
+            "leaves": (int(part["leaves"].sum()) if "leaves" in part.columns
+                       and part["leaves"].notna().any() else math.nan),
             "solved": int(known.sum()) if len(known) else math.nan,
             "solve_rate": float(known.mean()) if len(known) else math.nan,
             "research_rate": column_rate(part, "researches", "zw_searches"),
@@ -114,13 +116,15 @@ def summary_table(results: pd.DataFrame, baseline: str | None = None, seed: int 
             paired = paired[(paired["suite"] == suite) & (paired["depth"] == depth)]
             halted = (stopped_mask(paired.rename(columns={"status_a": "status"}))
                       | stopped_mask(paired.rename(columns={"status_b": "status"})))
-            ratios = stats.ratios(paired["nodes_a"].to_numpy(), paired["nodes_b"].to_numpy())
-            low, high = stats.bootstrap_interval(ratios, seed, resamples)
-            row.update(paired=len(paired), ratio=stats.geometric_mean(ratios), ratio_low=low,
-                       ratio_high=high)
             if halted.any():        # a stopped search is not a result: no ratio
+                # (an engine's stopped search has no count at all: nothing to divide)
                 row.update(paired=int((~halted).sum()), ratio=math.nan, ratio_low=math.nan,
                            ratio_high=math.nan)
+            else:
+                ratios = stats.ratios(paired["nodes_a"].to_numpy(), paired["nodes_b"].to_numpy())
+                low, high = stats.bootstrap_interval(ratios, seed, resamples)
+                row.update(paired=len(paired), ratio=stats.geometric_mean(ratios), ratio_low=low,
+                           ratio_high=high)
         rows.append(row)
     return pd.DataFrame(rows, columns=list(SUMMARY_COLUMNS))
 

@@ -30,15 +30,15 @@ def summarize(results: pd.DataFrame) -> pd.DataFrame:
     grouped = results.groupby(keys, sort=False)
     summary = grouped.agg(
         problems=("problem_id", "count"),
-        nodes=("nodes", "sum"),
-        leaves=("leaves", "sum"),
+        nodes=("nodes", _total),
+        leaves=("leaves", _total),
         minimal_leaves=("minimal_leaves", lambda s: s.sum() if s.notna().all() else float("nan")),
-        zw_searches=("zw_searches", "sum"),
-        researches=("researches", "sum"),
-        research_nodes=("research_nodes", "sum"),
-        fail_highs=("fail_highs", "sum"),
-        fail_highs_first=("fail_highs_first", "sum"),
-        passes=("passes", "sum"),
+        zw_searches=("zw_searches", _total),
+        researches=("researches", _total),
+        research_nodes=("research_nodes", _total),
+        fail_highs=("fail_highs", _total),
+        fail_highs_first=("fail_highs_first", _total),
+        passes=("passes", _total),
         time_s=("time_s", "sum"),
         frame=("frame", frames_text),
     ).reset_index()
@@ -51,7 +51,7 @@ def summarize(results: pd.DataFrame) -> pd.DataFrame:
     if "solved" in results and results["solved"].notna().any():
         summary["solve_rate"] = grouped["solved"].mean().to_numpy()
     summary.insert(list(summary.columns).index("leaves") + 1, "qnodes",
-                   grouped["qnodes"].sum().to_numpy())
+                   grouped["qnodes"].sum(min_count=1).to_numpy())
     fh = summary["fail_highs"]
     summary["fh_first_rate"] = summary["fail_highs_first"].where(fh > 0) / fh.where(fh > 0)
     seconds = summary["time_s"].where(summary["time_s"] > 0)
@@ -59,6 +59,12 @@ def summarize(results: pd.DataFrame) -> pd.DataFrame:
     summary["nodes_per_s"] = summary["nodes"] / seconds
     summary["frame"] = summary.pop("frame")
     return summary
+
+
+def _total(values: pd.Series) -> float:
+    """A column's total over a group; NaN (said ``-``) when every row left it empty: an
+    engine's rows, whose harness counters are not measured (:data:`harness.results.NOT_MEASURED`)."""
+    return float("nan") if values.isna().all() else values.sum()
 
 
 def format_summary(summary: pd.DataFrame, measure: Measure = NODES) -> str:
@@ -177,7 +183,27 @@ def brief_summary(results: pd.DataFrame, baseline: str | None = None, seed: int 
                       f"{deepest['problem_id'].nunique()} problems)"]
         lines += _brief_set(deepest, baseline, seed, resamples, info, measure)
         lines += _brief_solved(deepest)
-    return "\n".join(lines)
+    return "\n".join(lines + engine_lines(info))
+
+
+def engine_lines(info: Mapping[str, Any] | None) -> list[str]:
+    """What a run with UCI engines says of them: each one's ``id name`` and settings, that
+    their nodes and times are their own and their answers never cross-checked, and each
+    determinism warning (the same search twice differed). Nothing without engines."""
+    engines = dict((info or {}).get("engines") or {})
+    if not engines:
+        return []
+    lines = ["", "Engines beside the variants (UCI programs: compared by nodes at equal depth and "
+                 "solve rate; their nodes and times are their own, their answers never "
+                 "cross-checked):"]
+    for name, record in engines.items():
+        settings = ", ".join(f"{k}={v}" for k, v in dict(record.get("settings") or {}).items())
+        limits = dict(record.get("limits") or {})
+        nodes = f"; go nodes {limits['nodes']:,}" if limits.get("nodes") else ""
+        lines.append(f"  {name}: {record.get('id_name') or '(no id name)'} "
+                     f"({' '.join(record.get('command') or [])}; {settings or 'its defaults'}{nodes})")
+    lines += [f"  WARNING: {line}" for line in (info or {}).get("engine_warnings") or []]
+    return lines
 
 
 def _brief_set(deepest: pd.DataFrame, baseline: str, seed: int, resamples: int,

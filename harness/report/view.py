@@ -415,8 +415,8 @@ def answers_box(answers: AnswerCheck | None, stopped: int = 0,
         return None
     if answers.rows.empty:
         said = (f"STOPPED: {stopped} of {searches} searches stopped before their end (a node "
-                "or OPEN limit): they are not results, and no ratio, verdict, chart or "
-                "cross-check counts them. " if stopped else "")
+                "or OPEN limit, an engine's timeout or crash): they are not results, and no "
+                "ratio, verdict, chart or cross-check counts them. " if stopped else "")
         return AnswersBox(False, said + answers.note())
     head, *first = answers.lines(first=5)
     head = head.removeprefix("ANSWERS DISAGREE: ")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shlex
+import warnings
 from collections.abc import Collection, Iterator, Sequence
 from contextlib import ExitStack, closing, contextmanager, nullcontext
 from dataclasses import asdict, dataclass, replace
@@ -11,10 +12,11 @@ from typing import Any
 
 import pandas as pd
 
+from harness.engines.probe import check_engine
 from harness.errors import HarnessError, check_writable
 from harness.files import file_sha256, write_whole
 from harness.games.base import Problem
-from harness.games.chess.game import Chess, export_epd
+from harness.games.chess.game import Chess, export_epd, position_of
 from harness.games.registry import find_game
 from harness.lock import hold_folder, reading_folder
 from harness.report.answers import DISAGREEMENTS_FILE, AnswerCheck, check_answers, load_rechecks
@@ -139,6 +141,7 @@ def run_experiment(config: ExperimentConfig, run_dir: str | Path,
         if not any(record.get("game") == Chess.name for record in plan.suites.values()):
             raise HarnessError(f"--epd-out {epd_out}: no chess problems to write as EPD")
         check_writable(epd_out, "--epd-out")
+    engine_info = check_engines(plan, config, progress)       # a bad engine: nothing written
     with (starting_workers(execution, len(plan.problems), progress) as workers,
           hold_folder(run_dir, command)):
         refuse_other_output(run_dir, "run")
@@ -164,6 +167,7 @@ def run_experiment(config: ExperimentConfig, run_dir: str | Path,
             "finished": None,
             "problems": len(plan.problems),
         }
+        info |= engine_info
         write_run_info(run_dir, info)
         return _execute(plan, config, run_dir, info, set(), workers, progress, report)
 
@@ -179,7 +183,7 @@ def resume_experiment(run_dir: str | Path, execution: Execution = Execution(),
     load_run_info(run_dir)                      # not a run folder: say so before locking it
     with hold_folder(run_dir):
         info = load_run_info(run_dir)
-        if info.get("schema_version") != SCHEMA_VERSION:
+        if info.get("schema_version") not in RESUMABLE_VERSIONS:
             raise HarnessError(f"{run_dir / RUN_FILE}: schema version "
                                f"{info.get('schema_version')!r} is not supported (this harness "
                                f"writes version {SCHEMA_VERSION})")
@@ -187,12 +191,16 @@ def resume_experiment(run_dir: str | Path, execution: Execution = Execution(),
         config = ExperimentConfig.from_dict(info["config"])
         plan = plan_experiment(config, progress)
         check_plan(run_dir, info, plan)
+        _check_same_engines(run_dir, info, check_engines(plan, config, progress))
         with announced(progress or Listener(), f"reading the rows kept in {run_dir}"):
             complete = _complete_rows(run_dir / RESULTS_FILE, plan, config, info)
         with starting_workers(execution, len(plan.problems), progress) as workers:
             rewrite_results(run_dir / RESULTS_FILE,
                             [row for rows in complete.values() for row in rows], plan.columns)
             info.setdefault("resumed", []).append({"at": now(), "problems_kept": len(complete)})
+            # A version-3 run's kept rows were rewritten with version 4's columns (the
+            # variants' subject, no depth reached): it is a version-4 run from now on.
+            info.update(schema_version=SCHEMA_VERSION, columns=list(plan.columns))
             info["execution"] = asdict(execution)
             write_run_info(run_dir, info)
             return _execute(plan, config, run_dir, info, complete.keys(), workers, progress, report)
@@ -210,10 +218,10 @@ def _execute(plan: Plan, config: ExperimentConfig, run_dir: Path, info: dict[str
             order[problem.suite, problem.problem_id] = i
             if (problem.suite, problem.problem_id) not in done:
                 yield (problem, labels, config.depths, plan.switches, config.measure_minimal,
-                       config.max_nodes)
+                       config.max_nodes, plan.engines, plan.engine_limits)
 
     # Every problem is searched to each depth given, else to its own (Problem.depths).
-    each = len(labels) * (len(config.depths) if config.depths else 1)
+    each = (len(labels) + len(plan.engines)) * (len(config.depths) if config.depths else 1)
     total = len(plan.problems)
     found = workers.map(search_problem, jobs(), cost=lambda job: _work(job[0]),
                         on_step=listener.searched)
@@ -249,6 +257,41 @@ def _execute(plan: Plan, config: ExperimentConfig, run_dir: Path, info: dict[str
     return RunOutput(run_dir, results_frame, info, answers)
 
 
+def check_engines(plan: Plan, config: ExperimentConfig,
+                  progress: Listener | None) -> dict[str, Any]:
+    """What ``run.json`` records of the run's engines, each checked before the first search
+    (:func:`harness.engines.probe.check_engine`: started, configured, ``go nodes`` tried
+    when limited, the first problem searched twice at the first depth): ``engines`` and
+    ``engine_warnings`` (each also a warning now). Nothing when the run has no engine."""
+    if not plan.engines:
+        return {}
+    first = plan.problems[0]
+    depth = first.depths(config.depths)[0]
+    where = f"{first.suite} {first.problem_id}"
+    records: dict[str, Any] = {}
+    said: list[str] = []
+    for spec in plan.engines:
+        with announced(progress or Listener(), f"checking engine {spec.name} ({where} twice, "
+                                               f"depth {depth})"):
+            checked = check_engine(spec, plan.engine_limits, position_of(first).fen, depth, where)
+        records[spec.name] = checked.record
+        if checked.warning:
+            said.append(checked.warning)
+            warnings.warn(checked.warning, UserWarning, stacklevel=2)
+    return {"engines": records, "engine_warnings": said}
+
+
+def _check_same_engines(run_dir: Path, info: dict[str, Any], now: dict[str, Any]) -> None:
+    """Refuse to resume with an engine whose ``id name`` (its version) is not the one its
+    rows were searched by."""
+    for name, record in dict(info.get("engines") or {}).items():
+        found = dict(now.get("engines") or {}).get(name, {}).get("id_name")
+        if found != record.get("id_name"):
+            raise HarnessError(f"{run_dir}: cannot resume: engine {name} was "
+                               f"{record.get('id_name')!r} when its rows were searched and is "
+                               f"{found!r} now; start a new run with another --out")
+
+
 def _check_files_kept(plan: Plan) -> None:
     """Refuse to finish a run whose problem file changed while it was read: its problems
     are read as they are reached, so its rows could mix two versions of the file."""
@@ -260,6 +303,10 @@ def _check_files_kept(plan: Plan) -> None:
                                "now): its rows may mix two versions of the file; put it back and "
                                "start a new run with another --out")
 
+
+RESUMABLE_VERSIONS = (3, SCHEMA_VERSION)
+"""The schema versions of a run :func:`resume_experiment` finishes: version 3 lacks only the
+columns of engines' rows, which its rows (all variants') are read with."""
 
 ProblemKey = tuple[str, str]
 """A problem's identity in ``results.csv``: its set and its id."""
@@ -313,7 +360,7 @@ def _complete_rows(path: Path, plan: Plan, config: ExperimentConfig,
     by_problem: dict[ProblemKey, list[dict[str, str]]] = {}
     for row in read_results(path, info).text:
         by_problem.setdefault((row["suite"], row["problem_id"]), []).append(row)
-    width = len(plan.variants)
+    width = len(plan.variants) + len(plan.engines)
     waiting = set(by_problem)
     complete: dict[ProblemKey, list[dict[str, str]]] = {}
     for problem in plan.problems:
@@ -348,7 +395,12 @@ def compare_variants(baseline: str, others: Sequence[str], out_dir: str | Path,
     nodes, or time (refused across frames; a run made for it is kept, and the refusal
     says where).
     """
-    labels = [spec.label for spec in parse_variants(",".join([baseline, *others]))]
+    ran = None if config is not None else Path(run_dir if run_dir is not None else out_dir)
+    engines = dict(load_run_info(ran).get("engines") or {}) \
+        if ran is not None and (ran / RUN_FILE).exists() else {}
+    labels = list(dict.fromkeys(                               # an engine by its run's name
+        label for name in [baseline, *others]
+        for label in ([name] if name in engines else [spec.label for spec in parse_variants(name)])))
     if len(labels) != 1 + len(others):
         raise HarnessError("compare needs distinct variants (one is named twice)")
     if config is not None:

@@ -5,9 +5,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from harness.engines.session import EngineLimits
+from harness.engines.spec import EngineSpec
 from harness.games.base import Problem, Tree
 from harness.games.registry import find_game
+from harness.results import VARIANT
 from harness.run.blame import Running, blamed
+from harness.run.engine_job import engine_rows
 from harness.run.executors import collector_paused, report_step
 from harness.search.minimal import knuth_moore, minimal_leaves
 from harness.search.registry import VariantSpec, parse_variants
@@ -16,8 +20,10 @@ from harness.search.run import Switches, run_search
 
 def search_problem(problem: Problem, variants: Sequence[str], depths: tuple[int, ...] | None,
                    switches: Switches, measure_minimal: bool = False,
-                   max_nodes: int | None = None) -> list[dict[str, Any]]:
-    """Every variant (given by label) at every depth on one problem: the job of a run.
+                   max_nodes: int | None = None, engines: Sequence[EngineSpec] = (),
+                   engine_limits: EngineLimits = EngineLimits()) -> list[dict[str, Any]]:
+    """Every variant (given by label) at every depth on one problem, then every UCI engine
+    (:mod:`harness.run.engine_job`): the job of a run.
 
     One tree serves every search of the problem, so what it caches about positions is
     computed once for all variants and depths. An exception from a plug-in's code (its
@@ -32,6 +38,8 @@ def search_problem(problem: Problem, variants: Sequence[str], depths: tuple[int,
     cache = getattr(tree, "cache", None)
     if cache is not None:
         cache.clear()                   # the problem is done: free its positions
+    if engines:
+        rows += engine_rows(problem, engines, engine_limits, problem.depths(depths))
     return rows
 
 
@@ -67,6 +75,7 @@ def _search(running: Running, tree: Tree, specs: Sequence[VariantSpec], depths: 
                 "status": result.status, **result.counters, **result.tree_counters,
                 "minimal_leaves": "" if minimal is None else minimal,
                 "minimal_source": source, "time_s": round(result.time_s, 6),
+                "subject": VARIANT, "depth_reached": "", "seldepth": "",
                 "frame": result.frame,
                 **game.columns_for(problem, result.best_move),
             })

@@ -10,6 +10,8 @@ from itertools import chain, islice
 from pathlib import Path
 from typing import Any
 
+from harness.engines.session import EngineLimits
+from harness.engines.spec import EngineSpec, parse_engines
 from harness.errors import HarnessError
 from harness.files import file_sha256
 from harness.games.base import FEATURES, Problem, ProblemStream, count_problems
@@ -52,6 +54,13 @@ class ExperimentConfig:
     profile: str = ""
     """The search profile the switches and the games' options were made from
     (:mod:`harness.run.profiles`; empty: none), recorded in full in ``run.json``."""
+    engines: tuple[str, ...] = ()
+    """UCI engines searched beside the variants, each ``NAME=COMMAND[,Option=Value...]``
+    (:mod:`harness.engines`): chess problem sets only."""
+    engine_nodes: int | None = None
+    """``go nodes N`` for every engine's search, beside its depth (``--nodes``)."""
+    engine_timeout: float = EngineLimits().timeout_s
+    """Seconds an engine's search may take before it is taken for hung (``timeout``)."""
 
     def __post_init__(self) -> None:
         """Check the fields' types in the library's own words (``ExperimentConfig.depths``),
@@ -78,7 +87,12 @@ class ExperimentConfig:
                                "variants as text ('pvs,negascout', 'all')")
         if not isinstance(self.switches, Switches):
             raise HarnessError(f"ExperimentConfig.switches: {self.switches!r} is not a Switches")
-        for name in ("max_nodes", "limit"):
+        engines: object = (self.engines,) if isinstance(self.engines, str) else self.engines
+        if not isinstance(engines, Sequence) or not all(isinstance(e, str) for e in engines):
+            raise HarnessError(f"ExperimentConfig.engines: {self.engines!r} is not a sequence of "
+                               "engine specs (NAME=COMMAND[,Option=Value...])")
+        object.__setattr__(self, "engines", tuple(engines))
+        for name in ("max_nodes", "limit", "engine_nodes"):
             value = getattr(self, name)
             if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
                 raise HarnessError(f"ExperimentConfig.{name}: {value!r} is not a whole number "
@@ -86,6 +100,12 @@ class ExperimentConfig:
 
     def as_dict(self) -> dict[str, Any]:
         data = asdict(self)
+        if not self.engines:
+            # A run without engines is recorded (and hashed) as before they existed.
+            for key in ("engines", "engine_nodes", "engine_timeout"):
+                data.pop(key)
+        else:
+            data["engines"] = list(self.engines)
         data["problems"] = list(self.problems)
         data["depths"] = None if self.depths is None else list(self.depths)
         return data
@@ -96,6 +116,7 @@ class ExperimentConfig:
         try:
             values = _from_version_1(dict(data))
             values["problems"] = tuple(values.get("problems", ()))
+            values["engines"] = tuple(values.get("engines", ()))
             if values.get("depths") is not None:
                 values["depths"] = tuple(values["depths"])
             values["switches"] = switches_from_json(values.get("switches", {}))
@@ -138,6 +159,10 @@ class Plan:
     switches: Switches = Switches()
     """The switches every search runs with: the configuration's, with the shared table
     (see :func:`shared_table`)."""
+    engines: list[EngineSpec] = field(default_factory=list)
+    """The UCI engines searched beside the variants (none: a run of variants only)."""
+    engine_limits: EngineLimits = EngineLimits()
+    """How every engine's search is limited beside its depth."""
 
 
 def shared_table(switches: Switches, variants: list[VariantSpec], own_tables: bool) -> Switches:
@@ -200,8 +225,35 @@ def plan_experiment(config: ExperimentConfig, progress: Listener | None = None) 
     columns = [*ROW_COLUMNS]
     for name in games:
         columns += [c for c in find_game(name).columns if c not in columns]
+    engines, limits = _plan_engines(config, variants, games)
     return Plan(chained(parts), variants, suites, tuple(columns),
-                shared_table(switches, variants, config.own_tables))
+                shared_table(switches, variants, config.own_tables), engines, limits)
+
+
+def _plan_engines(config: ExperimentConfig, variants: list[VariantSpec],
+                  games: list[str]) -> tuple[list[EngineSpec], EngineLimits]:
+    """The run's engines, parsed and checked against the rest of it (not yet started):
+    chess problems only, names apart from the variants', ``--nodes`` only with engines."""
+    engines = parse_engines(config.engines)
+    if not engines:
+        if config.engine_nodes is not None:
+            raise HarnessError(f"--nodes {config.engine_nodes}: limits the engines' searches, and "
+                               "no --engine is given (the harness's own: --max-nodes)")
+        return [], EngineLimits()
+    others = [g for g in games if g != "chess"]
+    if others:
+        raise HarnessError(f"--engine {engines[0].name}: UCI engines search chess positions, "
+                           f"and this run has {', '.join(others)} problems")
+    labels = {spec.label for spec in variants}
+    for spec in engines:
+        if spec.name in labels:
+            raise HarnessError(f"--engine {spec.name}: a variant of this run has that name (it "
+                               "keys the rows): name the engine otherwise")
+    if config.engine_nodes is not None and config.engine_nodes < 1:
+        raise HarnessError(f"--nodes {config.engine_nodes}: needs at least 1")
+    if not config.engine_timeout > 0:
+        raise HarnessError(f"--engine-timeout {config.engine_timeout:g}: needs more than 0 seconds")
+    return engines, EngineLimits(config.engine_nodes, config.engine_timeout)
 
 
 def _check_distinct(problems: Iterable[Problem]) -> None:

@@ -111,6 +111,8 @@ FRAMES = {
     "pure-python": "the search core run from its Python source (no build, or "
                    "HARNESS_PURE_PYTHON)",
     "best-first": "a best-first search (SSS*, DUAL*): an OPEN list, not the node frame",
+    "engine": "a UCI engine's own program (harness/engines): its nodes and times are its "
+              "own, never the harness's frames'",
 }
 """The frames a search may run in, each in words: what ``SearchResult.frame`` and the
 ``frame`` column of results.csv hold. A time or nodes-a-second figure of one frame says

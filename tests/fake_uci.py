@@ -1,0 +1,98 @@
+"""A fake UCI engine for the tests: just enough UCI (``uci``, ``isready``, ``setoption``,
+``ucinewgame``, ``position``, ``go``, ``stop``, ``quit``) to stand in for a real one, with
+modes that misbehave as real engines do, so the fault matrix runs where no engine is
+installed.
+
+Run as ``python fake_uci.py [MODE] [FILE]``. Modes: ``ok`` (answers every search, its node
+count a function of the position and depth), ``hang`` (never answers ``go``), ``crash``
+(dies on every ``go``), ``crash-once`` (dies on the first ``go`` when FILE does not exist
+yet, creating it), ``ignore-nodes`` (never answers ``go nodes N`` without a depth, as GNU
+Chess), ``drift`` (its count grows by one each search, as a nondeterministic engine),
+``crash-on-quit`` (dies with SIGSEGV on ``quit``, as GNU Chess), ``mute`` (never says
+``uciok``), ``hang-black`` and ``crash-black`` (``hang`` and ``crash`` with black to move
+only: the first WAC position, white to move, passes the check before a run).
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+import time
+import zlib
+
+import chess
+
+
+def main() -> None:
+    mode = sys.argv[1] if len(sys.argv) > 1 else "ok"
+    marker = sys.argv[2] if len(sys.argv) > 2 else ""
+    board = chess.Board()
+    searches = 0
+    for raw in sys.stdin:
+        line = raw.strip()
+        words = line.split()
+        if not words:
+            continue
+        if words[0] == "uci":
+            if mode == "mute":
+                continue
+            say("id name Fake UCI 1.0")
+            say("id author the harness's tests")
+            say("option name Hash type spin default 1 min 1 max 128")
+            say("option name Threads type spin default 1 min 1 max 4")
+            say("option name Clear Hash type button")
+            say("option name Style type combo default Normal var Normal var Risky")
+            say("uciok")
+        elif words[0] == "isready":
+            say("readyok")
+        elif words[0] == "position":
+            board = position(words)
+        elif words[0] == "go":
+            searches += 1
+            depth = int(words[words.index("depth") + 1]) if "depth" in words else None
+            black = board.turn == chess.BLACK
+            if mode == "hang" or (mode == "ignore-nodes" and depth is None) or \
+                    (mode == "hang-black" and black):
+                continue
+            if mode == "crash" or (mode == "crash-once" and not os.path.exists(marker)) or \
+                    (mode == "crash-black" and black):
+                if marker:
+                    open(marker, "w").close()
+                os.kill(os.getpid(), signal.SIGKILL)
+            depth = depth or 1
+            nodes = 100 * depth + zlib.crc32(board.fen().encode()) % 97
+            nodes += searches if mode == "drift" else 0
+            moves = sorted(move.uci() for move in board.legal_moves)
+            if not moves:
+                say("info depth 0 score mate 0")
+                say("bestmove (none)")
+                continue
+            say(f"info depth {depth} seldepth {depth + 2} score cp {nodes % 50 - 25} nodes {nodes} "
+                f"time 3 pv {moves[0]}")
+            say(f"bestmove {moves[0]}")
+        elif words[0] == "quit":
+            if mode == "crash-on-quit":
+                os.kill(os.getpid(), signal.SIGSEGV)
+            return
+    time.sleep(0)
+
+
+def position(words: list[str]) -> chess.Board:
+    if words[1] == "startpos":
+        board, rest = chess.Board(), words[2:]
+    else:
+        end = words.index("moves") if "moves" in words else len(words)
+        board, rest = chess.Board(" ".join(words[2:end])), words[end:]
+    for move in rest[1:]:
+        board.push_uci(move)
+    return board
+
+
+def say(text: str) -> None:
+    sys.stdout.write(text + "\n")
+    sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()
