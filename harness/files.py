@@ -8,6 +8,7 @@ file it was writing. Input files too big to hold are read a line at a time
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import tempfile
 from collections.abc import Iterator
@@ -95,3 +96,14 @@ def file_sha256(path: str | Path) -> str:
     except OSError as exc:
         raise HarnessError(f"{path}: cannot read: {exc.strerror or exc}") from None
     return digest.hexdigest()
+
+
+def read_json(path: Path, missing: str) -> Any:
+    """The JSON value in ``path``; a :class:`HarnessError` saying ``missing`` when there is
+    no such file, and the file, line, column and reason when it is not JSON."""
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise HarnessError(missing) from None
+    except json.JSONDecodeError as exc:
+        raise HarnessError(f"{path}:{exc.lineno}:{exc.colno}: invalid JSON: {exc.msg}") from None

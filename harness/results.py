@@ -23,7 +23,7 @@ import numpy as np
 import pandas as pd
 
 from harness.errors import HarnessError
-from harness.files import write_whole, writing
+from harness.files import read_json, write_whole, writing
 from harness.games.checkers import compiled as checkers_compiled
 from harness.games.chess import movegen
 from harness.games.connect4 import compiled as connect4_compiled
@@ -359,12 +359,7 @@ def find_runs(folder: str | Path) -> list[Path]:
 
 def load_run_info(run_dir: Path) -> dict[str, Any]:
     path = run_dir / RUN_FILE
-    try:
-        info = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise HarnessError(f"{path}: not a run folder (no {RUN_FILE})") from None
-    except json.JSONDecodeError as exc:
-        raise HarnessError(f"{path}:{exc.lineno}:{exc.colno}: invalid JSON: {exc.msg}") from None
+    info = read_json(path, f"{path}: not a run folder (no {RUN_FILE})")
     if not isinstance(info, dict):
         raise HarnessError(f"{path}: expected a JSON object")
     return info

@@ -22,7 +22,7 @@ from typing import Any
 import pandas as pd
 
 from harness.errors import HarnessError
-from harness.files import write_whole
+from harness.files import read_json, write_whole
 from harness.games.base import Game
 from harness.games.registry import parse_problem_name, split_items, with_defaults
 from harness.lock import hold_folder
@@ -288,12 +288,7 @@ def resume_ablation(out: str | Path, execution: Execution = Execution(),
 
 def _read_record(folder: Path) -> dict[str, Any]:
     path = folder / ABLATION_FILE
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise HarnessError(f"{folder}: not an ablation's folder (no {ABLATION_FILE})") from None
-    except json.JSONDecodeError as exc:
-        raise HarnessError(f"{path}: invalid JSON: {exc.msg}") from None
+    data = read_json(path, f"{folder}: not an ablation's folder (no {ABLATION_FILE})")
     if not isinstance(data, dict) or data.get("schema_version") != SCHEMA_VERSION:
         raise HarnessError(f"{path}: not an ablation of schema version {SCHEMA_VERSION}")
     return data
