@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     import pandas as pd
 
     from harness.games.chess.epd import EpdPosition
+    from harness.games.chess.tree import Ordering
 
 DEFAULT_DEPTH = 3
 """Depth searched on chess positions when none is given."""
@@ -49,6 +50,12 @@ class Chess(Game):
                           "valuable attacker"),
         "killers": Option(False, "killer moves (two per ply) after the captures"),
         "history": Option(False, "quiet moves by history score"),
+        "qsee": Option(False, "quiescence skips captures whose static exchange evaluation is "
+                       "negative (promotions always searched; with qchecks, quiet checks too)"),
+        "delta": Option(False, "delta pruning in quiescence: a capture is skipped when stand pat + "
+                        "its victim + 200 cannot reach alpha (off in the late endgame: phase <= 6)"),
+        "qchecks": Option(False, "quiet checks at the first quiescence ply (the horizon leaf); a "
+                          "qnode in check just below it searches every evasion, no stand pat"),
         "tree": Option("auto", "the chess tree that searches: compiled (_board.c), python (the "
                        "reference, over python-chess), or auto (compiled where it was built and "
                        "HARNESS_PURE_PYTHON is not set); the same nodes either way",
@@ -77,11 +84,9 @@ class Chess(Game):
 
     def tree(self, problem: Problem) -> Tree:
         from harness.games.chess.compiled import chess_tree
-        from harness.games.chess.tree import Ordering
 
-        ordering = Ordering(bool(problem.option("mvv_lva")), bool(problem.option("killers")),
-                            bool(problem.option("history")))
-        return chess_tree(position_of(problem).board(), ordering, str(problem.option("tree")))
+        return chess_tree(position_of(problem).board(), ordering_of(problem),
+                          str(problem.option("tree")))
 
     def work(self, problem: Problem) -> float:
         """The number of positions :data:`BREADTH_PLIES` plies from the position."""
@@ -100,6 +105,19 @@ class Chess(Game):
 
         move = chess.Move.from_uci(best_move) if best_move else chess.Move.null()
         return solved(position_of(problem), move)
+
+
+def ordering_of(problem: Problem) -> Ordering:
+    """The chess tree's switches a problem's options set: move ordering (``mvv_lva``,
+    ``killers``, ``history``) and the quiescence search's (``qsee``, ``delta``,
+    ``qchecks``: :mod:`harness.games.chess.quiescence`)."""
+    from harness.games.chess.quiescence import QuiescenceRules
+    from harness.games.chess.tree import Ordering
+
+    rules = QuiescenceRules(bool(problem.option("qsee")), bool(problem.option("delta")),
+                            bool(problem.option("qchecks")))
+    return Ordering(bool(problem.option("mvv_lva")), bool(problem.option("killers")),
+                    bool(problem.option("history")), rules)
 
 
 def position_of(problem: Problem) -> EpdPosition:

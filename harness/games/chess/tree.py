@@ -28,6 +28,18 @@ from harness.games.base import Move, QuiescenceCounters, SelectiveMargins
 from harness.games.chess.evaluation import MATE, SELECTIVE_MARGINS, material_sum, move_delta, score
 from harness.games.chess.movegen import move_code, mvv_lva, ordered_moves, ordered_tactical_moves
 from harness.games.chess.play import Undo, play, prepare, take_back
+from harness.games.chess.quiescence import (
+    DELTA_ENDGAME_PHASE,
+    NO_RULES,
+    PROMOTION,
+    Kind,
+    QuiescenceRules,
+    capture_plan,
+    quiet_checks,
+    search_moves,
+    settled,
+    window_tag,
+)
 
 DEFAULT_CACHE_ENTRIES = 1_500_000
 """Records a cache keeps (later ones are transient): about 800 MB at the most, so two
@@ -54,6 +66,9 @@ class Ordering:
     """Two quiet moves per ply that last caused a cutoff there, tried after captures."""
     history: bool = False
     """Quiet moves sorted by how often (weighted by depth squared) they caused a cutoff."""
+    quiescence: QuiescenceRules = NO_RULES
+    """The quiescence search's options (SEE and delta pruning, checks at its first ply):
+    not an order, but switched with it between searches (:meth:`ChessTree.set_ordering`)."""
 
 
 # Most records are leaves: they share these empty containers instead of owning one each.
@@ -67,7 +82,7 @@ class PositionInfo:
     """What the cache knows about one position; each part computed on first use."""
 
     __slots__ = ("children", "evaluation", "generation", "in_check", "key", "moves", "packed",
-                 "phase", "qmoves", "quiescence", "tactical")
+                 "phase", "qchecks", "qmoves", "qplan", "quiescence", "tactical")
 
     def __init__(self, key: Hashable | None, generation: int) -> None:
         self.key = key
@@ -91,14 +106,21 @@ class PositionInfo:
         with ``moves``)."""
         self.qmoves: tuple[chess.Move, ...] | None = None
         """Legal captures and promotions in MVV-LVA order, for quiescence."""
+        self.qplan: tuple[tuple[chess.Move, int], ...] | None = None
+        """``qmoves`` as the cache's quiescence rules search them, with their victims'
+        values (:func:`harness.games.chess.quiescence.capture_plan`)."""
+        self.qchecks: tuple[tuple[chess.Move, int], ...] | None = None
+        """The quiet moves that give check, as the rules search them at the horizon
+        (:func:`harness.games.chess.quiescence.quiet_checks`), paired as ``qplan``'s."""
         self.children = _NO_CHILDREN
         """The position each move leads to, by :func:`move_code`: a warm cursor walks
         these links and never hashes a position key. Only a keyed record has children
         (until it has one, it shares the empty ``_NO_CHILDREN``, never written to)."""
         self.quiescence: tuple[int, ...] = ()
         """Quiescence results, four numbers each: ``alpha, beta, value, qnodes`` (see
-        :meth:`ChessTree.quiesce`). A flat tuple: most records have none or a few, and
-        a dictionary each would cost several times the memory."""
+        :meth:`ChessTree.quiesce`; ``alpha`` tagged by :func:`window_tag`). A flat tuple:
+        most records have none or a few, and a dictionary each would cost several times
+        the memory."""
 
 
 class PositionCache:
@@ -119,7 +141,7 @@ class PositionCache:
     """
 
     __slots__ = ("entries", "generation", "made", "max_entries", "max_results", "misses",
-                 "results")
+                 "results", "rules")
 
     def __init__(self, max_entries: int = DEFAULT_CACHE_ENTRIES,
                  max_results: int | None = None) -> None:
@@ -137,6 +159,9 @@ class PositionCache:
         """Records made in all (positions met that were not known)."""
         self.generation = 0
         """How many times the cache was emptied."""
+        self.rules = NO_RULES
+        """The quiescence rules its records' quiescence results and move plans were made
+        under: a tree with other rules empties the cache before it uses it."""
 
     def clear(self) -> None:
         for info in self.entries.values():
@@ -182,22 +207,6 @@ def position_key(board: chess.Board) -> Hashable:
             occupied_co[chess.WHITE], occupied_co[chess.BLACK], board.turn, castling, ep)
 
 
-def _settled(info: PositionInfo, alpha: int, beta: int, counters: QuiescenceCounters) -> int | None:
-    """The quiescence value of a position whose evaluation is known, when it needs no
-    search: standing pat fails high, there are no captures, or the window's result is
-    remembered (its qnodes are added); else ``None``."""
-    stand_pat = info.evaluation
-    assert stand_pat is not None
-    if stand_pat >= beta or info.qmoves == ():
-        return stand_pat
-    known = info.quiescence
-    for i in range(0, len(known), 4):
-        if known[i] == alpha and known[i + 1] == beta:
-            counters.qnodes += known[i + 3]
-            return known[i + 2]
-    return None
-
-
 def _push(board: chess.Board, move: chess.Move | None) -> None:
     board.push(chess.Move.null() if move is None else move)
 
@@ -233,6 +242,11 @@ class ChessTree:
         self._dynamic = ordering.killers or ordering.history   # read at every node
         self.cache = PositionCache() if cache is None else cache
         """Static facts about positions, shared by every search of this tree."""
+        self._rules = ordering.quiescence     # read at every qnode
+        self._checks = self._rules.checks
+        if self.cache.rules != self._rules:   # its quiescence results are another search's
+            self.cache.clear()
+            self.cache.rules = self._rules
         self.ply = 0
         """Distance from the root."""
         self.root_turn = self.board.turn
@@ -314,12 +328,14 @@ class ChessTree:
     def child_quiesce(self, move: Move, alpha: int, beta: int, counters: QuiescenceCounters) -> int:
         """:meth:`quiesce` at the child reached by ``move``, leaving the cursor here (the
         search's shortcut for a leaf at the horizon). A known child that needs no search
-        (:func:`_settled`) is answered without moving the cursor."""
+        (:func:`settled`) is answered without moving the cursor."""
         # move_code, inlined as in push: every horizon leaf and qnode comes here.
+        if self._checks:
+            return self._child_search(cast("chess.Move", move), alpha, beta, counters, Kind.HORIZON)
         code = -1 if move is None else move.from_square | move.to_square << 6 | (move.promotion or 0) << 12  # type: ignore[attr-defined]
         child = self._infos[-1].children.get(code)
         if child is not None and child.evaluation is not None:
-            value = _settled(child, alpha, beta, counters)
+            value = settled(child, alpha, beta, counters)
             if value is not None:
                 return value
         self.push(move)
@@ -368,11 +384,15 @@ class ChessTree:
 
     def set_ordering(self, ordering: Ordering) -> None:
         """Switch move ordering between searches; static orders are forgotten if the
-        MVV-LVA switch changes (the cache would hold the other order)."""
-        if ordering.mvv_lva != self.ordering.mvv_lva:
+        MVV-LVA switch changes (the cache would hold the other order), and so are
+        quiescence results if the quiescence rules do."""
+        if ordering.mvv_lva != self.ordering.mvv_lva or ordering.quiescence != self._rules:
             self.reset()
             self.cache.clear()
+            self.cache.rules = ordering.quiescence
             self._infos[0] = self._root_info()
+        self._rules = ordering.quiescence
+        self._checks = self._rules.checks
         self.ordering = ordering
         self._dynamic = ordering.killers or ordering.history
 
@@ -409,24 +429,91 @@ class ChessTree:
         self.push(None)
 
     def quiesce(self, alpha: int, beta: int, counters: QuiescenceCounters) -> int:
-        """Fail-soft quiescence: stand pat, then captures and promotions in MVV-LVA order.
+        """Fail-soft quiescence: stand pat, then captures and promotions in MVV-LVA order,
+        under the options of ``ordering.quiescence`` (:mod:`harness.games.chess.quiescence`).
         The node it starts from is the horizon leaf; each node below it is a qnode.
 
-        Its value and its qnodes are a pure function of the position and the window, so a
-        record remembers both for each window whose search made a qnode, and searching
-        that window again (another variant, depth or pass) only adds the count."""
+        Its value and its qnodes are a pure function of the position, the window and the
+        kind of node (and, below a horizon that searches checks, the ply), so a record
+        remembers both for each window whose search made a qnode, and searching that
+        window again (another variant, depth or pass) only adds the count."""
+        return self._quiesce(alpha, beta, counters, Kind.HORIZON if self._checks else Kind.PLAIN)
+
+    def _quiesce(self, alpha: int, beta: int, counters: QuiescenceCounters, kind: int) -> int:
+        """:meth:`quiesce` at a node of ``kind`` (not ``BELOW_HORIZON``)."""
         info = self._infos[-1]
         stand_pat = info.evaluation
         if stand_pat is None:
             stand_pat = info.evaluation = self._evaluate(info)
-        value = _settled(info, alpha, beta, counters)
+        value = settled(info, alpha, beta, counters, kind, self.ply)
         if value is not None:
             return value
         start = counters.qnodes
-        value = self._captures(stand_pat, alpha, beta, counters)
+        if self._rules.any:
+            value = self._ruled(kind, stand_pat, alpha, beta, counters)
+        else:
+            value = self._captures(stand_pat, alpha, beta, counters)
         if counters.qnodes > start:
-            self._remember(alpha, beta, value, counters.qnodes - start)
+            self._remember(window_tag(alpha, kind, self.ply), beta, value, counters.qnodes - start)
         return value
+
+    def _ruled(self, kind: int, stand_pat: int, alpha: int, beta: int,
+               counters: QuiescenceCounters) -> int:
+        """Quiescence under the tree's rules at a node of ``kind`` whose stand-pat value
+        (unused at an evasion node) is below ``beta``: the moves the rules search, each a
+        qnode, fail-soft; a pruned move is no node."""
+        moves = self._qsearch_moves(kind)
+        delta = self._rules.delta and self._infos[-1].phase > DELTA_ENDGAME_PHASE
+        return search_moves(kind, stand_pat, alpha, beta, counters, moves, delta,
+                            -(MATE - self.ply), self._child_search)
+
+    def _child_search(self, move: chess.Move, alpha: int, beta: int, counters: QuiescenceCounters,
+                      kind: int) -> int:
+        """:meth:`_quiesce` at the child reached by ``move`` as a node of ``kind``
+        (``BELOW_HORIZON``: as it is in check or not), leaving the cursor here; a known
+        child that needs no search (:func:`settled`) is answered without moving it."""
+        child = self._infos[-1].children.get(move_code(move))
+        if child is not None and child.evaluation is not None:
+            known = kind
+            if kind == Kind.BELOW_HORIZON:
+                known = -1 if child.in_check is None else Kind.EVASION if child.in_check else Kind.PLAIN
+            if known >= 0:
+                value = settled(child, alpha, beta, counters, known, self.ply + 1)
+                if value is not None:
+                    return value
+        self.push(move)
+        if kind == Kind.BELOW_HORIZON:
+            kind = Kind.EVASION if self.in_check() else Kind.PLAIN
+        value = self._quiesce(alpha, beta, counters, kind)
+        self.pop()
+        return value
+
+    def _qsearch_moves(self, kind: int) -> tuple[tuple[chess.Move, int], ...]:
+        """The moves a node of ``kind`` searches under the rules, each with its victim's
+        value for delta pruning (``PROMOTION``: never pruned): the captures and promotions
+        (:func:`capture_plan`), at the horizon then the quiet checks (:func:`quiet_checks`),
+        both kept in the record; at an evasion node every legal move, captures first."""
+        if kind == Kind.EVASION:
+            return tuple((m, PROMOTION) for m in (*self._qmoves(), *self._quiet_moves()))
+        info = self._infos[-1]
+        if info.qplan is None or (kind == Kind.HORIZON and info.qchecks is None):
+            qmoves = self._qmoves()
+            board = self._sync()
+            info = self._infos[-1]              # bringing the board here may have keyed it
+            if info.qplan is None:
+                info.qplan = capture_plan(board, qmoves, self._rules)
+            if kind == Kind.HORIZON and info.qchecks is None:
+                info.qchecks = quiet_checks(board, self._quiet_moves(), self._rules)
+        assert info.qplan is not None
+        return info.qplan if kind == Kind.PLAIN else info.qplan + (info.qchecks or ())
+
+    def _quiet_moves(self) -> list[chess.Move]:
+        """The legal moves here that neither capture nor promote, in generation order."""
+        board = self._sync()
+        info = self._infos[-1]
+        if info.moves is None:
+            return ordered_moves(board)[2]
+        return [m for m in info.moves if move_code(m) not in info.tactical]
 
     def _captures(self, best: int, alpha: int, beta: int, counters: QuiescenceCounters) -> int:
         """Quiescence after standing pat with ``best`` below ``beta``: the captures."""
@@ -447,7 +534,8 @@ class ChessTree:
         return best
 
     def _remember(self, alpha: int, beta: int, value: int, qnodes: int) -> None:
-        """Keep a quiescence result in the current record (while under the cache's cap)."""
+        """Keep a quiescence result in the current record (while under the cache's cap);
+        ``alpha`` is the window's tag (:func:`window_tag`)."""
         cache = self.cache
         info = self._infos[-1]             # (searching may have keyed it: not the record we began on)
         if cache.results >= cache.max_results or info.generation == TRANSIENT:
