@@ -9,6 +9,7 @@ suites are absent).
 from __future__ import annotations
 
 import dataclasses
+import json
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +24,7 @@ from harness.games.chess import compiled
 from harness.games.chess.compiled import CompiledTree
 from harness.games.chess.epd import load_suite, solved
 from harness.games.chess.evaluation import MATE
+from harness.games.chess.game import INEXACT_DELTA
 from harness.games.chess.movegen import move_code
 from harness.games.chess.quiescence import DELTA_ENDGAME_PHASE, QuiescenceRules
 from harness.games.chess.see import see
@@ -137,6 +139,36 @@ def test_both_trees_quiesce_alike_under_every_option(rules: QuiescenceRules) -> 
             assert quiescence_of(python, WINDOWS) == quiescence_of(native, WINDOWS), (fen, m)
             python.pop()
             native.pop()
+
+
+TACTICAL = (
+    "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1",                    # a quiet mate at the horizon
+    "4k3/4r3/8/8/8/8/8/R3K2R w KQ - 0 1",                      # in check, castling rights
+    "r3k2r/pP6/8/3pP3/8/8/6p1/R3K2R w KQkq d6 0 1",            # promotions, en passant
+    "2kr3r/ppp2ppp/2n5/2b1q3/4n3/2N1BN2/PPP1QPPP/R3KB1R w KQ - 0 1",
+)
+
+
+@needs_compiled
+@settings(max_examples=80, deadline=None)
+@given(start=st.sampled_from(BENCH + list(TACTICAL)), rules=st.sampled_from(ALL_RULES),
+       choices=st.lists(st.integers(0, 1 << 16), max_size=30))
+def test_both_trees_quiesce_alike_along_random_playouts(start: str, rules: QuiescenceRules,
+                                                         choices: list[int]) -> None:
+    """Positions reached by random moves pushed into both trees (checks, mates and
+    endgames among them): the same quiescence values and qnodes at each, under any rules."""
+    board = chess.Board(start)
+    ordering = Ordering(quiescence=rules)
+    python, native = ChessTree(board, ordering), CompiledTree(board, ordering)
+    for choice in choices:
+        assert quiescence_of(python, WINDOWS) == quiescence_of(native, WINDOWS), board.fen()
+        legal = list(board.legal_moves)
+        if not legal:
+            break
+        m = legal[choice % len(legal)]
+        board.push(m)
+        python.push(m)
+        native.push(move_code(m))
 
 
 def total_qnodes(rules: QuiescenceRules) -> int:
@@ -300,3 +332,20 @@ def test_the_first_wac_positions_with_each_option(capsys: pytest.CaptureFixture[
             print(f"  {rules}: {count}, {nodes:,}, {qnodes:,}")
     full = table[QuiescenceRules()][2]
     assert table[RULES[0]][2] < full and table[RULES[1]][2] < full and table[RULES[2]][2] > full
+
+
+def test_a_run_with_delta_pruning_is_not_called_cross_checked(tmp_path: Path) -> None:
+    """Delta pruning prunes by the window: run.json's set says so, and the answers are not
+    cross-checked; SEE pruning and checks are (they do not depend on the window)."""
+    for options, checked in ((",delta=1", False), (",qsee=1,qchecks=1", True)):
+        out = tmp_path / options.replace(",", "_")
+        result = CliRunner().invoke(cli, ["run", "--problems", f"chess:bench.epd{options}",
+                                          "--variants", "alphabeta,pvs,mtdf", "--depth", "1-2",
+                                          "--limit", "2", "--no-progress", "--out", str(out)])
+        assert result.exit_code == 0, result.output
+        record = json.loads((out / "run.json").read_text())["suites"][f"bench.epd{options}"]
+        if checked:
+            assert "inexact" not in record and "answers cross-checked" in result.output
+        else:
+            assert record["inexact"] == INEXACT_DELTA
+            assert f"answers not cross-checked: bench.epd{options}: {INEXACT_DELTA}" in result.output

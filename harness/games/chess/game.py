@@ -37,6 +37,12 @@ does not see tactics: a depth-2 alpha-beta ranks some heavy positions better, bu
 twenty times as much, in the process that must start the workers."""
 
 
+INEXACT_DELTA = "delta pruning in quiescence (delta=1) prunes by the window"
+"""Why variants need not agree on a set with ``delta=1`` (its ``run.json`` record's
+``inexact``, which the answer cross-check reads): a capture delta pruning skips promises a
+bound that a search with a wider window may exceed."""
+
+
 class Chess(Game):
     """Chess positions from EPD suites."""
 
@@ -78,9 +84,11 @@ class Chess(Game):
         tree = resolve(str(dict(options)["tree"]))     # refused here when it cannot run
         name = self.set_name(path.name, options)
         reader = _EpdProblems(path, name, options, skip_invalid)
-        return ProblemSet(name, ProblemStream(reader.problems), {
-            "path": str(path), "sha256": file_sha256(path), "skipped": reader.skipped,
-            "tree": tree})
+        record: dict[str, object] = {"path": str(path), "sha256": file_sha256(path),
+                                     "skipped": reader.skipped, "tree": tree}
+        if dict(options)["delta"]:
+            record["inexact"] = INEXACT_DELTA
+        return ProblemSet(name, ProblemStream(reader.problems), record)
 
     def tree(self, problem: Problem) -> Tree:
         from harness.games.chess.compiled import chess_tree

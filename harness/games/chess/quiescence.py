@@ -186,7 +186,7 @@ def settled(info: QuiescenceRecord, alpha: int, beta: int, counters: QuiescenceC
             return stand_pat
     elif kind == Kind.HORIZON and stand_pat >= beta:
         return stand_pat
-    tag = window_tag(alpha, kind, ply)
+    tag = alpha if kind == Kind.PLAIN else window_tag(alpha, kind, ply)   # (no call: every qnode)
     known = info.quiescence
     for i in range(0, len(known), 4):
         if known[i] == tag and known[i + 1] == beta:
