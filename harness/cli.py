@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 import click
 
 from harness.check.game import CheckOptions, self_test
+from harness.cli_ablate import ablate
 from harness.cli_match import match
 from harness.cli_perft import perft
 from harness.cli_reproduce import reproduce
@@ -547,6 +548,7 @@ def suites_generate(count: int, seed: int, out: str, jobs: int | None) -> None:
     click.echo(f"wrote {path} ({count} positions, seed {seed})")
 
 
+cli.add_command(ablate)
 cli.add_command(match)
 cli.add_command(perft)
 cli.add_command(reproduce)

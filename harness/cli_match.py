@@ -19,7 +19,7 @@ from harness.command_line import (
     default_out,
     interrupted,
     make_execution,
-    make_switches,
+    profiled,
     refuse_besides_resume,
     reports_errors,
     stops_on_sigterm,
@@ -27,13 +27,14 @@ from harness.command_line import (
     with_options,
 )
 from harness.errors import DISAGREEMENT_EXIT, HarnessError
+from harness.run.profiles import find_profile
 
 if TYPE_CHECKING:
-    from harness.match.play import Budget
+    from harness.match.play import Budget, Side
 
 SWITCHES = ("tt_size", "no_hash_move", "tt_leaves", "tt_narrow", "no_value_bounds",
-            "no_qsearch", "no_mvv_lva", "killers", "history", "null_move", "null_rule",
-            "check_extension", *(name for name, _, _ in SELECTIVE_FLAGS))
+            "no_qsearch", "no_mvv_lva", "killers", "history", "repetition", "null_move",
+            "null_rule", "check_extension", *(name for name, _, _ in SELECTIVE_FLAGS))
 """The frame's switches and chess's ordering flags, as ``harness run`` takes them (every
 move is searched with iterative deepening, so ``--id`` is not one)."""
 
@@ -88,7 +89,7 @@ def match(ctx: click.Context, /, side_a: str | None, side_b: str | None, **optio
         run_match,
     )
     from harness.match.pairs import Progress
-    from harness.match.play import Rules, make_side
+    from harness.match.play import Rules
     from harness.match.settings import MatchConfig
     from harness.match.stats import Sprt
     from harness.match.summary import result_lines
@@ -106,16 +107,16 @@ def match(ctx: click.Context, /, side_a: str | None, side_b: str | None, **optio
         if side_a is None or side_b is None or not o["problems"]:
             raise HarnessError("harness match A B --problems GAME:OPENINGS: two variants and "
                                "the openings are needed (or --resume DIR)")
-        switches = make_switches(o)
-        config = MatchConfig((make_side(side_a, switches), make_side(side_b, switches)),
-                             with_chess_flags(o["problems"], o), _budget(o),
+        openings = with_chess_flags(o["problems"], o)
+        config = MatchConfig((_side(side_a, o, openings), _side(side_b, o, openings)),
+                             openings, _budget(o),
                              Rules(_at_least(o["max_plies"], 0, "--max-plies"),
                                    _at_least(o["adjudicate"], 0, "--adjudicate")),
                              Sprt.parse(o["sprt_text"]), _games(o["games"]),
                              _at_least(o["link_depth"], 0, "--link-depth"), o["calibrate"])
         folder = Path(chosen_out(o["out_dir"]) or default_out("match"))
         load_openings(config)           # bad openings refused before a word is printed
-    sprt, labels = config.sprt, ("A " + config.sides[0].label, "B " + config.sides[1].label)
+    sprt, labels = config.sprt, ("A " + config.sides[0].name, "B " + config.sides[1].name)
 
     def echo(progress: Progress) -> None:
         if progress.stage == "calibration":
@@ -141,6 +142,27 @@ def match(ctx: click.Context, /, side_a: str | None, side_b: str | None, **optio
     for line in lines[0 if o["no_progress"] else 1:]:     # the progress line is out already
         click.echo(line)
     click.echo(f"report: {folder / 'report.html'}")
+
+
+def _side(text: str, o: dict[str, Any], openings: str) -> Side:
+    """A side named ``VARIANT`` or ``VARIANT@PROFILE``: its profile's switches under those
+    typed (typed wins), its profile's game options under those the openings name."""
+    from harness.games.registry import parse_problem_name, split_items
+    from harness.match.play import make_side
+
+    variant, at, name = text.rpartition("@") if "@" in text else (text, "", "")
+    if at and not (variant and name):
+        raise HarnessError(f"{text!r}: a side is VARIANT or VARIANT@PROFILE (pvs@modern)")
+    profile = find_profile(name) if at else None
+    switches, games = profiled(o, profile)
+    if profile is None:
+        return make_side(variant, switches)
+    game = parse_problem_name(openings).game.name
+    named = {item.partition("=")[0].strip() for item in split_items(openings.partition(":")[2])
+             if "=" in item}
+    own = tuple((game, key, value) for key, value in games.get(game, {}).items()
+                if key not in named)
+    return make_side(variant, switches, profile.name, own)
 
 
 def _budget(o: dict[str, Any]) -> Budget:

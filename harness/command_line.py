@@ -10,6 +10,7 @@ import sys
 import threading
 import warnings
 from collections.abc import Callable
+from dataclasses import replace
 from datetime import UTC, datetime
 from functools import wraps
 from pathlib import Path
@@ -20,6 +21,7 @@ import click
 from harness.errors import DISAGREEMENT_EXIT, HarnessError, os_error_text
 from harness.games.registry import with_defaults
 from harness.run.executors import EXECUTORS, Execution
+from harness.run.profiles import Profile, find_profile
 from harness.run.progress import Progress
 from harness.search.run import Switches
 from harness.search.selective import Selectivity
@@ -118,6 +120,10 @@ SELECTIVE_FLAGS = (
 name, its flag and what it does; a game offers what each needs (chess)."""
 
 PROBLEM_OPTIONS: dict[str, Callable[[F], F]] = {
+    "profile": click.option("--profile", "profile", metavar="NAME",
+                 help="A search profile: classic (today's defaults) or modern (iterative "
+                      "deepening, a table, hash move, killers, history, null move, check "
+                      "extension); a switch typed beside it wins (see docs/profiles.md)."),
     "problems": click.option("--problems", "problems", multiple=True, metavar="GAME:SPEC",
                  help="Problems of any game, options after commas: chess:wac.epd,killers=1, "
                       "random:b=8,d=6,n=20, tree:fig.json, openspiel:tic_tac_toe (see harness "
@@ -162,6 +168,9 @@ PROBLEM_OPTIONS: dict[str, Callable[[F], F]] = {
                  help="Chess: no capture ordering (every chess set's mvv_lva=0)."),
     "killers": click.option("--killers", is_flag=True, help="Chess: killer moves (killers=1)."),
     "history": click.option("--history", is_flag=True, help="Chess: history heuristic (history=1)."),
+    "repetition": click.option("--repetition", is_flag=True,
+                 help="Chess: repetitions of the game or the path, and the fifty-move rule, "
+                      "score as draws below the root (repetition=1)."),
     "null_move": click.option("--null-move", type=int, default=0, metavar="R",
                  help="Null move with reduction R, where a game can pass (chess) [default: off]."),
     "null_rule": click.option("--null-rule", type=click.Choice(["either", "both"]), default="either",
@@ -244,22 +253,75 @@ def make_config(variants: str, options: dict[str, Any]) -> ExperimentConfig:
     from harness.run.plan import ExperimentConfig, parse_depths
 
     o = options
-    switches = make_switches(o)
+    profile = find_profile(o["profile"]) if o.get("profile") else None
+    switches, game_options = profiled(o, profile)
     for spec in o["tree_specs"]:
         if not spec.startswith("random:"):
             raise HarnessError(f"--trees {spec!r}: not random:k=v,... (other games: --problems GAME:SPEC)")
     named = [*(f"tree:{path}" for path in o["tree_files"]), *o["tree_specs"],
              *(f"chess:{suite}" for suite in o["suites"]), *o["problems"]]
     chess_flags = [flag for flag, key in (("--killers", "killers"), ("--history", "history"),
+                                          ("--repetition", "repetition"),
                                           ("--no-mvv-lva", "no_mvv_lva")) if o.get(key)]
     if chess_flags and named and not any(text.startswith("chess:") for text in named):
-        warnings.warn(f"{', '.join(chess_flags)}: chess's move ordering, and no problem of this "
+        what = "draws" if chess_flags == ["--repetition"] else "move ordering"
+        warnings.warn(f"{', '.join(chess_flags)}: chess's {what}, and no problem of this "
                       "run is chess; it does nothing here", UserWarning, stacklevel=2)
     return ExperimentConfig(
-        problems=tuple(with_chess_flags(text, o) for text in named),
+        problems=tuple(with_defaults(text, game_options) for text in named),
         variants=variants, depths=parse_depths(o["depth_text"]) if o["depth_text"] else None,
         switches=switches, measure_minimal=o["minimal"], skip_invalid=o["skip_invalid"],
-        max_nodes=o["max_nodes"], limit=o["limit"], own_tables=o["own_tables"])
+        max_nodes=o["max_nodes"], limit=o["limit"], own_tables=o["own_tables"],
+        profile="" if profile is None else profile.name)
+
+
+SWITCH_OPTIONS = {
+    "tt_size": "tt_size", "iterative": "iterative_deepening", "no_hash_move": "hash_move",
+    "tt_leaves": "tt_leaves", "window_text": "window", "no_value_bounds": "value_bounds",
+    "tt_narrow": "tt_narrow", "no_qsearch": "quiescence", "null_move": "null_move",
+    "null_rule": "null_rule", "check_extension": "check_extension",
+    **{name: f"selectivity.{name}" for name, _, _ in SELECTIVE_FLAGS},
+}
+"""Each option of :data:`PROBLEM_OPTIONS` that sets a :class:`Switches` field, with the
+field (``selectivity.NAME``: a field of its :class:`Selectivity`): typed beside ``--profile``,
+it wins over the profile's value. A new switch's option joins here (``tests/test_profiles.py``
+fails on a field no option sets)."""
+
+
+def typed_options() -> set[str]:
+    """The parameters of the running command typed on its command line (or set from the
+    environment), not left at their defaults; none outside a command."""
+    ctx = click.get_current_context(silent=True)
+    if ctx is None:
+        return set()
+    typed = (click.core.ParameterSource.COMMANDLINE, click.core.ParameterSource.ENVIRONMENT)
+    return {name for name in ctx.params if ctx.get_parameter_source(name) in typed}
+
+
+def profiled(options: dict[str, Any], profile: Profile | None,
+             typed: set[str] | None = None) -> tuple[Switches, dict[str, dict[str, str]]]:
+    """The frame's switches and the games' option defaults from the values of
+    :data:`PROBLEM_OPTIONS` over ``profile`` (none: the frame's defaults): a switch typed
+    (``typed``, by default :func:`typed_options`) wins over the profile's, and chess's
+    ordering flags are added to the profile's chess options."""
+    switches = make_switches(options)
+    chess = {key: value for key, value, on in (("mvv_lva", "0", options.get("no_mvv_lva")),
+                                               ("killers", "1", options.get("killers")),
+                                               ("history", "1", options.get("history")),
+                                               ("repetition", "1", options.get("repetition")))
+             if on}
+    if profile is None:
+        return switches, {"chess": chess}
+    given = typed_options() if typed is None else typed
+    config = profile.configuration
+    kept = {field: getattr(switches, field) for option, field in SWITCH_OPTIONS.items()
+            if option in given and "." not in field}
+    selective = {field.split(".")[1]: getattr(switches.selectivity, field.split(".")[1])
+                 for option, field in SWITCH_OPTIONS.items() if option in given and "." in field}
+    games = {game: dict(values) for game, values in config.game_options.items()}
+    games["chess"] = {**games.get("chess", {}), **chess}
+    chosen = replace(config.switches, **kept)
+    return replace(chosen, selectivity=replace(chosen.selectivity, **selective)), games
 
 
 def make_switches(options: dict[str, Any]) -> Switches:
@@ -282,10 +344,12 @@ def make_switches(options: dict[str, Any]) -> Switches:
 
 def with_chess_flags(text: str, options: dict[str, Any]) -> str:
     """A problem set's name with the chess flags (``--no-mvv-lva``, ``--killers``,
-    ``--history``) as its options, unless it names them."""
+    ``--history``, ``--repetition``) as its options, unless it names them."""
     chess = {key: value for key, value, on in (("mvv_lva", "0", options["no_mvv_lva"]),
                                                ("killers", "1", options["killers"]),
-                                               ("history", "1", options["history"])) if on}
+                                               ("history", "1", options["history"]),
+                                               ("repetition", "1", options.get("repetition")))
+             if on}
     return with_defaults(text, {"chess": chess})
 
 

@@ -30,7 +30,7 @@ from harness.games.connect4 import compiled as connect4_compiled
 from harness.games.openspiel import cursor as openspiel_cursor
 from harness.games.othello import compiled as othello_compiled
 from harness.search import compiled, engine
-from harness.search.counters import COUNTER_NAMES, SELECTIVE_COUNTERS
+from harness.search.counters import COUNTER_NAMES, SELECTIVE_COUNTERS, TREE_COUNTER_NAMES
 
 SCHEMA_VERSION = 3
 """Version of the layout of ``results.csv`` and ``run.json``; loading checks it. Version 3
@@ -43,12 +43,12 @@ a run before version 3 has an empty ``frame``: :data:`UNKNOWN_FRAME`)."""
 ROW_COLUMNS = (
     "game", "suite", "problem_id", "variant", "options", "depth", "tt_size", "iterative",
     "score", "bound", "best_move", "pv", "solved", "status", *COUNTER_NAMES,
-    "minimal_leaves", "minimal_source", "time_s", "frame",
+    *TREE_COUNTER_NAMES, "minimal_leaves", "minimal_source", "time_s", "frame",
 )
 """The columns of every ``results.csv``, in order; the games of a run add theirs after
 (:attr:`harness.games.base.Game.columns`, recorded in ``run.json``)."""
 
-LATER_COLUMNS = {"tt_deep_cutoffs": "0", "frame": "",
+LATER_COLUMNS = {"tt_deep_cutoffs": "0", "frame": "", "repetition_draws": "0",
                  **{name: "0" for name in SELECTIVE_COUNTERS}}
 """Columns added after schema version 2 was first written, each with what a results file
 without it is read with: 0 for a counter (its searches were made before the harness counted
@@ -141,7 +141,7 @@ def rewrite_results(path: Path, rows: Iterable[Mapping[str, Any]],
 
 
 NUMBER_COLUMNS = ("depth", "tt_size", "iterative", "score", "solved", *COUNTER_NAMES,
-                  "minimal_leaves", "time_s")
+                  *TREE_COUNTER_NAMES, "minimal_leaves", "time_s")
 """Columns of ``results.csv`` read as numbers; the others (a game's columns too) are text."""
 OPTIONAL_NUMBERS = ("minimal_leaves", "solved", "score")
 """Numeric columns that may be empty (NaN)."""
@@ -149,7 +149,7 @@ OPTIONAL_NUMBERS = ("minimal_leaves", "solved", "score")
 
 SEARCH_KEY = ("suite", "problem_id", "variant", "depth")
 """What identifies one search of a run: a second row with the same is a duplicate."""
-COUNT_COLUMNS = (*COUNTER_NAMES, "minimal_leaves", "tt_size")
+COUNT_COLUMNS = (*COUNTER_NAMES, *TREE_COUNTER_NAMES, "minimal_leaves", "tt_size")
 """Numeric columns that count something: never negative."""
 
 

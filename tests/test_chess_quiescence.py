@@ -152,16 +152,19 @@ TACTICAL = (
 @needs_compiled
 @settings(max_examples=80, deadline=None)
 @given(start=st.sampled_from(BENCH + list(TACTICAL)), rules=st.sampled_from(ALL_RULES),
-       choices=st.lists(st.integers(0, 1 << 16), max_size=30))
+       choices=st.lists(st.integers(0, 1 << 16), max_size=30), draws=st.booleans())
 def test_both_trees_quiesce_alike_along_random_playouts(start: str, rules: QuiescenceRules,
-                                                         choices: list[int]) -> None:
-    """Positions reached by random moves pushed into both trees (checks, mates and
-    endgames among them): the same quiescence values and qnodes at each, under any rules."""
+                                                         choices: list[int], draws: bool) -> None:
+    """Positions reached by random moves pushed into both trees (checks, mates, endgames
+    and, with draws on, repetitions among them): the same quiescence values, qnodes and
+    draws at each, under any rules."""
     board = chess.Board(start)
     ordering = Ordering(quiescence=rules)
-    python, native = ChessTree(board, ordering), CompiledTree(board, ordering)
+    python = ChessTree(board, ordering, draws=draws)
+    native: Any = CompiledTree(board, ordering, draws=draws)
     for choice in choices:
         assert quiescence_of(python, WINDOWS) == quiescence_of(native, WINDOWS), board.fen()
+        assert python.repetition_draws == native.repetition_draws
         legal = list(board.legal_moves)
         if not legal:
             break
@@ -349,3 +352,27 @@ def test_a_run_with_delta_pruning_is_not_called_cross_checked(tmp_path: Path) ->
         else:
             assert record["inexact"] == INEXACT_DELTA
             assert f"answers not cross-checked: bench.epd{options}: {INEXACT_DELTA}" in result.output
+
+
+@pytest.mark.parametrize("tree_kind", ["python", "compiled"])
+def test_a_quiet_check_that_repeats_the_game_is_a_draw(tree_kind: str) -> None:
+    """With draws on (``repetition=1``), a quiet check at the horizon leaf that repeats a
+    position of the game is a draw, counted as one, in both trees alike: the game's queen
+    checks back and forth, and the root's Qd8+ repeats the position after its first move."""
+    if tree_kind == "compiled" and not compiled.compiled_available():
+        pytest.skip("the compiled chess tree was not built")
+    board = chess.Board("6k1/5pp1/7p/8/8/8/5PPP/3Q2K1 w - - 0 1")
+    for uci in ("d1d8", "g8h7", "d8d3", "h7g8"):
+        board.push_uci(uci)
+    ordering = Ordering(quiescence=QuiescenceRules(checks=True))
+    found = {}
+    for draws in (False, True):
+        tree: Any = (ChessTree(board, ordering, draws=draws) if tree_kind == "python"
+                     else CompiledTree(board, ordering, draws=draws))
+        counters = Counters()
+        found[draws] = (tree.quiesce(-MATE, MATE, counters), counters.qnodes, tree.repetition_draws)
+    assert found[True][2] >= 1 and found[False][2] == 0
+    python = ChessTree(board, ordering, draws=True)
+    counters = Counters()
+    expected = (python.quiesce(-MATE, MATE, counters), counters.qnodes, python.repetition_draws)
+    assert found[True] == expected

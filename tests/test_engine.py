@@ -19,6 +19,7 @@ import subprocess
 import sys
 from typing import Any
 
+import chess
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -424,3 +425,37 @@ def test_an_engine_refuses_what_the_tree_does_not_offer() -> None:
     if chess_compiled.compiled_available():
         chess = find_game("chess").tree(next(iter(load_problems("chess:bench.epd").problems)))
         assert engine.BUILT.abilities(chess) == ("quiescence", "null move", "checks", "selective")
+
+
+
+DRAWN_GAMES = (
+    ("6k1/q5p1/8/7Q/8/pppp4/6PP/7K w - - 0 1", ()),                       # a perpetual check
+    ("4k3/8/8/8/8/3q4/8/4K3 w - - 95 80", ()),                          # the fifty-move rule
+    (chess.STARTING_FEN, ("g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6")),   # the game repeats
+)
+"""Chess positions with draws below the root (repetition=1): of the path, of the clock,
+of the game before the root."""
+
+
+@pytest.mark.skipif(not chess_compiled.compiled_available(),
+                    reason="the compiled chess tree was not built")
+@pytest.mark.parametrize("name", NATIVE + WITH_OPTIONS[:4])
+def test_chess_draws_search_the_same_nodes_in_both_frames(name: str) -> None:
+    """With draws by repetition and the fifty-move rule on, the compiled tree answers the
+    compiled frame's C calls as it answers the Python frame's methods: the same nodes,
+    the same draws counted."""
+    spec = parse_variants(name)[0]
+    draws = 0
+    for i, (fen, moves) in enumerate(DRAWN_GAMES):
+        board = chess.Board(fen)
+        for move in moves:
+            board.push_uci(move)
+        tree = chess_compiled.CompiledTree(board, draws=True)
+        switches = CHESS_SWITCHES[(i + len(name)) % len(CHESS_SWITCHES)]
+        depth = 3 if name in ("minimax", "scout") else 4
+        native = run_search(tree, spec, depth, switches, max_nodes=300_000)
+        python = run_search(tree, spec, depth, switches, max_nodes=300_000, native=False)
+        assert native.frame == "compiled"
+        same(native, python)
+        draws += native.tree_counters["repetition_draws"]
+    assert draws > 0

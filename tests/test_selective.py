@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import pickle
 from pathlib import Path
 
 import chess
@@ -187,9 +188,28 @@ def test_a_tree_without_quiet_moves_searches_only_with_what_it_can() -> None:
                                                                selectivity=without_iid)))
 
 
+@pytest.mark.skipif(engine.BUILT is None, reason="the compiled frame was not built")
+def test_internal_iterative_deepening_alone_runs_natively_on_a_tree_without_quiet_moves() -> None:
+    """Connect Four's native tree has no tactical(): internal iterative deepening, which
+    needs only a table, runs in the compiled frame, as the Python frame runs it."""
+    for moves in ("4453", "start"):
+        problem = next(iter(load_problems(f"connect4:{moves}").problems))
+        switches = Switches(tt_size=1 << 16, selectivity=Selectivity(
+            internal_iterative_deepening=True))
+        native = run_search(find_game("connect4").tree(problem), make_spec("pvs"), 9, switches)
+        python = run_search(find_game("connect4").tree(problem), make_spec("pvs"), 9, switches,
+                            native=False)
+        assert native.frame == "compiled" and native.counters["iid_searches"] > 0
+        same(native, python)
+
+
 def test_the_switches_survive_run_json() -> None:
     switches = Switches(tt_size=8, window=(-1, 1), selectivity=Selectivity(futility=True))
     assert switches_from_json(json.loads(json.dumps(dataclasses.asdict(switches)))) == switches
+    # A run's worker processes receive them pickled (compiled, a frozen dataclass needs
+    # its own __reduce__ for that).
+    assert pickle.loads(pickle.dumps(switches)) == switches
+    assert pickle.loads(pickle.dumps(ALL_ON)) == ALL_ON
     older = dataclasses.asdict(Switches())
     del older["selectivity"]                  # a run.json from before the switches
     assert switches_from_json(older) == Switches()

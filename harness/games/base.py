@@ -56,7 +56,7 @@ class Tree(Protocol):
       (:class:`EnhancedTree`, :func:`has_enhancements`; chess).
     - ``tactical(move)`` and ``selective_margins``: the selective switches (late-move
       reductions and pruning, futility, reverse futility, razoring, mate-distance pruning:
-      :class:`SelectiveTree`, :func:`has_selectivity`; chess).
+      :class:`SelectiveTree`, :func:`has_selectivity`; chess, Othello, checkers).
     """
 
     def moves(self) -> Sequence[Move]:
@@ -134,7 +134,7 @@ class SelectiveMargins:
     razoring: tuple[int, ...] = ()
     """Razoring: a node whose static value plus this is no more than alpha asks the
     horizon evaluation (quiescence) with a zero window at alpha, and answers it if it
-    fails low there."""
+    fails low there (a game without quiescence: its static value, which always does)."""
     late_move_counts: tuple[int, ...] = ()
     """Late-move (move-count) pruning: quiet moves after this many moves searched are not
     searched."""
@@ -151,7 +151,8 @@ class SelectiveTree(Tree, Protocol):
 
     def tactical(self, move: Move) -> bool:
         """Whether ``move`` at the current node is tactical (chess: a capture, a promotion
-        or a check): never reduced or pruned."""
+        or a check; checkers: a capture or a crowning; Othello: a corner): never reduced
+        or pruned."""
         ...
 
 

@@ -20,6 +20,15 @@
  *   BOARD_VALUE_BOUND, BOARD_VALUE_FLOOR (optional) the names of its functions
  *                  long f(const Game *, const State *) for the frame's value_bound and
  *                  value_floor; left undefined, the tree offers none.
+ *   BOARD_TACTICAL (optional) the name of its function int f(const Game *, const State *,
+ *                  Move): whether a move at the node is tactical (SelectiveTree.tactical:
+ *                  never reduced or pruned). Defined, the tree offers the selective
+ *                  switches: the Python method tactical (BOARD_TACTICAL_METHOD in its
+ *                  Tree_methods), the getter selective_margins (BOARD_SELECTIVE_GETSET in
+ *                  its Tree_getset, the game's SelectiveMargins handed over once by the
+ *                  module function set_selective_margins, BOARD_SELECTIVE_SETUP in its
+ *                  module's methods) and the native tactical; left undefined (Connect
+ *                  Four), the tree offers none of them.
  * and, anywhere in the file, these functions (declared below):
  *   game_new       the root and the Game from the constructor's arguments (0), or -1 with
  *                  a Python exception; Game arrives zeroed;
@@ -69,6 +78,9 @@ static long BOARD_VALUE_BOUND(const Game *game, const State *state);
 #endif
 #ifdef BOARD_VALUE_FLOOR
 static long BOARD_VALUE_FLOOR(const Game *game, const State *state);
+#endif
+#ifdef BOARD_TACTICAL
+static int BOARD_TACTICAL(const Game *game, const State *state, Move move);
 #endif
 
 typedef struct {
@@ -242,6 +254,15 @@ static long native_value_floor(PyObject *t) {
 #define BOARD_NATIVE_VALUE_FLOOR NULL
 #endif
 
+#ifdef BOARD_TACTICAL
+static int native_tactical(PyObject *t, Move move) {
+    return BOARD_TACTICAL(&TREE(t)->game, board_here(TREE(t)), move);
+}
+#define BOARD_NATIVE_TACTICAL native_tactical
+#else
+#define BOARD_NATIVE_TACTICAL NULL
+#endif
+
 static const NativeTree NATIVE = {
     .version = NATIVE_TREE_VERSION,
     .moves = native_moves,
@@ -255,11 +276,45 @@ static const NativeTree NATIVE = {
     .value_floor = BOARD_NATIVE_VALUE_FLOOR,
     .cutoff = NULL,                      /* the move order is static */
     .child_key = native_child_key,
+    .tactical = BOARD_NATIVE_TACTICAL,  /* NULL: no selective switches */
 };
 
 static PyObject *Tree_native_tree(Tree *self, PyObject *unused) {
     return native_tree_capsule((PyObject *)self, &TreeType, &NATIVE);
 }
+
+/* ---- the selective switches (a game that defines BOARD_TACTICAL) --------------------- */
+
+#ifdef BOARD_TACTICAL
+/* The game's SelectiveMargins (a Python object, the same one the Python tree declares),
+ * from set_selective_margins; None before it is called. */
+static PyObject *board_selective_margins;
+
+/* SelectiveTree.tactical of a move playable here (checked as push checks it). */
+static PyObject *Tree_tactical(Tree *self, PyObject *argument) {
+    Move move;
+    if (game_move_of(&self->game, board_here(self), argument, &move) < 0)
+        return NULL;
+    return PyBool_FromLong(BOARD_TACTICAL(&self->game, board_here(self), move));
+}
+
+static PyObject *Tree_get_selective_margins(Tree *self, void *unused) {
+    return Py_NewRef(board_selective_margins != NULL ? board_selective_margins : Py_None);
+}
+
+static PyObject *board_set_selective_margins(PyObject *module, PyObject *margins) {
+    Py_XSETREF(board_selective_margins, Py_NewRef(margins));
+    Py_RETURN_NONE;
+}
+
+#define BOARD_TACTICAL_METHOD(doc) BOARD_ONEARG(tactical, doc)
+#define BOARD_SELECTIVE_GETSET                                                              \
+    {"selective_margins", (getter)Tree_get_selective_margins, NULL,                        \
+     "The game's margins for the selective switches (SelectiveMargins).", NULL}
+#define BOARD_SELECTIVE_SETUP                                                               \
+    {"set_selective_margins", board_set_selective_margins, METH_O,                          \
+     "set_selective_margins(margins): the SelectiveMargins the trees declare."}
+#endif
 
 /* ---- construction, the type and the module ------------------------------------------- */
 

@@ -93,7 +93,7 @@ def _play_match(config: MatchConfig, out: Path, execution: Execution,
                 pairs: int, checked: Link | None) -> MatchResult:
     """:func:`run_match` once the openings are checked and the folder is held."""
     problems = list(openings.problems)
-    labels = (config.sides[0].label, config.sides[1].label)
+    labels = (config.sides[0].name, config.sides[1].name)
     refuse_other_output(out, "match", "--resume finishes a match of harness match" if resume
                         else "choose another --out")
     if not resume and ((out / GAMES_FILE).exists() or (out / RUN_FILE).exists()):

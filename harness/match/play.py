@@ -28,7 +28,9 @@ from dataclasses import dataclass, field, replace
 
 from harness.errors import HarnessError
 from harness.games.base import MAX_DEPTH, Problem
+from harness.games.registry import find_game
 from harness.match.rules import Ending, Playing, playing
+from harness.options import coerce
 from harness.search.registry import VariantSpec, parse_variants
 from harness.search.run import SearchResult, Switches, run_search
 
@@ -44,19 +46,43 @@ class Side:
     """The variant and its options, as named (``pvs:zw_min_depth=3``)."""
     switches: Switches = Switches()
     """The frame's switches (table size, ordering by the hash move, quiescence, ...)."""
+    profile: str = ""
+    """The search profile its switches and game options came from (``pvs@modern``;
+    empty: none, the switches as typed)."""
+    game_options: tuple[tuple[str, str, str], ...] = ()
+    """Options its profile gives the games' problems, as (game, key, value): the side's own
+    (chess's killers), over the openings' options."""
 
     @property
     def spec(self) -> VariantSpec:
         """The variant resolved (checked when the side is made: :func:`make_side`)."""
         return parse_variants(self.label)[0]
 
+    @property
+    def name(self) -> str:
+        """What the match's tables call it: the variant, and its profile after ``@``."""
+        return f"{self.label}@{self.profile}" if self.profile else self.label
 
-def make_side(name: str, switches: Switches) -> Side:
-    """A side from a variant's name; one variant, known, with valid options."""
+    def problem(self, problem: Problem) -> Problem:
+        """``problem`` with the side's own game options (itself when it has none)."""
+        own = {key: value for game, key, value in self.game_options if game == problem.game}
+        if not own:
+            return problem
+        declared = find_game(problem.game).options
+        options = tuple((key, coerce(f"{problem.game}: option {key}={own[key]!r}", own[key],
+                                     declared[key]) if key in own else value)
+                        for key, value in problem.options)
+        return replace(problem, options=options)
+
+
+def make_side(name: str, switches: Switches, profile: str = "",
+              game_options: tuple[tuple[str, str, str], ...] = ()) -> Side:
+    """A side from a variant's name; one variant, known, with valid options; with the
+    profile (its name) its switches and game options came from."""
     specs = parse_variants(name)
     if len(specs) != 1:
         raise HarnessError(f"{name!r}: a side of a match is one variant")
-    return Side(specs[0].label, switches)
+    return Side(specs[0].label, switches, profile, game_options)
 
 
 @dataclass(frozen=True)
@@ -223,6 +249,9 @@ def play_game(problem: Problem, sides: Sequence[Side], a_first: bool,
     ``a_first``; ``budget``: both sides', or side A's and side B's."""
     budgets = budget if isinstance(budget, tuple) else (budget, budget)
     position = playing(problem)
+    # A side with game options of its own (chess's killers from its profile) searches its
+    # own copy of the game, every move played on both.
+    own = [playing(side.problem(problem)) if side.game_options else None for side in sides]
     order = (0, 1) if a_first else (1, 0)          # side index by player
     clocks = [budgets[0].seconds, budgets[1].seconds]
     spent = _Spent()
@@ -234,12 +263,16 @@ def play_game(problem: Problem, sides: Sequence[Side], a_first: bool,
             ending = Ending(None, "move_limit")
             break
         side = order[position.mover]
-        choice = choose(position, sides[side], budgets[side], clocks[side])
+        mine = own[side]
+        choice = choose(position if mine is None else mine, sides[side], budgets[side],
+                        clocks[side])
         spent.add(side, choice)
         if budgets[side].kind == "time":
             clocks[side] += budgets[side].increment - choice.seconds
         scores.append((position.mover, choice.score))
-        position.play(choice.move)
+        for game in (position, *own):
+            if game is not None:
+                game.play(choice.move)
         moves.append(choice.move)
         ending = position.ending() or _adjudicated(scores, rules.adjudicate)
     points_first = 0.5 if ending.winner is None else 1.0 if ending.winner == 0 else 0.0

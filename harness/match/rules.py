@@ -94,12 +94,16 @@ class ChessPlaying(Playing):
         self.ordering = Ordering(bool(problem.option("mvv_lva")), bool(problem.option("killers")),
                                  bool(problem.option("history")))
         self.choice = str(problem.option("tree"))
+        self.draws = bool(problem.option("repetition"))
+        """The game option ``repetition``: each search sees the game so far (the board's
+        move stack), so a repetition of it, or the fifty-move rule, scores as a draw."""
 
     def tree(self) -> Tree:
         from harness.games.chess.compiled import chess_tree
 
-        # The tree sees the position only: the search knows no game history.
-        return chess_tree(self.board.copy(stack=False), self.ordering, self.choice)
+        # Without the option the tree sees the position only: the search knows no history.
+        board = self.board.copy(stack=self.draws)
+        return chess_tree(board, self.ordering, self.choice, self.draws)
 
     def play(self, move: str) -> None:
         import chess

@@ -50,7 +50,9 @@ class MatchConfig:
 
     def as_json(self) -> dict[str, Any]:
         """The configuration as ``run.json`` keeps it (:func:`config_from_json` reads it)."""
-        return {"sides": [{"label": s.label, "switches": _switches_json(s.switches)}
+        return {"sides": [{"label": s.label, "switches": _switches_json(s.switches),
+                           "profile": s.profile,
+                           "game_options": [list(option) for option in s.game_options]}
                           for s in self.sides],
                 "problems": self.problems, "budget": asdict(self.budget),
                 "rules": asdict(self.rules), "sprt": asdict(self.sprt), "games": self.games,
@@ -66,7 +68,8 @@ def _switches_json(switches: Switches) -> dict[str, Any]:
 def config_from_json(data: dict[str, Any]) -> MatchConfig:
     """The configuration ``run.json`` recorded."""
     def side(item: dict[str, Any]) -> Side:
-        return Side(item["label"], switches_from_json(item["switches"]))
+        return Side(item["label"], switches_from_json(item["switches"]), item.get("profile", ""),
+                    tuple((str(g), str(k), str(v)) for g, k, v in item.get("game_options", ())))
 
     try:
         return MatchConfig((side(data["sides"][0]), side(data["sides"][1])), data["problems"],

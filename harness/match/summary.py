@@ -18,7 +18,14 @@ if TYPE_CHECKING:
 
 def side_labels(result: MatchResult) -> tuple[str, str]:
     """``A pvs``, ``B alphabeta``."""
-    return ("A " + result.config.sides[0].label, "B " + result.config.sides[1].label)
+    return ("A " + result.config.sides[0].name, "B " + result.config.sides[1].name)
+
+
+def same_switches(result: MatchResult) -> bool:
+    """Whether both sides search with the same switches (only then are their exact
+    answers held to agree: :func:`harness.match.link.link`)."""
+    sides = result.config.sides
+    return sides[0].switches == sides[1].switches
 
 
 def result_lines(result: MatchResult) -> list[str]:
@@ -32,7 +39,8 @@ def result_lines(result: MatchResult) -> list[str]:
     if checked is not None:
         lines.append(f"nodes at depth {checked.depth} on {checked.openings} openings: A/B = "
                      f"{checked.ratio:.3f} ({checked.nodes[0]:,} / {checked.nodes[1]:,}); "
-                     f"the exact sides agree")
+                     + ("the exact sides agree" if same_switches(result) else
+                        "answers not compared: the sides search with other switches"))
     if result.calibration is not None:
         lines.append(calibration_text(result))
     lines.append(f"{cost_text(result.cost, result.frames)}; endings: "

@@ -62,7 +62,8 @@ class AnswerCheck:
     """The columns that identify a question."""
     deeper: int = 0
     """Answers left out because a table entry searched deeper than needed decided part of
-    them (``tt_deep_cutoffs``): such a search need not return minimax's value."""
+    them (``tt_deep_cutoffs``), or a table beside draws by repetition (:func:`table_decided`):
+    such a search need not return minimax's value."""
     stopped: int = 0
     """Answers left out because their search stopped before its end (a node or OPEN limit:
     :mod:`harness.report.stopped`): no answer, or a bound on the way."""
@@ -219,7 +220,7 @@ def check_answers(results: pd.DataFrame, info: Mapping[str, Any] | None = None,
     exact = results["variant"].astype(str).isin(checked)
     halted = stopped_mask(results) & exact
     part = results[exact & ~halted]
-    deep = part["tt_deep_cutoffs"] > 0 if "tt_deep_cutoffs" in part.columns else None
+    deep = table_decided(part) if "tt_deep_cutoffs" in part.columns else None
     deeper = 0 if deep is None else int(deep.sum())
     agree = differ = 0
     if deep is not None:
@@ -256,6 +257,19 @@ def check_answers(results: pd.DataFrame, info: Mapping[str, Any] | None = None,
                        by=tuple(by), deeper=deeper, stopped=int(halted.sum()), answers=answered,
                        alone=alone, inexact=int((~exact).sum()), deeper_agree=agree,
                        deeper_differ=differ)
+
+
+def table_decided(rows: pd.DataFrame) -> pd.Series:
+    """Which of ``rows`` a table entry may have given another value than minimax's at the
+    depth searched: a deeper entry cut part of the search off (``tt_deep_cutoffs``), or
+    the search scored draws by repetition with a table (``repetition_draws``): a draw
+    belongs to the path, the table's entries to the position alone, so a value that rests
+    on a draw answers the same position reached by another path, and the other way round
+    (the graph-history interaction every engine accepts)."""
+    decided = rows["tt_deep_cutoffs"] > 0
+    if "repetition_draws" in rows.columns and "tt_size" in rows.columns:
+        decided |= (rows["repetition_draws"] > 0) & (rows["tt_size"] > 0)
+    return decided
 
 
 def _against_rechecks(decided: pd.DataFrame, table_free: pd.DataFrame,

@@ -209,6 +209,7 @@ def rebuild_reports(folder: str | Path, baseline: str | None = None, seed: int =
     ``folder`` and then an ``index.html`` that links them (a CI artifact's front page).
     With ``index_only``, the runs' reports are taken as they are and only the index is
     written."""
+    from harness.report.ablation import stored_section
     from harness.results import find_runs
 
     folder = Path(folder)
@@ -216,7 +217,8 @@ def rebuild_reports(folder: str | Path, baseline: str | None = None, seed: int =
     if runs == [folder]:
         return [rebuild_report(folder, baseline, seed)]
     built = [report_files(run) if index_only else rebuild_report(run, baseline, seed) for run in runs]
-    write_index(folder, [(run, files) for run, files in zip(runs, built, strict=True)])
+    write_index(folder, [(run, files) for run, files in zip(runs, built, strict=True)],
+                stored_section(folder))
     return built
 
 
@@ -302,10 +304,12 @@ def stored_headlines(files: ReportFiles) -> tuple[Headline, ...]:
     return headlines(table, files.baseline) if needed <= set(table.columns) else ()
 
 
-def write_index(folder: Path, runs: list[tuple[Path, ReportFiles]]) -> Path:
+def write_index(folder: Path, runs: list[tuple[Path, ReportFiles]],
+                ablation: Mapping[str, Any] | None = None) -> Path:
     """``folder/index.html``: each run's headline per problem set (:func:`headlines`) and
     relative-nodes chart first, then one line per run folder, linking its report; titled
-    by the problem sets, variants and depths the runs hold."""
+    by the problem sets, variants and depths the runs hold. ``ablation``: the section of an
+    ablation's folder (:func:`harness.report.ablation.ablation_section`), first."""
     from harness.results import load_results, load_run_info
 
     entries = []
@@ -329,7 +333,8 @@ def write_index(folder: Path, runs: list[tuple[Path, ReportFiles]]) -> Path:
             stored_headlines(files),
             f"{quote(run.name)}/{CHARTS_DIR}/{chart.name}" if chart.exists() else ""))
     title = page_title(f"harness runs in {folder.name}", suites, len(variants), depth_span(depths))
-    page = render("index.html.j2", {"title": title, "folder": folder.name, "runs": entries})
+    page = render("index.html.j2", {"title": title, "folder": folder.name, "runs": entries,
+                                    "ablation": ablation})
     index = folder / "index.html"
     write_whole(index, page)
     return index

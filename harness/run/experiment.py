@@ -42,6 +42,7 @@ from harness.run.blame import PluginError, Running, blamed
 from harness.run.executors import Execution, Workers, start_workers
 from harness.run.job import search_problem
 from harness.run.plan import ExperimentConfig, Plan, plan_experiment
+from harness.run.profiles import find_profile
 from harness.run.progress import Listener, announced, in_phase
 from harness.run.recheck import deeper_questions, recheck_deeper
 from harness.run.resumable import check_plan, check_unchanged, made_with, variant_record
@@ -152,6 +153,7 @@ def run_experiment(config: ExperimentConfig, run_dir: str | Path,
             "config_hash": config_hash(settings),
             **made_with(settings),
             "switches": asdict(plan.switches),
+            **({"profile": find_profile(config.profile).record()} if config.profile else {}),
             "variants": {spec.label: variant_record(spec) for spec in plan.variants},
             "suites": plan.suites,
             "columns": list(plan.columns),

@@ -64,7 +64,7 @@ def _search(running: Running, tree: Tree, specs: Sequence[VariantSpec], depths: 
                 "score": "" if result.score is None else result.score,
                 "bound": result.bound, "best_move": result.best_move,
                 "pv": " ".join(result.pv), "solved": "" if judged is None else int(judged),
-                "status": result.status, **result.counters,
+                "status": result.status, **result.counters, **result.tree_counters,
                 "minimal_leaves": "" if minimal is None else minimal,
                 "minimal_source": source, "time_s": round(result.time_s, 6),
                 "frame": result.frame,

@@ -49,6 +49,9 @@ class ExperimentConfig:
     """Let a variant that brings its own table (the MTD drivers) keep it alone. By default,
     when any variant of a run brings one and no ``--tt`` is given, every variant searches
     with a table of that size, so a node ratio measures the search, not the memory."""
+    profile: str = ""
+    """The search profile the switches and the games' options were made from
+    (:mod:`harness.run.profiles`; empty: none), recorded in full in ``run.json``."""
 
     def __post_init__(self) -> None:
         """Check the fields' types in the library's own words (``ExperimentConfig.depths``),
@@ -190,7 +193,8 @@ def plan_experiment(config: ExperimentConfig, progress: Listener | None = None) 
         games += [] if game.name in games else [game.name]
     _check_distinct(chain.from_iterable(problems[:count] for problems, count in parts
                                         if not isinstance(problems, ProblemStream)))
-    _warn_unoffered(switches, games)
+    if not config.profile:      # a profile's switches serve the games that offer them
+        _warn_unoffered(switches, games)
     warn_infeasible([problems[0] for problems, count in parts if count], config.depths,
                     config.max_nodes)
     columns = [*ROW_COLUMNS]

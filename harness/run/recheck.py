@@ -22,7 +22,13 @@ import pandas as pd
 
 from harness.files import write_whole
 from harness.games.registry import find_game
-from harness.report.answers import RECHECK_LABEL, RECHECKS_FILE, inexact_frame, inexact_reason
+from harness.report.answers import (
+    RECHECK_LABEL,
+    RECHECKS_FILE,
+    inexact_frame,
+    inexact_reason,
+    table_decided,
+)
 from harness.report.stopped import stopped_mask
 from harness.run.blame import Running, blamed
 from harness.run.plan import Plan
@@ -38,11 +44,12 @@ QUESTION = ["game", "suite", "problem_id", "depth"]
 
 def deeper_questions(results: pd.DataFrame) -> pd.DataFrame:
     """The questions (game, set, problem, depth) with a finished exact answer that a deeper
-    table entry decided, in the order of the rows."""
+    table entry, or a table beside draws by repetition, decided (:func:`table_decided`), in
+    the order of the rows."""
     if "tt_deep_cutoffs" not in results.columns or results.empty:
         return pd.DataFrame(columns=QUESTION)
     exact = results["variant"].astype(str).map(lambda label: inexact_reason(label) is None)
-    decided = results[exact & ~stopped_mask(results) & (results["tt_deep_cutoffs"] > 0)]
+    decided = results[exact & ~stopped_mask(results) & table_decided(results)]
     return decided[QUESTION].drop_duplicates().reset_index(drop=True)
 
 

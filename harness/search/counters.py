@@ -18,6 +18,15 @@ switches' (:mod:`harness.search.selective`, docs/selective.md), 0 with the switc
 SELECTIVE_COUNTERS = COUNTER_NAMES[COUNTER_NAMES.index("reductions"):]
 """The selective switches' counters: a search with any of them above 0 was selective."""
 
+TREE_COUNTER_NAMES = ("repetition_draws",)
+"""Counters a tree keeps itself, as attributes of the same names that its ``reset`` zeroes
+(0 for a tree without one), read after each search into :attr:`SearchResult.tree_counters
+<harness.search.run.SearchResult>` and written to ``results.csv`` after the frame's:
+the frame never sees why the tree answered as it did. ``repetition_draws``: nodes below
+the root that the tree scored 0 as draws by repetition or by the fifty-move rule (chess
+with its option ``repetition``), each time the frame asked for the value of one (at the
+horizon or as a node without moves)."""
+
 COUNTING_VERSION = 1
 """The version of the counting rules (VARIANTS.md as this code implements it): bumped by
 any change that changes a count of some search. A run records it in ``run.json``, and a

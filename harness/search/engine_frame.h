@@ -89,7 +89,8 @@ static long selective_child(Engine *e, int loop, Move move, int depth, long alph
     int index = f->count++;
     f->last = move;
     f[1].pv = f->pv && index == 0;
-    if (index == 0 || !f->prunable || e->api->tactical(e->tree, move))
+    /* A tree without tactical() (internal iterative deepening alone) has no quiet move. */
+    if (index == 0 || !f->prunable || e->api->tactical == NULL || e->api->tactical(e->tree, move))
         return searched_child(e, loop, move, depth, alpha, beta);
     const Selective *s = &e->rules;
     long long *c = e->counters;

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from harness.errors import HarnessError
@@ -11,6 +11,7 @@ from harness.games.base import INF, Tree, has_enhancements
 from harness.games.base import MAX_DEPTH as MAX_DEPTH  # re-exported: the search's limit
 from harness.search.compiled import compiled_in_use
 from harness.search.core import NodeLimitReached, Quiescence, Search
+from harness.search.counters import TREE_COUNTER_NAMES
 from harness.search.engine import NativeSearch, runs_natively
 from harness.search.lines import line_names as line_names  # re-exported: its home was here
 from harness.search.registry import VariantSpec
@@ -99,6 +100,9 @@ class SearchResult:
     every pass): a driver's passes per iteration without its first guess's."""
     frame: str = ""
     """The frame that ran it (:data:`FRAMES`): times compare only within one frame."""
+    tree_counters: dict[str, int] = field(default_factory=dict)
+    """What the tree counted itself (:data:`TREE_COUNTER_NAMES`, each 0 where the tree
+    counts none): draws by repetition."""
 
 
 FRAMES = {
@@ -192,15 +196,22 @@ def search_with(frame: type[Search], tree: Tree, spec: VariantSpec, depth: int,
             guess = outcome.score
             first_passes = first_passes or search.counters.passes
     except NodeLimitReached:
+        counted = tree_counts(tree)
         tree.reset()
         return SearchResult(None, "none", "", [], "max-nodes", search.counts(), tt_size,
-                            time.perf_counter() - start, _passes(search), frame=frame_used)
+                            time.perf_counter() - start, _passes(search), frame=frame_used,
+                            tree_counters=counted)
     elapsed = time.perf_counter() - start
     move = "" if outcome.best_move is None else tree.move_name(outcome.best_move)
     pv = search.principal_variation_names(outcome.best_move, depth)
     return SearchResult(outcome.score, outcome.bound, move, pv, outcome.status,
                         search.counts(), tt_size, elapsed, _passes(search), first_passes,
-                        frame_used)
+                        frame_used, tree_counts(tree))
+
+
+def tree_counts(tree: Tree) -> dict[str, int]:
+    """The tree's own counters (:data:`TREE_COUNTER_NAMES`) since its last ``reset``."""
+    return {name: int(getattr(tree, name, 0)) for name in TREE_COUNTER_NAMES}
 
 
 def _passes(search: Search) -> list[TraceNode] | None:

@@ -90,12 +90,20 @@ class Selectivity:
     mate can be nearer than the next move, none worse than mate here); a node left with
     no window is answered at once (``mate_distance_cutoffs``)."""
 
+    def values(self) -> tuple[bool, bool, bool, bool, bool, bool, bool]:
+        """Every switch's value, in :data:`SWITCHES`' order."""
+        return (self.late_move_reductions, self.late_move_pruning, self.futility,
+                self.reverse_futility, self.razoring, self.internal_iterative_deepening,
+                self.mate_distance)
+
     def names(self) -> tuple[str, ...]:
         """The switches on, by field name, in :data:`SWITCHES`' order."""
-        on = (self.late_move_reductions, self.late_move_pruning, self.futility,
-              self.reverse_futility, self.razoring, self.internal_iterative_deepening,
-              self.mate_distance)
-        return tuple(name for name, is_on in zip(SWITCHES, on, strict=True) if is_on)
+        return tuple(name for name, is_on in zip(SWITCHES, self.values(), strict=True) if is_on)
+
+    def __reduce__(self) -> tuple[type[Selectivity], tuple[bool, ...]]:
+        # Compiled by mypyc, a frozen dataclass cannot be unpickled field by field (its
+        # __setattr__ refuses): a run's worker processes receive it made anew.
+        return (Selectivity, self.values())
 
 
 FULL_WIDTH = Selectivity()

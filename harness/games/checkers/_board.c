@@ -39,6 +39,7 @@ typedef struct {
 #define BOARD_PLIES 256      /* pushes past the root: the harness searches at most 100 plies */
 #define BOARD_NAME "checkers tree"
 #define BOARD_CACHED_MOVES 2048   /* every step and single jump: codes below 2^11 */
+#define BOARD_TACTICAL game_tactical
 #include "../board_cursor.h"
 
 enum { BLACK = 0, WHITE = 1 };
@@ -256,6 +257,14 @@ static long game_terminal_value(const Game *g, const State *s, int ply) {
     return game_value(g, s, ply);
 }
 
+/* CheckersTree.tactical: a capture, or a man's step onto its crowning row. */
+static int game_tactical(const Game *g, const State *s, Move move) {
+    int start = (int)(move & 31);
+    if (move >> 5 & 15)
+        return 1;
+    return !bit(s->kings, start) && bit(CROWN_MASK[s->side], NEIGHBOUR[start][move >> 9 & 3]);
+}
+
 /* ---- the Python methods of this tree alone ------------------------------------------- */
 
 /* board.move_name: 11-15, 22x15x8 (squares numbered from 1). */
@@ -327,6 +336,7 @@ static int game_new(PyObject *args, PyObject *kwargs, Game *g, State *root) {
 
 static PyGetSetDef Tree_getset[] = {
     {"ply", (getter)Tree_get_ply, NULL, "plies from the root to the cursor", NULL},
+    BOARD_SELECTIVE_GETSET,
     {NULL, NULL, NULL, NULL, NULL},
 };
 
@@ -338,6 +348,7 @@ static PyMethodDef Tree_methods[] = {
     BOARD_ONEARG(child_value, "value() of the child a move reaches, the cursor left where it is."),
     BOARD_NOARGS(key, "Position.key: the Zobrist key of pieces, side and draw count."),
     BOARD_ONEARG(move_name, "PDN's name of a move: 11-15, 22x15x8."),
+    BOARD_TACTICAL_METHOD("Whether a move captures or crowns a man (tree.CheckersTree.tactical)."),
     BOARD_METHODS("cutoff(move, depth): the move order is fixed, nothing to learn."),
     {NULL, NULL, 0, NULL},
 };
@@ -384,6 +395,7 @@ static PyObject *setup(PyObject *module, PyObject *args) {
 
 static PyMethodDef module_methods[] = {
     {"setup", setup, METH_VARARGS, "setup(zobrist, draw_plies, man, king, man_row, win)"},
+    BOARD_SELECTIVE_SETUP,
     {NULL, NULL, 0, NULL},
 };
 

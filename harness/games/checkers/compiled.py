@@ -11,16 +11,24 @@ Python tree.
 
 from __future__ import annotations
 
+from types import ModuleType
+
 from harness.games.base import Tree
 from harness.games.builds import OptionalBuild
 from harness.games.checkers import evaluation
 from harness.games.checkers.board import DRAW_PLIES, ZOBRIST, Position
 from harness.games.checkers.tree import CheckersTree
 
-BUILD = OptionalBuild("checkers", "harness.games.checkers._board",
-                      # the one copy of the tables values and keys are made of
-                      lambda module: module.setup(ZOBRIST, DRAW_PLIES, evaluation.MAN, evaluation.KING,
-                                                  evaluation.MAN_ROW, evaluation.WIN))
+
+def _set_up(module: ModuleType) -> None:
+    """Hand the compiled tree the one copy of the tables its values and keys are made of,
+    and the margins both trees declare."""
+    module.setup(ZOBRIST, DRAW_PLIES, evaluation.MAN, evaluation.KING, evaluation.MAN_ROW,
+                 evaluation.WIN)
+    module.set_selective_margins(evaluation.SELECTIVE_MARGINS)
+
+
+BUILD = OptionalBuild("checkers", "harness.games.checkers._board", _set_up)
 """The compiled tree's module, and whether it runs."""
 compiled_available = BUILD.available
 compiled_in_use = BUILD.in_use

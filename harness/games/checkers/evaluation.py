@@ -17,6 +17,7 @@ size is at most 12 kings, 1,560, far below the win score :data:`WIN`.
 
 from __future__ import annotations
 
+from harness.games.base import SelectiveMargins
 from harness.games.checkers.board import BLACK, Position, bits, row_of
 
 MAN = 100
@@ -26,6 +27,21 @@ MAN_ROW = (6, 0, 1, 2, 4, 6, 9, 0)
 WIN = 10_000
 """The value of a won game at the root; a side without a move ``p`` plies from the root
 scores ``-(WIN - p)``, so that a faster win scores higher (as chess's mate scores)."""
+
+SELECTIVE_MARGINS = SelectiveMargins(
+    futility=(MAN, 2 * MAN),
+    reverse_futility=(MAN, 2 * MAN, 3 * MAN, 4 * MAN, 5 * MAN),
+    razoring=(2 * MAN, 3 * MAN, 4 * MAN),
+    late_move_counts=(5, 8, 13),
+    mate=WIN,
+)
+"""Checkers' margins for the selective switches (docs/selective.md), in men (100): futility
+a man at the frontier and two at the pre-frontier (a step moves the static value by its
+man's advancement only, at most 3: a crowning and a capture are tactical); reverse futility
+a man a ply to depth 5 (chess's is 1.2 pawns a ply); razoring two men at depth 1 (a double
+jump: with no quiescence search, a razored node is answered by its static value, and the
+captures it may have are not seen), a man more a ply to depth 3; late-move pruning after
+chess's counts. A win carries its distance (``WIN - p``), so ``mate`` is :data:`WIN`."""
 
 
 def side_total(men: int, kings: int, side: int) -> int:

@@ -54,6 +54,7 @@ class Checkers(Game):
     }
     columns: ClassVar[Mapping[str, str]] = {"fen": "the position (PDN FEN)",
                                             "known_value": "the value the file gives (empty: none)"}
+    features: ClassVar[frozenset[str]] = frozenset({"selectivity"})
 
     def load(self, spec: str, options: tuple[tuple[str, OptionValue], ...],
              skip_invalid: bool = False) -> ProblemSet:

@@ -13,8 +13,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from harness.games.checkers.board import DRAW_PLIES, Position, move_name
-from harness.games.checkers.evaluation import WIN, evaluate
+from harness.games.base import SelectiveMargins
+from harness.games.checkers.board import (
+    CROWN_MASK,
+    DRAW_PLIES,
+    NEIGHBOUR,
+    Position,
+    move_jumps,
+    move_name,
+)
+from harness.games.checkers.evaluation import SELECTIVE_MARGINS, WIN, evaluate
 
 
 class CheckersTree:
@@ -77,3 +85,22 @@ class CheckersTree:
 
     def cutoff(self, move: object, depth: int) -> None:
         """The move order is fixed: nothing to learn."""
+
+    # -- the selective switches (harness.games.base.SelectiveTree) -------------------
+    selective_margins: SelectiveMargins = SELECTIVE_MARGINS
+    """Checkers' margins for the selective switches (``evaluation.SELECTIVE_MARGINS``)."""
+
+    def tactical(self, move: object) -> bool:
+        """Whether ``move`` (one of ``moves()`` here) captures or crowns a man: the moves
+        the selective switches never prune or reduce, as chess's captures and promotions.
+        Captures are compulsory, so where one exists every move is one: a node with a
+        capture is never pruned or reduced. Checkers programs do not evaluate a position
+        with a capture pending (Martin Fierz's Simple Checkers, by Cake's author, searches on while
+        one is): the static value misjudges a capture by the men it takes."""
+        code = int(move)  # type: ignore[call-overload]
+        if move_jumps(code):
+            return True
+        start = code & 31
+        position = self.position
+        return (not position.kings >> start & 1
+                and bool(CROWN_MASK[position.side] >> NEIGHBOUR[start][(code >> 9) & 3] & 1))

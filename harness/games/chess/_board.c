@@ -18,6 +18,9 @@
  * - keys equal to tree.position_key's tuple: a small Key object whose hash is CPython's
  *   hash of that tuple (so the table's slots are the same) and whose equality compares
  *   the same fields.
+ * - with draws on (the game option repetition), ChessTree.drawn: a node below the root
+ *   that repeats a position of the game (the history's keys, handed over as position_key
+ *   tuples) or of the path, or whose half-move clock reached 100, is a draw.
  * Moves are ints, movegen.move_code (from | to << 6 | promotion << 12); None is the null
  * move. Standard chess only (compiled.py gives chess960 boards the Python tree).
  * tests/test_chess_compiled.py compares the two trees method by method and search by
@@ -25,6 +28,8 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+
+#define FIFTY_MOVES 100           /* tree.FIFTY_MOVES: the half-move clock of the fifty-move rule */
 
 #include "board_position.h"   /* tables, positions, make, evaluation */
 #include "board_moves.h"      /* legal moves in python-chess's order, MVV-LVA, perft */
@@ -53,6 +58,17 @@ typedef struct {
     int qsee, qdelta, qchecks;       /* ordering.quiescence (quiescence.QuiescenceRules) */
     long long history[64][64];
     Pos stack[MAX_PLY];
+    /* Draws by repetition and the fifty-move rule (ChessTree.draws): the half-move clock of
+     * each node of the path (set as it is stepped into, when draws is on) and its key (made
+     * when a repetition test first needs it: keyed), the keys of the game before the root,
+     * and the count of nodes scored as such draws. */
+    int draws;
+    long long repetition_draws;
+    int clock[MAX_PLY];
+    unsigned char keyed[MAX_PLY];
+    KeyObject keys[MAX_PLY];
+    KeyObject *game_keys;
+    Py_ssize_t game_key_count;
 } Tree;
 
 static inline Pos *here(Tree *t) { return &t->stack[t->ply]; }
@@ -86,22 +102,60 @@ static void clear_dynamic(Tree *t) {
     memset(t->history, 0, sizeof t->history);
 }
 
+/* The keys of the game before the root (position_key tuples, oldest first) into t. */
+static int read_game_keys(Tree *t, PyObject *history) {
+    PyObject *items = PySequence_Fast(history, "history must be a sequence of position_key tuples");
+    if (items == NULL)
+        return 0;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(items);
+    t->game_keys = PyMem_Calloc(n ? (size_t)n : 1, sizeof(KeyObject));
+    if (t->game_keys == NULL) {
+        Py_DECREF(items);
+        PyErr_NoMemory();
+        return 0;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        KeyObject *k = &t->game_keys[i];
+        unsigned long long bb[8], castling;
+        int turn;
+        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(items, i), "KKKKKKKKpKi;a history key is "
+                              "position_key's tuple", &bb[0], &bb[1], &bb[2], &bb[3], &bb[4],
+                              &bb[5], &bb[6], &bb[7], &turn, &castling, &k->ep)) {
+            Py_DECREF(items);
+            return 0;
+        }
+        for (int j = 0; j < 8; j++)
+            k->bb[j] = bb[j];
+        k->turn = turn;
+        k->castling = castling;
+    }
+    t->game_key_count = n;
+    Py_DECREF(items);
+    return 1;
+}
+
 static PyObject *Tree_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
     static char *keywords[] = {"pawns", "knights", "bishops", "rooks", "queens", "kings", "white",
-                               "black", "turn", "castling", "ep", "ordering", NULL};
+                               "black", "turn", "castling", "ep", "ordering", "draws", "clock",
+                               "history", NULL};
     unsigned long long fields[8], castling;
-    int turn, ep;
-    PyObject *ordering;
+    int turn, ep, draws = 0, clock = 0;
+    PyObject *ordering, *history = NULL;
     if (!ready) {
         PyErr_SetString(PyExc_RuntimeError, "_board.setup() was not called");
         return NULL;
     }
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "KKKKKKKKpKiO", keywords, &fields[0], &fields[1],
-                                     &fields[2], &fields[3], &fields[4], &fields[5], &fields[6],
-                                     &fields[7], &turn, &castling, &ep, &ordering))
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "KKKKKKKKpKiO|piO", keywords, &fields[0],
+                                     &fields[1], &fields[2], &fields[3], &fields[4], &fields[5],
+                                     &fields[6], &fields[7], &turn, &castling, &ep, &ordering,
+                                     &draws, &clock, &history))
         return NULL;
     if (ep < -1 || ep > 63) {
         PyErr_SetString(PyExc_ValueError, "ep must be a square or -1");
+        return NULL;
+    }
+    if (clock < 0) {
+        PyErr_SetString(PyExc_ValueError, "clock (the half-move clock) must be 0 or more");
         return NULL;
     }
     Tree *t = (Tree *)type->tp_alloc(type, 0);
@@ -122,10 +176,17 @@ static PyObject *Tree_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) 
         Py_DECREF(t);
         return NULL;
     }
+    t->draws = draws;
+    t->clock[0] = clock;
+    if (draws && history != NULL && !read_game_keys(t, history)) {
+        Py_DECREF(t);
+        return NULL;
+    }
     return (PyObject *)t;
 }
 
 static void Tree_dealloc(Tree *t) {
+    PyMem_Free(t->game_keys);
     Py_XDECREF(t->ordering);
     Py_TYPE(t)->tp_free((PyObject *)t);
 }
@@ -146,6 +207,79 @@ static int read_code(PyObject *move, int *code) {
     return 1;
 }
 
+/* With draws on: the half-move clock of the node just stepped into by `code` (play.py's
+ * clock: 0 after a capture or a pawn move, else one more, a pass included); its key is
+ * made when a repetition test needs it (most nodes' clocks rule one out). */
+static inline void note_step(Tree *t, int code) {
+    const Pos *from = &t->stack[t->ply - 1];
+    int zeroing = code >= 0 && (piece_type_at(from, FROM(code)) == PAWN
+                                || piece_type_at(from, TO(code)) != NONE);
+    t->clock[t->ply] = zeroing ? 0 : t->clock[t->ply - 1] + 1;
+    t->keyed[t->ply] = 0;
+}
+
+/* The key of the node `ply` plies from the root on the path, made on first use. */
+static inline const KeyObject *path_key(Tree *t, int ply) {
+    if (!t->keyed[ply]) {
+        fill_key(&t->stack[ply], &t->keys[ply]);
+        t->keyed[ply] = 1;
+    }
+    return &t->keys[ply];
+}
+
+static inline int same_position(const KeyObject *a, const KeyObject *b) {
+    return a->turn == b->turn && a->ep == b->ep && a->castling == b->castling
+        && memcmp(a->bb, b->bb, sizeof a->bb) == 0;
+}
+
+static int in_check(const Pos *p);
+
+/* ChessTree.drawn, for a node below the root with draws on: the fifty-move rule (not at
+ * checkmate), or a position met 4, 6, ... plies back on the path or in the game, no further
+ * back than the half-move clock nor past the last null move. */
+static int drawn(Tree *t) {
+    int ply = t->ply, reach = t->clock[ply];
+    if (reach >= FIFTY_MOVES) {
+        if (!in_check(here(t)))
+            return 1;
+        MoveList legal;
+        legal_moves(here(t), &legal);
+        return legal.count > 0;
+    }
+    for (int back = 1; back <= reach && back <= ply; back++)
+        if (t->path[ply - back] < 0) {            /* the move into ply - back + 1 was a pass */
+            reach = back - 1;
+            break;
+        }
+    if (reach < 4)
+        return 0;
+    const KeyObject *now = path_key(t, ply);
+    for (int back = 4; back <= reach; back += 2) {
+        int index = ply - back;
+        const KeyObject *then;
+        if (index >= 0)
+            then = path_key(t, index);
+        else if (-index <= t->game_key_count)
+            then = &t->game_keys[t->game_key_count + index];
+        else
+            break;
+        if (same_position(then, now))
+            return 1;
+    }
+    return 0;
+}
+
+/* Whether the node is a draw the tree scores (draws on, below the root, drawn). */
+static inline int draw_here(Tree *t) { return t->draws && t->ply > 0 && drawn(t); }
+
+/* draw_here, counted: what the value methods ask before anything else. */
+static inline int counted_draw(Tree *t) {
+    if (!draw_here(t))
+        return 0;
+    t->repetition_draws++;
+    return 1;
+}
+
 static int step_in(Tree *t, int code) {
     if (t->ply + 1 >= MAX_PLY - QUIESCENCE_RESERVE) {
         PyErr_SetString(PyExc_RecursionError, "the compiled chess tree is full (too many plies)");
@@ -159,6 +293,8 @@ static int step_in(Tree *t, int code) {
     make(p, &t->stack[t->ply + 1], code);
     t->path[t->ply] = code;
     t->ply++;
+    if (t->draws)
+        note_step(t, code);
     return 1;
 }
 
@@ -251,18 +387,25 @@ static int ordered_moves(Tree *t, int *order) {
 
 static PyObject *Tree_moves(Tree *t, PyObject *unused) {
     int order[MAX_MOVES];
-    int n = ordered_moves(t, order);
+    int n = draw_here(t) ? 0 : ordered_moves(t, order);
     return code_list(order, n);
 }
 
 static PyObject *Tree_value(Tree *t, PyObject *unused) {
-    return PyLong_FromLong(evaluate(here(t)));
+    return PyLong_FromLong(counted_draw(t) ? 0 : evaluate(here(t)));
 }
 
 static PyObject *Tree_child_value(Tree *t, PyObject *move) {
     int code;
     if (!read_code(move, &code))
         return NULL;
+    if (t->draws) {                      /* whether the child is drawn depends on the path */
+        if (!step_in(t, code))
+            return NULL;
+        long value = counted_draw(t) ? 0 : evaluate(here(t));
+        t->ply--;
+        return PyLong_FromLong(value);
+    }
     Pos n;
     make(here(t), &n, code);
     return PyLong_FromLong(evaluate(&n));
@@ -306,6 +449,8 @@ static PyObject *Tree_see(Tree *t, PyObject *move) {
 }
 
 static PyObject *Tree_terminal_value(Tree *t, PyObject *unused) {
+    if (counted_draw(t))
+        return PyLong_FromLong(0);
     return PyLong_FromLong(in_check(here(t)) ? -(mate_score - t->ply) : 0);
 }
 
@@ -324,6 +469,7 @@ static PyObject *Tree_key_tuple(Tree *t, PyObject *unused) {
 
 static PyObject *Tree_reset(Tree *t, PyObject *unused) {
     t->ply = 0;
+    t->repetition_draws = 0;
     clear_dynamic(t);
     Py_RETURN_NONE;
 }
@@ -473,10 +619,17 @@ static long quiesce_node(Tree *t, long alpha, long beta, long long *qnodes, int 
         make(p, &t->stack[t->ply + 1], code);
         t->path[t->ply] = code;
         t->ply++;
-        int child = below;
-        if (child == Q_BELOW_HORIZON)
-            child = in_check(here(t)) ? Q_EVASION : Q_PLAIN;
-        long v = -quiesce_node(t, -beta, -alpha, qnodes, child);
+        long v;
+        if (t->draws)          /* a quiet check or evasion may repeat (a capture never does) */
+            note_step(t, code);
+        if (t->draws && counted_draw(t)) {
+            v = 0;
+        } else {
+            int child = below;
+            if (child == Q_BELOW_HORIZON)
+                child = in_check(here(t)) ? Q_EVASION : Q_PLAIN;
+            v = -quiesce_node(t, -beta, -alpha, qnodes, child);
+        }
         t->ply--;
         if (v > best) {
             best = v;
@@ -529,7 +682,7 @@ static PyObject *Tree_quiesce(Tree *t, PyObject *const *args, Py_ssize_t nargs) 
     }
     if (!read_window(args, &alpha, &beta))
         return NULL;
-    long value = quiesce(t, alpha, beta, &qnodes);
+    long value = counted_draw(t) ? 0 : quiesce(t, alpha, beta, &qnodes);
     if (!add_qnodes(t, args[2], qnodes))
         return NULL;
     return PyLong_FromLong(value);
@@ -545,7 +698,7 @@ static PyObject *Tree_child_quiesce(Tree *t, PyObject *const *args, Py_ssize_t n
     }
     if (!read_code(args[0], &code) || !read_window(args + 1, &alpha, &beta) || !step_in(t, code))
         return NULL;
-    long value = quiesce(t, alpha, beta, &qnodes);
+    long value = counted_draw(t) ? 0 : quiesce(t, alpha, beta, &qnodes);
     t->ply--;
     if (!add_qnodes(t, args[3], qnodes))
         return NULL;
@@ -560,6 +713,8 @@ static PyObject *Tree_child_quiesce(Tree *t, PyObject *const *args, Py_ssize_t n
 
 static int native_moves(PyObject *t, Move *out) {
     int order[MAX_MOVES];
+    if (draw_here(TREE(t)))
+        return 0;
     int n = ordered_moves(TREE(t), order);
     for (int i = 0; i < n; i++)
         out[i] = order[i];
@@ -570,6 +725,8 @@ static void native_step(Tree *t, int code) {     /* step_in without its checks *
     make(here(t), &t->stack[t->ply + 1], code);
     t->path[t->ply] = code;
     t->ply++;
+    if (t->draws)
+        note_step(t, code);
 }
 
 static void native_push(PyObject *t, Move move) { native_step(TREE(t), (int)move); }
@@ -577,13 +734,23 @@ static void native_push_null(PyObject *t) { native_step(TREE(t), -1); }
 static void native_pop(PyObject *t) { TREE(t)->ply--; }
 static uint64_t native_key(PyObject *t) { return key_digest(here(TREE(t))); }
 static uint64_t native_slot_hash(PyObject *t) { return key_hash(here(TREE(t))); }
-static long native_value(PyObject *t) { return evaluate(here(TREE(t))); }
+static long native_value(PyObject *t) {
+    return counted_draw(TREE(t)) ? 0 : evaluate(here(TREE(t)));
+}
 
 static long native_terminal_value(PyObject *t) {
+    if (counted_draw(TREE(t)))
+        return 0;
     return in_check(here(TREE(t))) ? -(mate_score - TREE(t)->ply) : 0;
 }
 
 static long native_child_value(PyObject *t, Move move) {
+    if (TREE(t)->draws) {                /* whether the child is drawn depends on the path */
+        native_step(TREE(t), (int)move);
+        long value = native_value(t);
+        TREE(t)->ply--;
+        return value;
+    }
     Pos child;
     make(here(TREE(t)), &child, (int)move);
     return evaluate(&child);
@@ -602,6 +769,8 @@ static void native_cutoff(PyObject *t, Move move, int depth) {
 /* quiesce for the frame, which cannot take an error: the quiescence stack's end is never
  * reached on a board a game holds (the Python method raises there). */
 static long native_quiesce(PyObject *t, long alpha, long beta, long long *qnodes) {
+    if (counted_draw(TREE(t)))
+        return 0;
     long value = quiesce(TREE(t), alpha, beta, qnodes);
     TREE(t)->overflow = 0;
     return value;
@@ -683,6 +852,12 @@ static PyObject *Tree_get_selective_margins(Tree *t, void *unused) {
     return Py_NewRef(selective_margins != NULL ? selective_margins : Py_None);
 }
 
+static PyObject *Tree_get_draws(Tree *t, void *unused) { return PyBool_FromLong(t->draws); }
+
+static PyObject *Tree_get_repetition_draws(Tree *t, void *unused) {
+    return PyLong_FromLongLong(t->repetition_draws);
+}
+
 static PyObject *Tree_get_ordering(Tree *t, void *unused) {
     Py_INCREF(t->ordering);
     return t->ordering;
@@ -693,6 +868,10 @@ static PyGetSetDef Tree_getset[] = {
     {"ordering", (getter)Tree_get_ordering, NULL, "Move-ordering switches (tree.Ordering).", NULL},
     {"selective_margins", (getter)Tree_get_selective_margins, NULL,
      "Chess's margins for the selective switches (evaluation.SELECTIVE_MARGINS).", NULL},
+    {"draws", (getter)Tree_get_draws, NULL,
+     "Whether repetitions and the fifty-move rule below the root are draws.", NULL},
+    {"repetition_draws", (getter)Tree_get_repetition_draws, NULL,
+     "Nodes scored 0 as draws by repetition or the fifty-move rule since the last reset.", NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };
 
@@ -727,7 +906,8 @@ static PyTypeObject TreeType = {
     PyVarObject_HEAD_INIT(NULL, 0)
     .tp_name = "harness.games.chess._board.ChessTree",
     .tp_doc = PyDoc_STR("ChessTree(pawns, knights, bishops, rooks, queens, kings, white, black, "
-                        "turn, castling, ep, ordering)\n\nThe compiled twin of tree.ChessTree "
+                        "turn, castling, ep, ordering, draws=False, clock=0, history=())\n\n"
+                        "The compiled twin of tree.ChessTree "
                         "(harness.games.chess.compiled builds it from a board)."),
     .tp_basicsize = sizeof(Tree),
     .tp_flags = Py_TPFLAGS_DEFAULT,

@@ -27,6 +27,7 @@ from harness.errors import HarnessError
 from harness.games.base import Tree
 from harness.games.builds import OptionalBuild
 from harness.games.chess.evaluation import MATE, PHASE_WEIGHT, SELECTIVE_MARGINS, SQUARE, piece_value
+from harness.games.chess.keys import history_keys
 from harness.games.chess.tree import ChessTree, Ordering
 
 TREES = ("auto", "compiled", "python")
@@ -60,9 +61,10 @@ def resolve(choice: str) -> str:
     return choice
 
 
-def CompiledTree(board: chess.Board, ordering: Ordering = Ordering()) -> Tree:
-    """The compiled tree of ``board``, as ``ChessTree(board, ordering)``; a
-    :class:`HarnessError` where it was not built or the board is chess960."""
+def CompiledTree(board: chess.Board, ordering: Ordering = Ordering(), draws: bool = False) -> Tree:
+    """The compiled tree of ``board``, as ``ChessTree(board, ordering, draws=draws)`` (the
+    game before it, for repetitions, from the board's move stack; the half-move clock from
+    the board); a :class:`HarnessError` where it was not built or the board is chess960."""
     module = BUILD.module()
     if board.chess960:
         raise HarnessError("chess: the compiled chess tree plays standard chess only, not chess960")
@@ -71,16 +73,21 @@ def CompiledTree(board: chess.Board, ordering: Ordering = Ordering()) -> Tree:
     tree: Tree = module.ChessTree(board.pawns, board.knights, board.bishops, board.rooks,
                                   board.queens, board.kings, occupied_co[chess.WHITE],
                                   occupied_co[chess.BLACK], board.turn,
-                                  board.clean_castling_rights(), -1 if ep is None else ep, ordering)
+                                  board.clean_castling_rights(), -1 if ep is None else ep, ordering,
+                                  draws, board.halfmove_clock,
+                                  history_keys(board) if draws else ())
     return tree
 
 
-def chess_tree(board: chess.Board, ordering: Ordering = Ordering(), choice: str = "auto") -> Tree:
+def chess_tree(board: chess.Board, ordering: Ordering = Ordering(), choice: str = "auto",
+               draws: bool = False) -> Tree:
     """The tree of ``board`` that ``tree=choice`` runs (``auto``: compiled where it was
-    built, ``HARNESS_PURE_PYTHON`` is not set and the board is not chess960)."""
+    built, ``HARNESS_PURE_PYTHON`` is not set and the board is not chess960); ``draws``:
+    repetitions (of the path, or of the game in the board's move stack) and the fifty-move
+    rule are draws below the root."""
     if resolve(choice) == "compiled" and not (choice == "auto" and board.chess960):
-        return CompiledTree(board, ordering)
-    return ChessTree(board, ordering)
+        return CompiledTree(board, ordering, draws)
+    return ChessTree(board, ordering, draws=draws)
 
 
 def perft(board: chess.Board, depth: int) -> int:

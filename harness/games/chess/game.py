@@ -62,6 +62,10 @@ class Chess(Game):
                         "its victim + 200 cannot reach alpha (off in the late endgame: phase <= 6)"),
         "qchecks": Option(False, "quiet checks at the first quiescence ply (the horizon leaf); a "
                           "qnode in check just below it searches every evasion, no stand pat"),
+        "repetition": Option(False, "draws by repetition and the fifty-move rule: a position "
+                             "below the root that repeats one of the path or of the game before "
+                             "it (a match's moves; an EPD's hmvc starts the clock), or whose "
+                             "half-move clock reached 100, scores 0 (counted in repetition_draws)"),
         "tree": Option("auto", "the chess tree that searches: compiled (_board.c), python (the "
                        "reference, over python-chess), or auto (compiled where it was built and "
                        "HARNESS_PURE_PYTHON is not set); the same nodes either way",
@@ -94,7 +98,7 @@ class Chess(Game):
         from harness.games.chess.compiled import chess_tree
 
         return chess_tree(position_of(problem).board(), ordering_of(problem),
-                          str(problem.option("tree")))
+                          str(problem.option("tree")), bool(problem.option("repetition")))
 
     def work(self, problem: Problem) -> float:
         """The number of positions :data:`BREADTH_PLIES` plies from the position."""

@@ -8,9 +8,14 @@ every variant, depth and iteration that searches the problem: all of them search
 of the same tree, so the cache changes no count.
 Dynamic ordering (killers, history) belongs to one search and is cleared by ``reset``.
 
-Nothing slow (``fen()``, ``san()``, ``is_game_over()``, claims of draws) runs per node;
-draws by repetition or the fifty-move rule are not detected (a fixed-depth search of a
-test position never needs them), stalemate and checkmate are.
+Nothing slow (``fen()``, ``san()``, ``is_game_over()``, claims of draws) runs per node.
+Stalemate and checkmate are detected; draws by repetition or the fifty-move rule only with
+``draws`` on (the game option ``repetition``): then a node below the root whose position
+repeats one of the game before the root or of the path (once is enough, as engines count)
+since the last capture, pawn move or null move, or whose half-move clock reached 100 (and
+that is not checkmate), is a draw: no moves, and 0 as its terminal, static and quiescence
+value (:meth:`ChessTree.drawn`, Stockfish's ``Position::is_draw`` without its root
+distinction). The draw is a fact of the path, never of the position: the cache keeps none.
 
 This tree is the reference: ``_board.c`` (:mod:`harness.games.chess.compiled`) is its
 compiled twin, about ten times as fast, node for node the same searches.
@@ -26,6 +31,8 @@ import chess
 
 from harness.games.base import Move, QuiescenceCounters, SelectiveMargins
 from harness.games.chess.evaluation import MATE, SELECTIVE_MARGINS, material_sum, move_delta, score
+from harness.games.chess.keys import history_keys
+from harness.games.chess.keys import position_key as position_key  # re-exported: its home was here
 from harness.games.chess.movegen import move_code, mvv_lva, ordered_moves, ordered_tactical_moves
 from harness.games.chess.play import Undo, play, prepare, take_back
 from harness.games.chess.quiescence import (
@@ -189,22 +196,9 @@ class PositionCache:
         return self.make(key) if info is None else info
 
 
-def position_key(board: chess.Board) -> Hashable:
-    """python-chess's in-process position key (``Board._transposition_key``) with ``None``
-    (no legal en passant) made ``-1``: ``hash(None)`` is an address on Python 3.11, so it
-    would make the table's slots, and so the counts of a search with a table, differ
-    between processes. Built here rather than by rewriting python-chess's tuple, and its
-    castling rights cleaned only where there are any: a key is made for every position a
-    search analyses."""
-    ep = board.ep_square
-    if ep is None or not board.has_legal_en_passant():
-        ep = -1
-    castling = board.castling_rights
-    if castling:
-        castling = board.clean_castling_rights()
-    occupied_co = board.occupied_co
-    return (board.pawns, board.knights, board.bishops, board.rooks, board.queens, board.kings,
-            occupied_co[chess.WHITE], occupied_co[chess.BLACK], board.turn, castling, ep)
+FIFTY_MOVES = 100
+"""The half-move clock at which a position is drawn by the fifty-move rule (unless it is
+checkmate)."""
 
 
 def _push(board: chess.Board, move: chess.Move | None) -> None:
@@ -225,7 +219,16 @@ class ChessTree:
     """
 
     def __init__(self, board: chess.Board, ordering: Ordering = Ordering(),
-                 cache: PositionCache | None = None) -> None:
+                 cache: PositionCache | None = None, draws: bool = False) -> None:
+        self.draws = draws
+        """Score a repetition or the fifty-move rule below the root as a draw (the game
+        option ``repetition``); off, neither is detected."""
+        self.game_keys = history_keys(board) if draws else ()
+        """With ``draws``: the keys of the game's positions before the root that a position
+        of the search could repeat (:func:`history_keys` of the board's move stack)."""
+        self.repetition_draws = 0
+        """Nodes this search scored 0 as draws by repetition or the fifty-move rule
+        (``reset`` starts again from 0): the tree's counter of ``results.csv``."""
         self.board = board.copy(stack=False)
         """The board: the root plus the first ``synced`` moves of the current path."""
         # Moves are played with harness.games.chess.play (python-chess's push without its stacks)
@@ -260,6 +263,15 @@ class ChessTree:
 
     # -- the Tree interface ---------------------------------------------------------
     def moves(self) -> Sequence[Move]:
+        if self.draws and self.ply and self.drawn():
+            return ()
+        moves = self._static_moves()
+        if self._dynamic and len(moves) > 1:
+            return self._dynamic_order(moves, self._infos[-1].tactical)
+        return moves
+
+    def _static_moves(self) -> tuple[chess.Move, ...]:
+        """The legal moves in static order (the cache's, computed on first use)."""
         info = self._infos[-1]
         moves = info.moves
         if moves is None:
@@ -272,8 +284,6 @@ class ChessTree:
             info.moves = tuple(tactical + quiet if self.ordering.mvv_lva else legal)
         moves = info.moves
         assert moves is not None
-        if self._dynamic and len(moves) > 1:
-            return self._dynamic_order(moves, info.tactical)
         return moves
 
     def push(self, move: Move) -> None:
@@ -314,6 +324,9 @@ class ChessTree:
             self.synced -= 1
 
     def value(self) -> int:
+        if self.draws and self.ply and self.drawn():
+            self.repetition_draws += 1
+            return 0
         info = self._infos[-1]
         if info.evaluation is None:
             info.evaluation = self._evaluate(info)
@@ -328,10 +341,23 @@ class ChessTree:
     def child_quiesce(self, move: Move, alpha: int, beta: int, counters: QuiescenceCounters) -> int:
         """:meth:`quiesce` at the child reached by ``move``, leaving the cursor here (the
         search's shortcut for a leaf at the horizon). A known child that needs no search
-        (:func:`settled`) is answered without moving the cursor."""
-        # move_code, inlined as in push: every horizon leaf and qnode comes here.
+        (:func:`settled`) is answered without moving the cursor. With ``draws`` the child
+        is always stepped into: whether it is drawn depends on the path."""
+        if self.draws:
+            self.push(move)
+            value = self.quiesce(alpha, beta, counters)
+            self.pop()
+            return value
         if self._checks:
             return self._child_search(cast("chess.Move", move), alpha, beta, counters, Kind.HORIZON)
+        return self._child_quiesce(move, alpha, beta, counters)
+
+    def _child_quiesce(self, move: Move, alpha: int, beta: int, counters: QuiescenceCounters) -> int:
+        """:meth:`child_quiesce` at a plain node, without the draw test: below the horizon
+        every move is a capture or a promotion, which zeroes the half-move clock, so no
+        quiescence node but the first can be drawn (the quiet checks and evasions of the
+        quiescence options are tested by :meth:`_child_search`)."""
+        # move_code, inlined as in push: every horizon leaf and qnode comes here.
         code = -1 if move is None else move.from_square | move.to_square << 6 | (move.promotion or 0) << 12  # type: ignore[attr-defined]
         child = self._infos[-1].children.get(code)
         if child is not None and child.evaluation is not None:
@@ -339,12 +365,16 @@ class ChessTree:
             if value is not None:
                 return value
         self.push(move)
-        value = self.quiesce(alpha, beta, counters)
+        value = self._quiesce(alpha, beta, counters, Kind.PLAIN)
         self.pop()
         return value
 
     def terminal_value(self) -> int:
-        """Checkmate (a loss, nearer is worse) or stalemate (a draw)."""
+        """Checkmate (a loss, nearer is worse), stalemate (a draw), or (``draws``) a draw by
+        repetition or the fifty-move rule."""
+        if self.draws and self.ply and self.drawn():
+            self.repetition_draws += 1
+            return 0
         return -(MATE - self.ply) if self.in_check() else 0
 
     def key(self) -> Hashable:
@@ -361,6 +391,7 @@ class ChessTree:
     def reset(self) -> None:
         while self.ply:
             self.pop()
+        self.repetition_draws = 0
         self._killers.clear()
         self._history.clear()
 
@@ -436,15 +467,24 @@ class ChessTree:
         Its value and its qnodes are a pure function of the position, the window and the
         kind of node (and, below a horizon that searches checks, the ply), so a record
         remembers both for each window whose search made a qnode, and searching that
-        window again (another variant, depth or pass) only adds the count."""
+        window again (another variant, depth or pass) only adds the count. With ``draws``,
+        a drawn node is 0 and searches nothing."""
+        if self.draws and self.ply and self.drawn():
+            self.repetition_draws += 1
+            return 0
         return self._quiesce(alpha, beta, counters, Kind.HORIZON if self._checks else Kind.PLAIN)
 
     def _quiesce(self, alpha: int, beta: int, counters: QuiescenceCounters, kind: int) -> int:
-        """:meth:`quiesce` at a node of ``kind`` (not ``BELOW_HORIZON``)."""
+        """:meth:`quiesce` at a node of ``kind`` (not ``BELOW_HORIZON``), without the draw
+        test (see :meth:`_child_quiesce`)."""
         info = self._infos[-1]
         stand_pat = info.evaluation
         if stand_pat is None:
             stand_pat = info.evaluation = self._evaluate(info)
+        if self.draws and kind != Kind.PLAIN:   # below it a quiet move may repeat: not remembered
+            if kind == Kind.HORIZON and stand_pat >= beta:
+                return stand_pat
+            return self._ruled(kind, stand_pat, alpha, beta, counters)
         value = settled(info, alpha, beta, counters, kind, self.ply)
         if value is not None:
             return value
@@ -471,8 +511,9 @@ class ChessTree:
                       kind: int) -> int:
         """:meth:`_quiesce` at the child reached by ``move`` as a node of ``kind``
         (``BELOW_HORIZON``: as it is in check or not), leaving the cursor here; a known
-        child that needs no search (:func:`settled`) is answered without moving it."""
-        child = self._infos[-1].children.get(move_code(move))
+        child that needs no search (:func:`settled`) is answered without moving it. With
+        ``draws`` the child is stepped into and tested: a quiet check or evasion may repeat."""
+        child = None if self.draws else self._infos[-1].children.get(move_code(move))
         if child is not None and child.evaluation is not None:
             known = kind
             if kind == Kind.BELOW_HORIZON:
@@ -482,9 +523,13 @@ class ChessTree:
                 if value is not None:
                     return value
         self.push(move)
-        if kind == Kind.BELOW_HORIZON:
-            kind = Kind.EVASION if self.in_check() else Kind.PLAIN
-        value = self._quiesce(alpha, beta, counters, kind)
+        if self.draws and self.drawn():
+            self.repetition_draws += 1
+            value = 0
+        else:
+            if kind == Kind.BELOW_HORIZON:
+                kind = Kind.EVASION if self.in_check() else Kind.PLAIN
+            value = self._quiesce(alpha, beta, counters, kind)
         self.pop()
         return value
 
@@ -524,7 +569,7 @@ class ChessTree:
             qmoves = self._qmoves()
         for move in qmoves:
             counters.qnodes += 1
-            v = -self.child_quiesce(move, -beta, -alpha, counters)
+            v = -self._child_quiesce(move, -beta, -alpha, counters)
             if v > best:
                 best = v
                 if v >= beta:
@@ -542,6 +587,38 @@ class ChessTree:
             return
         cache.results += 1
         info.quiescence += (alpha, beta, value, qnodes)
+
+    def drawn(self) -> bool:
+        """Whether the current node is drawn by the fifty-move rule (its half-move clock
+        reached :data:`FIFTY_MOVES` and it is not checkmate) or by repetition: its position
+        is one met 4, 6, ... plies before it on the path or in the game before the root,
+        looking back no further than the half-move clock (a capture or pawn move since
+        makes a repetition impossible) nor past the last null move (Stockfish's
+        ``pliesFromNull``: a pass makes a line no game can play). What ``draws`` detects
+        below the root; the board is brought here (it needs the path's keys)."""
+        board = self._sync()
+        clock = board.halfmove_clock
+        if clock >= FIFTY_MOVES:
+            return not (self.in_check() and not self._static_moves())
+        ply, path, infos = self.ply, self._path, self._infos
+        reach = clock
+        for back in range(1, min(reach, ply) + 1):
+            if path[ply - back] is None:            # the move into ply - back + 1 was a pass
+                reach = back - 1
+                break
+        here = infos[-1].key
+        game_keys = self.game_keys
+        for back in range(4, reach + 1, 2):
+            index = ply - back
+            if index >= 0:
+                if infos[index].key == here:
+                    return True
+            elif -index <= len(game_keys):
+                if game_keys[index] == here:
+                    return True
+            else:
+                break
+        return False
 
     # -- internals -------------------------------------------------------------------
     def _root_info(self) -> PositionInfo:

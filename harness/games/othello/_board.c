@@ -25,6 +25,7 @@ typedef uint64_t u64;
 #define NOT_H 0x7F7F7F7F7F7F7F7FULL   /* tree.NOT_H: every square but column H */
 #define PASS 64                       /* tree.PASS */
 #define MAX_VALUE 64                  /* tree.MAX_VALUE */
+#define CORNERS 0x8100000000000081ULL      /* tree.CORNERS: A1, H1, A8, H8 */
 #define SPLITMIX_1 0xBF58476D1CE4E5B9ULL   /* tree.KEY_MIX */
 #define SPLITMIX_2 0x94D049BB133111EBULL
 
@@ -45,6 +46,7 @@ typedef struct {
 #define BOARD_PLIES 130               /* a game lasts at most 2 * 60 plies from the start */
 #define BOARD_NAME "Othello tree"
 #define BOARD_CACHED_MOVES (PASS + 1)
+#define BOARD_TACTICAL game_tactical
 #include "../board_cursor.h"
 
 /* tree.legal_moves: empty squares closing a line of the opponent's discs. Edax's
@@ -228,6 +230,11 @@ static long game_terminal_value(const Game *g, const State *s, int ply) {
     return final_value(s->mover, s->opponent);
 }
 
+/* OthelloTree.tactical: a move that takes a corner (a pass never does: bit 64 is none). */
+static int game_tactical(const Game *g, const State *s, Move square) {
+    return square < PASS && (CORNERS >> square & 1);
+}
+
 /* ---- construction: OthelloTree(board, weights, ranks, mobility) ----------------------- */
 
 /* 64 ints from a sequence (a table of tree.py), each in [low, high]; -1 with an exception. */
@@ -337,6 +344,7 @@ static PyObject *Tree_get_now(Tree *self, void *unused) { return state_tuple(boa
 static PyGetSetDef Tree_getset[] = {
     {"root", (getter)Tree_get_root, NULL, "(mover, opponent, x_to_move) of the root", NULL},
     {"now", (getter)Tree_get_now, NULL, "(mover, opponent, x_to_move) at the cursor", NULL},
+    BOARD_SELECTIVE_GETSET,
     {NULL, NULL, NULL, NULL, NULL},
 };
 
@@ -350,6 +358,7 @@ static PyMethodDef Tree_methods[] = {
     BOARD_NOARGS(key, "tree.position_key: a 64-bit key of the position."),
     BOARD_ONEARG(move_name, "a1 .. h8, or pass."),
     BOARD_NOARGS(player, "X or O: the player to move."),
+    BOARD_TACTICAL_METHOD("Whether a move takes a corner (tree.OthelloTree.tactical)."),
     BOARD_METHODS("cutoff(move, depth): the move order is static, nothing to learn."),
     {NULL, NULL, 0, NULL},
 };
@@ -360,9 +369,14 @@ static PyTypeObject TreeType = BOARD_TYPE(
     "The compiled twin of harness.games.othello.tree.OthelloTree, with its tables "
     "(SQUARE_WEIGHTS, MOVE_RANKS, MOBILITY_WEIGHT).");
 
+static PyMethodDef module_methods[] = {
+    BOARD_SELECTIVE_SETUP,
+    {NULL, NULL, 0, NULL},
+};
+
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "_board",
-    "The compiled Othello tree (harness.games.othello.compiled chooses it).", -1, NULL,
+    "The compiled Othello tree (harness.games.othello.compiled chooses it).", -1, module_methods,
 };
 
 PyMODINIT_FUNC PyInit__board(void) { return board_module(&module, "OthelloTree"); }

@@ -5,7 +5,9 @@ same tree in C (the same moves in the same order, values and keys, from the same
 it receives :data:`~harness.games.othello.tree.SQUARE_WEIGHTS`,
 :data:`~harness.games.othello.tree.MOVE_RANKS` and
 :data:`~harness.games.othello.tree.MOBILITY_WEIGHT`; ``tests/test_othello_compiled.py``
-compares every method and every exact variant's search node for node). A build without a
+compares every method and every exact variant's search node for node; its
+``selective_margins`` are tree.py's :data:`~harness.games.othello.tree.SELECTIVE_MARGINS`,
+handed over at import). A build without a
 compiler, and ``HARNESS_PURE_PYTHON`` set in the environment (as for the search core,
 :mod:`harness.search.compiled`), run the Python tree.
 """
@@ -14,9 +16,18 @@ from __future__ import annotations
 
 from harness.games.base import Tree
 from harness.games.builds import OptionalBuild
-from harness.games.othello.tree import MOBILITY_WEIGHT, MOVE_RANKS, SQUARE_WEIGHTS, Board, OthelloTree
+from harness.games.othello.tree import (
+    MOBILITY_WEIGHT,
+    MOVE_RANKS,
+    SELECTIVE_MARGINS,
+    SQUARE_WEIGHTS,
+    Board,
+    OthelloTree,
+)
 
-BUILD = OptionalBuild("othello", "harness.games.othello._board")
+BUILD = OptionalBuild("othello", "harness.games.othello._board",
+                      # the one copy of the margins, declared by both trees
+                      lambda module: module.set_selective_margins(SELECTIVE_MARGINS))
 """The compiled tree's module, and whether it runs."""
 compiled_available = BUILD.available
 compiled_in_use = BUILD.in_use

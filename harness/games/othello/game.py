@@ -65,6 +65,7 @@ class Othello(Game):
     source = ("standard rules (World Othello Federation); moves and results checked against "
               "OpenSpiel's othello")
     columns: ClassVar[Mapping[str, str]] = {"known_value": "the value the file gives (empty: none)"}
+    features: ClassVar[frozenset[str]] = frozenset({"selectivity"})
     options: ClassVar[Mapping[str, Option]] = {
         "plies": Option(0, "with start: one problem per distinct position this many plies "
                         "after it (a pass is a ply), named by its moves: the openings of a "

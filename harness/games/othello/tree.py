@@ -22,6 +22,8 @@ from __future__ import annotations
 import operator
 from collections.abc import Sequence
 
+from harness.games.base import SelectiveMargins
+
 FULL = (1 << 64) - 1
 NOT_A = FULL ^ sum(1 << (8 * row) for row in range(8))
 """Every square but column A: a disc there may step one column left (towards A)."""
@@ -85,6 +87,25 @@ RANK_MASKS = _rank_masks(MOVE_RANKS)
 """The squares of each rank of :data:`MOVE_RANKS`, rank 0 first."""
 WEIGHT_MASKS = _weight_masks(SQUARE_WEIGHTS)
 """(weight, its squares) for each non-zero weight of :data:`SQUARE_WEIGHTS`."""
+
+CORNERS = (1 << 0) | (1 << 7) | (1 << 56) | (1 << 63)
+"""A1, H1, A8, H8: the squares whose moves are tactical (:meth:`OthelloTree.tactical`)."""
+
+SELECTIVE_MARGINS = SelectiveMargins(
+    futility=(8, 16),
+    reverse_futility=(6, 12, 18, 24, 30),
+    razoring=(8, 16, 24),
+    late_move_counts=(5, 8, 13),
+    mate=0,
+)
+"""Othello's margins for the selective switches (docs/selective.md), in :func:`evaluate`'s
+units (a disc-square weight, a move of mobility): futility a corner's weight (8, the largest
+square weight) at the frontier and two at the pre-frontier (a quiet move raised the static
+value by at most 9, by 5 at the 99th percentile, over ``phases.txt``); reverse futility 6 a
+ply (a node's best move left it at most 4 below its static value there); razoring a corner
+a ply to depth 3 (with no quiescence search, a razored node is answered by its static
+value); late-move pruning after chess's counts. ``mate`` 0: a won end is a disc count,
+which carries no distance, so mate-distance pruning is not offered."""
 
 KEY_MIX = (0xBF58476D1CE4E5B9, 0x94D049BB133111EB)
 """splitmix64's multipliers: :func:`mix` is its finaliser, a bijection of 64-bit words."""
@@ -293,3 +314,20 @@ class OthelloTree:
 
     def cutoff(self, move: object, depth: int) -> None:
         """The move order is static: nothing to learn."""
+
+    # -- the selective switches (harness.games.base.SelectiveTree) -------------------
+    selective_margins: SelectiveMargins = SELECTIVE_MARGINS
+    """Othello's margins for the selective switches (:data:`SELECTIVE_MARGINS`)."""
+
+    def tactical(self, move: object) -> bool:
+        """Whether ``move`` takes a corner: the moves the selective switches never prune or
+        reduce. Othello has no captures to call tactical (every move flips discs), and its
+        programs prune by ProbCut (Buro's Logistello, Delorme's Edax), which calls no move
+        quiet; a corner is the move class whose searched value the static value
+        underestimates most. A corner is never flipped back, and :func:`evaluate` sees the
+        corner a move may take only as one move of mobility: over ``phases.txt``, one
+        corner move in ten, searched three plies below it, is worth 5 or more above the
+        static value before it; among the other moves, not one in ten is worth more than
+        it (docs/selective.md). The static order searches corners first, so this mostly
+        guards a corner that a hash move displaced."""
+        return bool(CORNERS >> operator.index(move) & 1)  # type: ignore[arg-type]
