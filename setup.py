@@ -92,7 +92,7 @@ def compiled_extensions() -> list[Extension]:
                             extra_compile_args=["-O2"], optional=True),
                   Extension("harness.games.chess._board", ["harness/games/chess/_board.c"],
                             depends=[*(f"harness/games/chess/board_{part}.h"
-                                       for part in ("geometry", "position", "moves", "key")),
+                                       for part in ("geometry", "position", "moves", "key", "see")),
                                      "harness/games/native_tree.h"],
                             extra_compile_args=["-O2"], optional=True)]
     try:

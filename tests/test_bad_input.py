@@ -240,7 +240,8 @@ CASES = [
     pytest.param([*RUN, "--problems", "chest:bench.epd"], "unknown game 'chest' (did you mean 'chess'",
                  id="run-problems-unknown-game"),
     pytest.param([*RUN, "--problems", "chess:bench.epd,bogus=1"],
-                 "chess:bench.epd,bogus=1: unknown option 'bogus' (valid: mvv_lva, killers, history, repetition, tree)",
+                 "chess:bench.epd,bogus=1: unknown option 'bogus' (valid: mvv_lva, killers, history, "
+                 "qsee, delta, qchecks, repetition, tree)",
                  id="run-problems-unknown-option"),
     pytest.param([*RUN, "--problems", "chess:bench.epd,tree=c"],
                  "option tree='c' is not one of: auto, compiled, python", id="run-chess-unknown-tree"),

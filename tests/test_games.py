@@ -74,7 +74,8 @@ def test_a_set_is_named_by_what_differs_from_the_defaults() -> None:
     tuned = load_problems("chess:bench.epd,killers=1")
     assert (plain.name, tuned.name) == ("bench.epd", "bench.epd,killers=1")
     assert tuned.record["options"] == {"mvv_lva": True, "killers": True, "history": False,
-                                      "repetition": False, "tree": "auto"}
+                                       "qsee": False, "delta": False, "qchecks": False,
+                                       "repetition": False, "tree": "auto"}
     assert tuned.record["game"] == "chess" and len(tuned.record["sha256"]) == 64
     assert load_problems("random:d=2,b=3").name == "random:b=3,d=2,n=1,seed=0,ordering=random," \
                                                   "values=uniform,range=1000"

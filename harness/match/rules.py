@@ -85,14 +85,12 @@ class ChessPlaying(Playing):
 
     def __init__(self, problem: Problem) -> None:
 
-        from harness.games.chess.game import position_of
-        from harness.games.chess.tree import Ordering
+        from harness.games.chess.game import ordering_of, position_of
 
         self.board: chess.Board = position_of(problem).board()
         self.first_colour: bool = self.board.turn
         """The colour of player 0 (the side to move at the opening)."""
-        self.ordering = Ordering(bool(problem.option("mvv_lva")), bool(problem.option("killers")),
-                                 bool(problem.option("history")))
+        self.ordering = ordering_of(problem)     # move ordering and the quiescence rules
         self.choice = str(problem.option("tree"))
         self.draws = bool(problem.option("repetition"))
         """The game option ``repetition``: each search sees the game so far (the board's

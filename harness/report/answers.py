@@ -27,7 +27,7 @@ from harness.search.agreement import Answer, disagreement, reference_first
 from harness.search.registry import VARIANTS, parse_variants
 
 __all__ = ["DISAGREEMENTS_FILE", "DISAGREEMENT_EXIT", "AnswerCheck", "answer_of", "check_answers",
-           "inexact_frame", "inexact_reason"]
+           "inexact_frame", "inexact_problems", "inexact_reason"]
 
 RECHECKS_FILE = "rechecks.csv"
 """A run's table-free searches of the questions a deeper table entry decided an answer of
@@ -179,6 +179,16 @@ def inexact_frame(switches: Mapping[str, Any]) -> str | None:
     return None
 
 
+def inexact_problems(info: Mapping[str, Any] | None) -> str | None:
+    """Why a problem set's own options let the variants' answers differ (the ``inexact`` of
+    its record in ``run.json``'s suites: chess's ``delta=1`` prunes quiescence by the
+    window); ``None`` when no set's do."""
+    for name, record in ((info or {}).get("suites") or {}).items():
+        if isinstance(record, Mapping) and record.get("inexact"):
+            return f"{name}: {record['inexact']}"
+    return None
+
+
 def check_answers(results: pd.DataFrame, info: Mapping[str, Any] | None = None,
                   by: Sequence[str] = QUESTION,
                   rechecks: pd.DataFrame | None = None) -> AnswerCheck:
@@ -206,6 +216,8 @@ def check_answers(results: pd.DataFrame, info: Mapping[str, Any] | None = None,
         skipped = "the results hold no scores"
     elif inexact_frame(switches) is not None:
         skipped = f"{inexact_frame(switches)}, so no variant's answer need equal minimax's"
+    elif inexact_problems(info) is not None:
+        skipped = f"{inexact_problems(info)}, so no variant's answer need equal minimax's"
     elif len(checked) < 2:
         skipped = "fewer than two exact variants"
     if skipped is not None:

@@ -13,7 +13,8 @@
  * - play.py's make (castling rights cleaned at the root, a move only removes rights);
  * - the evaluation of evaluation.py, from its tables (handed over by setup(): data, not
  *   code), carried incrementally;
- * - ChessTree.quiesce (stand pat, captures and promotions in MVV-LVA order, fail-soft);
+ * - ChessTree.quiesce (stand pat, captures and promotions in MVV-LVA order, fail-soft), with
+ *   quiescence.py's options (SEE and delta pruning, checks at its first ply; board_see.h);
  * - keys equal to tree.position_key's tuple: a small Key object whose hash is CPython's
  *   hash of that tuple (so the table's slots are the same) and whose equality compares
  *   the same fields.
@@ -33,6 +34,7 @@
 #include "board_position.h"   /* tables, positions, make, evaluation */
 #include "board_moves.h"      /* legal moves in python-chess's order, MVV-LVA, perft */
 #include "board_key.h"        /* keys hashed as position_key's tuples */
+#include "board_see.h"        /* static exchange evaluation, the quiescence options' moves */
 #include "../native_tree.h"   /* the tree protocol in C, for the compiled frame */
 
 static long mate_score;                   /* evaluation.MATE, from setup() */
@@ -53,6 +55,7 @@ typedef struct {
     int killer_count[MAX_PLY];
     int killer_plies;                /* len(ChessTree._killers) */
     int overflow;                    /* quiescence ran out of stack (a board no game holds) */
+    int qsee, qdelta, qchecks;       /* ordering.quiescence (quiescence.QuiescenceRules) */
     long long history[64][64];
     Pos stack[MAX_PLY];
     /* Draws by repetition and the fifty-move rule (ChessTree.draws): the half-move clock of
@@ -70,7 +73,11 @@ typedef struct {
 
 static inline Pos *here(Tree *t) { return &t->stack[t->ply]; }
 
+static int read_quiescence(Tree *t, PyObject *ordering);
+
 static int read_ordering(Tree *t, PyObject *ordering) {
+    if (!read_quiescence(t, ordering))
+        return 0;
     const char *names[3] = {"mvv_lva", "killers", "history"};
     int values[3];
     for (int i = 0; i < 3; i++) {
@@ -430,6 +437,17 @@ static PyObject *Tree_tactical(Tree *t, PyObject *move) {
     return PyBool_FromLong(is_forcing(here(t), code));
 }
 
+static PyObject *Tree_see(Tree *t, PyObject *move) {
+    int code;
+    if (!read_code(move, &code))
+        return NULL;
+    if (code < 0 || !(here(t)->side[here(t)->turn] & BIT(FROM(code)))) {
+        PyErr_Format(PyExc_ValueError, "move code %d: no piece of the side to move on its square", code);
+        return NULL;
+    }
+    return PyLong_FromLong(see(here(t), code));
+}
+
 static PyObject *Tree_terminal_value(Tree *t, PyObject *unused) {
     if (counted_draw(t))
         return PyLong_FromLong(0);
@@ -522,26 +540,96 @@ static PyObject *Tree_null_allowed(Tree *t, PyObject *rule) {
     return PyBool_FromLong(null_allowed(t, either));
 }
 
-/* ChessTree.quiesce, with its qnodes counted in *qnodes. */
+/* ordering.quiescence's options (quiescence.QuiescenceRules: see, delta, checks). */
+static int read_quiescence(Tree *t, PyObject *ordering) {
+    PyObject *rules = PyObject_GetAttrString(ordering, "quiescence");
+    if (rules == NULL)
+        return 0;
+    const char *names[3] = {"see", "delta", "checks"};
+    int values[3];
+    for (int i = 0; i < 3; i++) {
+        PyObject *value = PyObject_GetAttrString(rules, names[i]);
+        values[i] = value == NULL ? -1 : PyObject_IsTrue(value);
+        Py_XDECREF(value);
+        if (values[i] < 0) {
+            Py_DECREF(rules);
+            return 0;
+        }
+    }
+    Py_DECREF(rules);
+    t->qsee = values[0];
+    t->qdelta = values[1];
+    t->qchecks = values[2];
+    return 1;
+}
+
+/* quiescence.py's kinds of quiescence node: plain (stand pat, captures); with checks on,
+ * the horizon leaf (stand pat, captures, quiet checks) and a node in check just below it
+ * (every evasion, no stand pat); BELOW_HORIZON: a child of the horizon leaf, one of the
+ * two as it is in check or not. */
+enum { Q_PLAIN, Q_HORIZON, Q_EVASION, Q_BELOW_HORIZON };
+#define DELTA_MARGIN 200            /* quiescence.DELTA_MARGIN */
+#define DELTA_ENDGAME_PHASE 6       /* quiescence.DELTA_ENDGAME_PHASE: no delta pruning at or below */
+
+static long quiesce_node(Tree *t, long alpha, long beta, long long *qnodes, int kind);
+
+/* ChessTree.quiesce, with its qnodes counted in *qnodes: from the horizon leaf. */
 static long quiesce(Tree *t, long alpha, long beta, long long *qnodes) {
+    return quiesce_node(t, alpha, beta, qnodes, t->qchecks ? Q_HORIZON : Q_PLAIN);
+}
+
+/* ChessTree._quiesce and _ruled: a quiescence node of `kind`. */
+static long quiesce_node(Tree *t, long alpha, long beta, long long *qnodes, int kind) {
     Pos *p = here(t);
-    long best = evaluate(p);
-    if (best >= beta)
+    long stand_pat = evaluate(p), best = stand_pat;
+    if (kind == Q_EVASION)
+        best = -(mate_score - t->ply);          /* no stand pat: mated if nothing helps */
+    else if (best >= beta)
         return best;
     if (t->ply + 1 >= MAX_PLY) {     /* captures and promotions are finite: never on a real board */
         t->overflow = 1;
         return best;
     }
     int moves[MAX_MOVES];
-    int n = quiescence_moves(p, moves);
-    if (best > alpha)
+    int n = quiescence_moves(p, moves), captures = n;
+    if (kind == Q_EVASION)
+        n += quiet_moves(p, moves + n);
+    else if (best > alpha)
         alpha = best;
+    if (kind == Q_HORIZON)
+        n += quiet_checking_moves(p, t->qsee, moves + n);
+    int prune = kind != Q_EVASION && (t->qsee || t->qdelta);
+    int delta = t->qdelta && p->phase > DELTA_ENDGAME_PHASE;
+    int below = kind == Q_HORIZON ? Q_BELOW_HORIZON : Q_PLAIN;
     for (int i = 0; i < n; i++) {
+        int code = moves[i];
+        if (prune && i < captures && !PROMOTION(code)) {
+            if (t->qsee && see(p, code) < 0)
+                continue;                        /* a losing capture: no node, no bound */
+            if (delta) {
+                long optimistic = stand_pat + victim_value(p, code) + DELTA_MARGIN;
+                if (optimistic <= alpha) {       /* cannot raise alpha: its bound, no node */
+                    if (optimistic > best)
+                        best = optimistic;
+                    continue;
+                }
+            }
+        }
         (*qnodes)++;
-        make(p, &t->stack[t->ply + 1], moves[i]);
-        t->path[t->ply] = moves[i];
+        make(p, &t->stack[t->ply + 1], code);
+        t->path[t->ply] = code;
         t->ply++;
-        long v = -quiesce(t, -beta, -alpha, qnodes);
+        long v;
+        if (t->draws)          /* a quiet check or evasion may repeat (a capture never does) */
+            note_step(t, code);
+        if (t->draws && counted_draw(t)) {
+            v = 0;
+        } else {
+            int child = below;
+            if (child == Q_BELOW_HORIZON)
+                child = in_check(here(t)) ? Q_EVASION : Q_PLAIN;
+            v = -quiesce_node(t, -beta, -alpha, qnodes, child);
+        }
         t->ply--;
         if (v > best) {
             best = v;
@@ -807,6 +895,7 @@ static PyMethodDef Tree_methods[] = {
     {"set_ordering", (PyCFunction)Tree_set_ordering, METH_O, "Switch move ordering between searches."},
     {"in_check", (PyCFunction)Tree_in_check, METH_NOARGS, "Whether the side to move is in check."},
     {"tactical", (PyCFunction)Tree_tactical, METH_O, "Whether a move captures, promotes or checks."},
+    {"see", (PyCFunction)Tree_see, METH_O, "The static exchange evaluation of a move (see.py)."},
     {"null_allowed", (PyCFunction)Tree_null_allowed, METH_O, "Whether a null move may be tried here."},
     {"push_null", (PyCFunction)Tree_push_null, METH_NOARGS, "Pass the move."},
     {"perft", (PyCFunction)Tree_perft, METH_O, "Leaf nodes of the full-width tree to a depth."},

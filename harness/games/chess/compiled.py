@@ -5,9 +5,10 @@ The Python tree runs at about 300,000 nodes a second (nodes plus qnodes) around 
 of position records; ``_board.c``, built when the package is installed where a C compiler
 is found, is the same tree in C: the same moves in the same order (python-chess's, MVV-LVA,
 killers, history), the same evaluation (from :mod:`harness.games.chess.evaluation`'s
-tables, handed over here), the same quiescence search and keys equal to
-:func:`harness.games.chess.tree.position_key`'s tuples, hashed alike (so a table fills
-the same slots). ``tests/test_chess_compiled.py`` compares the two method by method and
+tables, handed over here), the same quiescence search (with the options of
+``Ordering.quiescence``, which the compiled tree reads from the ordering it is given) and
+keys equal to :func:`harness.games.chess.tree.position_key`'s tuples, hashed alike (so a
+table fills the same slots). ``tests/test_chess_compiled.py`` compares the two method by method and
 search by search. It needs no position cache: a node costs less than a cache look-up.
 
 Moves are ints (:func:`harness.games.chess.movegen.move_code`), named in UCI by

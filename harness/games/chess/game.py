@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     import pandas as pd
 
     from harness.games.chess.epd import EpdPosition
+    from harness.games.chess.tree import Ordering
 
 DEFAULT_DEPTH = 3
 """Depth searched on chess positions when none is given."""
@@ -34,6 +35,12 @@ depths 1-4 is 0.77, and starting the positions in its order instead of the suite
 the best possible speed-up on two workers from 1.65 to 1.92 (the true order: 2.00). It
 does not see tactics: a depth-2 alpha-beta ranks some heavy positions better, but costs
 twenty times as much, in the process that must start the workers."""
+
+
+INEXACT_DELTA = "delta pruning in quiescence (delta=1) prunes by the window"
+"""Why variants need not agree on a set with ``delta=1`` (its ``run.json`` record's
+``inexact``, which the answer cross-check reads): a capture delta pruning skips promises a
+bound that a search with a wider window may exceed."""
 
 
 class Chess(Game):
@@ -49,6 +56,12 @@ class Chess(Game):
                           "valuable attacker"),
         "killers": Option(False, "killer moves (two per ply) after the captures"),
         "history": Option(False, "quiet moves by history score"),
+        "qsee": Option(False, "quiescence skips captures whose static exchange evaluation is "
+                       "negative (promotions always searched; with qchecks, quiet checks too)"),
+        "delta": Option(False, "delta pruning in quiescence: a capture is skipped when stand pat + "
+                        "its victim + 200 cannot reach alpha (off in the late endgame: phase <= 6)"),
+        "qchecks": Option(False, "quiet checks at the first quiescence ply (the horizon leaf); a "
+                          "qnode in check just below it searches every evasion, no stand pat"),
         "repetition": Option(False, "draws by repetition and the fifty-move rule: a position "
                              "below the root that repeats one of the path or of the game before "
                              "it (a match's moves; an EPD's hmvc starts the clock), or whose "
@@ -75,18 +88,17 @@ class Chess(Game):
         tree = resolve(str(dict(options)["tree"]))     # refused here when it cannot run
         name = self.set_name(path.name, options)
         reader = _EpdProblems(path, name, options, skip_invalid)
-        return ProblemSet(name, ProblemStream(reader.problems), {
-            "path": str(path), "sha256": file_sha256(path), "skipped": reader.skipped,
-            "tree": tree})
+        record: dict[str, object] = {"path": str(path), "sha256": file_sha256(path),
+                                     "skipped": reader.skipped, "tree": tree}
+        if dict(options)["delta"]:
+            record["inexact"] = INEXACT_DELTA
+        return ProblemSet(name, ProblemStream(reader.problems), record)
 
     def tree(self, problem: Problem) -> Tree:
         from harness.games.chess.compiled import chess_tree
-        from harness.games.chess.tree import Ordering
 
-        ordering = Ordering(bool(problem.option("mvv_lva")), bool(problem.option("killers")),
-                            bool(problem.option("history")))
-        return chess_tree(position_of(problem).board(), ordering, str(problem.option("tree")),
-                          bool(problem.option("repetition")))
+        return chess_tree(position_of(problem).board(), ordering_of(problem),
+                          str(problem.option("tree")), bool(problem.option("repetition")))
 
     def work(self, problem: Problem) -> float:
         """The number of positions :data:`BREADTH_PLIES` plies from the position."""
@@ -105,6 +117,19 @@ class Chess(Game):
 
         move = chess.Move.from_uci(best_move) if best_move else chess.Move.null()
         return solved(position_of(problem), move)
+
+
+def ordering_of(problem: Problem) -> Ordering:
+    """The chess tree's switches a problem's options set: move ordering (``mvv_lva``,
+    ``killers``, ``history``) and the quiescence search's (``qsee``, ``delta``,
+    ``qchecks``: :mod:`harness.games.chess.quiescence`)."""
+    from harness.games.chess.quiescence import QuiescenceRules
+    from harness.games.chess.tree import Ordering
+
+    rules = QuiescenceRules(bool(problem.option("qsee")), bool(problem.option("delta")),
+                            bool(problem.option("qchecks")))
+    return Ordering(bool(problem.option("mvv_lva")), bool(problem.option("killers")),
+                    bool(problem.option("history")), rules)
 
 
 def position_of(problem: Problem) -> EpdPosition:

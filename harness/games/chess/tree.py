@@ -35,19 +35,20 @@ from harness.games.chess.keys import history_keys
 from harness.games.chess.keys import position_key as position_key  # re-exported: its home was here
 from harness.games.chess.movegen import move_code, mvv_lva, ordered_moves, ordered_tactical_moves
 from harness.games.chess.play import Undo, play, prepare, take_back
-
-DEFAULT_CACHE_ENTRIES = 1_500_000
-"""Records a cache keeps (later ones are transient): about 800 MB at the most, so two
-worker processes fit in 2 GiB. A record takes about 540 bytes with everything it holds
-(WAC.147, alphabeta at depths 1-5: 4.4 million records, 2,247 MiB); with this cap the
-core variants at depths 1-5 peak at 1,007 MiB on WAC.147 and 913 MiB on WAC.092, and most
-problems of WAC need far fewer records. A smaller cap only costs time."""
-TRANSIENT = -1
-"""The generation of records made while the cache is full (see :class:`PositionCache`)."""
-DEFAULT_CACHE_RESULTS = 1_000_000
-"""Quiescence results a cache remembers before it stops remembering more: about 110 MB
-at the most. WAC.091 (core variants at depths 1-5) would remember 1.5 million: with this
-cap it takes 60 s and 778 MiB, with 2 million 53 s and 818 MiB, with none 66 s and 682 MiB."""
+from harness.games.chess.position_cache import _CODES, _NO_CHILDREN, TRANSIENT, PositionInfo
+from harness.games.chess.position_cache import PositionCache as PositionCache  # re-exported
+from harness.games.chess.quiescence import (
+    DELTA_ENDGAME_PHASE,
+    NO_RULES,
+    PROMOTION,
+    Kind,
+    QuiescenceRules,
+    capture_plan,
+    quiet_checks,
+    search_moves,
+    settled,
+    window_tag,
+)
 
 
 @dataclass(frozen=True)
@@ -61,135 +62,14 @@ class Ordering:
     """Two quiet moves per ply that last caused a cutoff there, tried after captures."""
     history: bool = False
     """Quiet moves sorted by how often (weighted by depth squared) they caused a cutoff."""
-
-
-# Most records are leaves: they share these empty containers instead of owning one each.
-_NO_CODES: frozenset[int] = frozenset()
-_NO_CHILDREN: dict[int, PositionInfo] = {}
-_CODES = tuple(range(1 << 15))
-"""One int object per move code, so the links of a million records share them."""
-
-
-class PositionInfo:
-    """What the cache knows about one position; each part computed on first use."""
-
-    __slots__ = ("children", "evaluation", "generation", "in_check", "key", "moves", "packed",
-                 "phase", "qmoves", "quiescence", "tactical")
-
-    def __init__(self, key: Hashable | None, generation: int) -> None:
-        self.key = key
-        """The position's key (:func:`position_key`); ``None`` until the board has been
-        brought to the position (a leaf whose evaluation came from its parent's never is)."""
-        self.generation = generation
-        """The cache's generation when this record was made (see :class:`PositionCache`)."""
-        self.in_check: bool | None = None
-        """Whether the side to move is in check."""
-        self.evaluation: int | None = None
-        """Static evaluation for the side to move."""
-        self.packed: int | None = None
-        """Material and piece-square sum (:func:`harness.games.chess.evaluation.material_sum`),
-        carried from the parent by the move's delta, so the evaluation needs no board."""
-        self.phase = 0
-        """Game phase, with ``packed``."""
-        self.moves: tuple[chess.Move, ...] | None = None
-        """Legal moves in static order."""
-        self.tactical = _NO_CODES
-        """Codes (:func:`move_code`) of the moves that are captures or promotions (known
-        with ``moves``)."""
-        self.qmoves: tuple[chess.Move, ...] | None = None
-        """Legal captures and promotions in MVV-LVA order, for quiescence."""
-        self.children = _NO_CHILDREN
-        """The position each move leads to, by :func:`move_code`: a warm cursor walks
-        these links and never hashes a position key. Only a keyed record has children
-        (until it has one, it shares the empty ``_NO_CHILDREN``, never written to)."""
-        self.quiescence: tuple[int, ...] = ()
-        """Quiescence results, four numbers each: ``alpha, beta, value, qnodes`` (see
-        :meth:`ChessTree.quiesce`). A flat tuple: most records have none or a few, and
-        a dictionary each would cost several times the memory."""
-
-
-class PositionCache:
-    """Per-problem store of :class:`PositionInfo`: keyed records by position key, and
-    records not yet keyed linked from their parents.
-
-    Policy: once it holds ``max_entries`` records it keeps what it has and makes further
-    records transient (generation ``TRANSIENT``: never linked, never registered, freed
-    when the cursor leaves them), so memory stays bounded, results are unaffected, and a
-    problem too big for the cap still finds the positions it kept warm in every later
-    search (emptying instead made every later variant of WAC.147 at depth 5 as slow as
-    the first). Once its records hold ``max_results`` quiescence results (by default at
-    most as many as records), it remembers no more. Free it (``clear``) when a problem is
-    done. Emptying cuts the links between the records (only keyed records, all in
-    ``entries``, have links) and starts a new generation; a record of an older generation
-    (one a cursor still stands on) is never linked to again, so nothing emptied stays
-    reachable.
-    """
-
-    __slots__ = ("entries", "generation", "made", "max_entries", "max_results", "misses",
-                 "results")
-
-    def __init__(self, max_entries: int = DEFAULT_CACHE_ENTRIES,
-                 max_results: int | None = None) -> None:
-        self.entries: dict[Hashable, PositionInfo] = {}
-        """Keyed records."""
-        self.max_entries = max_entries
-        """Cap on the records kept in one generation."""
-        self.max_results = min(max_entries, DEFAULT_CACHE_RESULTS) if max_results is None else max_results
-        """Cap on the quiescence results remembered in one generation."""
-        self.results = 0
-        """Quiescence results remembered in this generation."""
-        self.made = 0
-        """Records kept in this generation."""
-        self.misses = 0
-        """Records made in all (positions met that were not known)."""
-        self.generation = 0
-        """How many times the cache was emptied."""
-
-    def clear(self) -> None:
-        for info in self.entries.values():
-            info.children = _NO_CHILDREN
-        self.entries.clear()
-        self.made = 0
-        self.results = 0
-        self.generation += 1
-
-    def make(self, key: Hashable | None) -> PositionInfo:
-        """A new, empty record (registered under ``key`` if given), or a transient one
-        when the cache is full."""
-        self.misses += 1
-        if self.made >= self.max_entries:
-            return PositionInfo(key, TRANSIENT)
-        self.made += 1
-        info = PositionInfo(key, self.generation)
-        if key is not None:
-            self.entries[key] = info
-        return info
-
-    def lookup(self, key: Hashable) -> PositionInfo:
-        """The record of the position with ``key``, made empty if it is new."""
-        info = self.entries.get(key)
-        return self.make(key) if info is None else info
+    quiescence: QuiescenceRules = NO_RULES
+    """The quiescence search's options (SEE and delta pruning, checks at its first ply):
+    not an order, but switched with it between searches (:meth:`ChessTree.set_ordering`)."""
 
 
 FIFTY_MOVES = 100
 """The half-move clock at which a position is drawn by the fifty-move rule (unless it is
 checkmate)."""
-
-
-def _settled(info: PositionInfo, alpha: int, beta: int, counters: QuiescenceCounters) -> int | None:
-    """The quiescence value of a position whose evaluation is known, when it needs no
-    search: standing pat fails high, there are no captures, or the window's result is
-    remembered (its qnodes are added); else ``None``."""
-    stand_pat = info.evaluation
-    assert stand_pat is not None
-    if stand_pat >= beta or info.qmoves == ():
-        return stand_pat
-    known = info.quiescence
-    for i in range(0, len(known), 4):
-        if known[i] == alpha and known[i + 1] == beta:
-            counters.qnodes += known[i + 3]
-            return known[i + 2]
-    return None
 
 
 def _push(board: chess.Board, move: chess.Move | None) -> None:
@@ -236,6 +116,11 @@ class ChessTree:
         self._dynamic = ordering.killers or ordering.history   # read at every node
         self.cache = PositionCache() if cache is None else cache
         """Static facts about positions, shared by every search of this tree."""
+        self._rules = ordering.quiescence     # read at every qnode
+        self._checks = self._rules.checks
+        if self.cache.rules != self._rules:   # its quiescence results are another search's
+            self.cache.clear()
+            self.cache.rules = self._rules
         self.ply = 0
         """Distance from the root."""
         self.root_turn = self.board.turn
@@ -327,28 +212,31 @@ class ChessTree:
     def child_quiesce(self, move: Move, alpha: int, beta: int, counters: QuiescenceCounters) -> int:
         """:meth:`quiesce` at the child reached by ``move``, leaving the cursor here (the
         search's shortcut for a leaf at the horizon). A known child that needs no search
-        (:func:`_settled`) is answered without moving the cursor. With ``draws`` the child
+        (:func:`settled`) is answered without moving the cursor. With ``draws`` the child
         is always stepped into: whether it is drawn depends on the path."""
         if self.draws:
             self.push(move)
             value = self.quiesce(alpha, beta, counters)
             self.pop()
             return value
+        if self._checks:
+            return self._child_search(cast("chess.Move", move), alpha, beta, counters, Kind.HORIZON)
         return self._child_quiesce(move, alpha, beta, counters)
 
     def _child_quiesce(self, move: Move, alpha: int, beta: int, counters: QuiescenceCounters) -> int:
-        """:meth:`child_quiesce` without the draw test: below the horizon every move is a
-        capture or a promotion, which zeroes the half-move clock, so no quiescence node
-        but the first can be drawn."""
+        """:meth:`child_quiesce` at a plain node, without the draw test: below the horizon
+        every move is a capture or a promotion, which zeroes the half-move clock, so no
+        quiescence node but the first can be drawn (the quiet checks and evasions of the
+        quiescence options are tested by :meth:`_child_search`)."""
         # move_code, inlined as in push: every horizon leaf and qnode comes here.
         code = -1 if move is None else move.from_square | move.to_square << 6 | (move.promotion or 0) << 12  # type: ignore[attr-defined]
         child = self._infos[-1].children.get(code)
         if child is not None and child.evaluation is not None:
-            value = _settled(child, alpha, beta, counters)
+            value = settled(child, alpha, beta, counters)
             if value is not None:
                 return value
         self.push(move)
-        value = self._quiesce(alpha, beta, counters)
+        value = self._quiesce(alpha, beta, counters, Kind.PLAIN)
         self.pop()
         return value
 
@@ -398,11 +286,15 @@ class ChessTree:
 
     def set_ordering(self, ordering: Ordering) -> None:
         """Switch move ordering between searches; static orders are forgotten if the
-        MVV-LVA switch changes (the cache would hold the other order)."""
-        if ordering.mvv_lva != self.ordering.mvv_lva:
+        MVV-LVA switch changes (the cache would hold the other order), and so are
+        quiescence results if the quiescence rules do."""
+        if ordering.mvv_lva != self.ordering.mvv_lva or ordering.quiescence != self._rules:
             self.reset()
             self.cache.clear()
+            self.cache.rules = ordering.quiescence
             self._infos[0] = self._root_info()
+        self._rules = ordering.quiescence
+        self._checks = self._rules.checks
         self.ordering = ordering
         self._dynamic = ordering.killers or ordering.history
 
@@ -439,32 +331,105 @@ class ChessTree:
         self.push(None)
 
     def quiesce(self, alpha: int, beta: int, counters: QuiescenceCounters) -> int:
-        """Fail-soft quiescence: stand pat, then captures and promotions in MVV-LVA order.
+        """Fail-soft quiescence: stand pat, then captures and promotions in MVV-LVA order,
+        under the options of ``ordering.quiescence`` (:mod:`harness.games.chess.quiescence`).
         The node it starts from is the horizon leaf; each node below it is a qnode.
 
-        Its value and its qnodes are a pure function of the position and the window, so a
-        record remembers both for each window whose search made a qnode, and searching
-        that window again (another variant, depth or pass) only adds the count. With
-        ``draws``, a drawn node is 0 and searches nothing."""
+        Its value and its qnodes are a pure function of the position, the window and the
+        kind of node (and, below a horizon that searches checks, the ply), so a record
+        remembers both for each window whose search made a qnode, and searching that
+        window again (another variant, depth or pass) only adds the count. With ``draws``,
+        a drawn node is 0 and searches nothing."""
         if self.draws and self.ply and self.drawn():
             self.repetition_draws += 1
             return 0
-        return self._quiesce(alpha, beta, counters)
+        return self._quiesce(alpha, beta, counters, Kind.HORIZON if self._checks else Kind.PLAIN)
 
-    def _quiesce(self, alpha: int, beta: int, counters: QuiescenceCounters) -> int:
-        """:meth:`quiesce` without the draw test (see :meth:`_child_quiesce`)."""
+    def _quiesce(self, alpha: int, beta: int, counters: QuiescenceCounters, kind: int) -> int:
+        """:meth:`quiesce` at a node of ``kind`` (not ``BELOW_HORIZON``), without the draw
+        test (see :meth:`_child_quiesce`)."""
         info = self._infos[-1]
         stand_pat = info.evaluation
         if stand_pat is None:
             stand_pat = info.evaluation = self._evaluate(info)
-        value = _settled(info, alpha, beta, counters)
+        if self.draws and kind != Kind.PLAIN:   # below it a quiet move may repeat: not remembered
+            if kind == Kind.HORIZON and stand_pat >= beta:
+                return stand_pat
+            return self._ruled(kind, stand_pat, alpha, beta, counters)
+        value = settled(info, alpha, beta, counters, kind, self.ply)
         if value is not None:
             return value
         start = counters.qnodes
-        value = self._captures(stand_pat, alpha, beta, counters)
+        if self._rules.any:
+            value = self._ruled(kind, stand_pat, alpha, beta, counters)
+        else:
+            value = self._captures(stand_pat, alpha, beta, counters)
         if counters.qnodes > start:
-            self._remember(alpha, beta, value, counters.qnodes - start)
+            self._remember(window_tag(alpha, kind, self.ply), beta, value, counters.qnodes - start)
         return value
+
+    def _ruled(self, kind: int, stand_pat: int, alpha: int, beta: int,
+               counters: QuiescenceCounters) -> int:
+        """Quiescence under the tree's rules at a node of ``kind`` whose stand-pat value
+        (unused at an evasion node) is below ``beta``: the moves the rules search, each a
+        qnode, fail-soft; a pruned move is no node."""
+        moves = self._qsearch_moves(kind)
+        delta = self._rules.delta and self._infos[-1].phase > DELTA_ENDGAME_PHASE
+        return search_moves(kind, stand_pat, alpha, beta, counters, moves, delta,
+                            -(MATE - self.ply), self._child_search)
+
+    def _child_search(self, move: chess.Move, alpha: int, beta: int, counters: QuiescenceCounters,
+                      kind: int) -> int:
+        """:meth:`_quiesce` at the child reached by ``move`` as a node of ``kind``
+        (``BELOW_HORIZON``: as it is in check or not), leaving the cursor here; a known
+        child that needs no search (:func:`settled`) is answered without moving it. With
+        ``draws`` the child is stepped into and tested: a quiet check or evasion may repeat."""
+        child = None if self.draws else self._infos[-1].children.get(move_code(move))
+        if child is not None and child.evaluation is not None:
+            known = kind
+            if kind == Kind.BELOW_HORIZON:
+                known = -1 if child.in_check is None else Kind.EVASION if child.in_check else Kind.PLAIN
+            if known >= 0:
+                value = settled(child, alpha, beta, counters, known, self.ply + 1)
+                if value is not None:
+                    return value
+        self.push(move)
+        if self.draws and self.drawn():
+            self.repetition_draws += 1
+            value = 0
+        else:
+            if kind == Kind.BELOW_HORIZON:
+                kind = Kind.EVASION if self.in_check() else Kind.PLAIN
+            value = self._quiesce(alpha, beta, counters, kind)
+        self.pop()
+        return value
+
+    def _qsearch_moves(self, kind: int) -> tuple[tuple[chess.Move, int], ...]:
+        """The moves a node of ``kind`` searches under the rules, each with its victim's
+        value for delta pruning (``PROMOTION``: never pruned): the captures and promotions
+        (:func:`capture_plan`), at the horizon then the quiet checks (:func:`quiet_checks`),
+        both kept in the record; at an evasion node every legal move, captures first."""
+        if kind == Kind.EVASION:
+            return tuple((m, PROMOTION) for m in (*self._qmoves(), *self._quiet_moves()))
+        info = self._infos[-1]
+        if info.qplan is None or (kind == Kind.HORIZON and info.qchecks is None):
+            qmoves = self._qmoves()
+            board = self._sync()
+            info = self._infos[-1]              # bringing the board here may have keyed it
+            if info.qplan is None:
+                info.qplan = capture_plan(board, qmoves, self._rules)
+            if kind == Kind.HORIZON and info.qchecks is None:
+                info.qchecks = quiet_checks(board, self._quiet_moves(), self._rules)
+        assert info.qplan is not None
+        return info.qplan if kind == Kind.PLAIN else info.qplan + (info.qchecks or ())
+
+    def _quiet_moves(self) -> list[chess.Move]:
+        """The legal moves here that neither capture nor promote, in generation order."""
+        board = self._sync()
+        info = self._infos[-1]
+        if info.moves is None:
+            return ordered_moves(board)[2]
+        return [m for m in info.moves if move_code(m) not in info.tactical]
 
     def _captures(self, best: int, alpha: int, beta: int, counters: QuiescenceCounters) -> int:
         """Quiescence after standing pat with ``best`` below ``beta``: the captures."""
@@ -485,7 +450,8 @@ class ChessTree:
         return best
 
     def _remember(self, alpha: int, beta: int, value: int, qnodes: int) -> None:
-        """Keep a quiescence result in the current record (while under the cache's cap)."""
+        """Keep a quiescence result in the current record (while under the cache's cap);
+        ``alpha`` is the window's tag (:func:`window_tag`)."""
         cache = self.cache
         info = self._infos[-1]             # (searching may have keyed it: not the record we began on)
         if cache.results >= cache.max_results or info.generation == TRANSIENT:
