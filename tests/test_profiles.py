@@ -52,7 +52,8 @@ def test_find_profile_and_what_each_sets() -> None:
     assert modern.switches == Switches(tt_size=MODERN_TABLE, iterative_deepening=True,
                                        hash_move=True, null_move=2, null_rule="either",
                                        check_extension=True, selectivity=every_selective_switch)
-    assert modern.game_options == {"chess": {"killers": "1", "history": "1", "repetition": "1"}}
+    assert modern.game_options == {"chess": {"killers": "1", "history": "1", "repetition": "1",
+                                              "qsee": "1", "delta": "1", "qchecks": "1"}}
     assert MODERN_TABLE == 2 ** 20
     with pytest.raises(HarnessError, match=r"unknown profile 'fast' \(known: classic, modern\)"):
         find_profile("fast")
@@ -63,7 +64,8 @@ def test_find_profile_and_what_each_sets() -> None:
 def test_the_bare_base_has_every_enhancement_of_the_profile_off() -> None:
     bare = find_profile("modern").bare
     assert bare.switches == Switches(hash_move=False)
-    assert bare.game_options == {"chess": {"killers": "0", "history": "0", "repetition": "0"}}
+    assert bare.game_options == {"chess": {"killers": "0", "history": "0", "repetition": "0",
+                                            "qsee": "0", "delta": "0", "qchecks": "0"}}
     again = with_enhancements((find_enhancement("tt"),), bare)
     assert again.switches.tt_size == MODERN_TABLE and again.switches.hash_move is False
 
@@ -97,9 +99,11 @@ def test_a_switch_typed_beside_the_profile_wins() -> None:
     switches, games = profiled(options, modern, typed={"tt_size", "null_move"})
     assert switches.tt_size == 1000 and switches.null_move == 0     # typed: theirs
     assert switches.hash_move is True and switches.check_extension  # not typed: the profile's
-    assert games["chess"] == {"killers": "1", "history": "1", "repetition": "1"}
+    quiescence = {"qsee": "1", "delta": "1", "qchecks": "1"}
+    assert games["chess"] == {"killers": "1", "history": "1", "repetition": "1", **quiescence}
     _, games = profiled({**options, "no_mvv_lva": True}, modern, typed=set())
-    assert games["chess"] == {"killers": "1", "history": "1", "repetition": "1", "mvv_lva": "0"}
+    assert games["chess"] == {"killers": "1", "history": "1", "repetition": "1", **quiescence,
+                              "mvv_lva": "0"}
     # A selective switch typed (off, as a flag left out reads) is the profile's no longer.
     switches, _ = profiled({**options, "futility": False}, modern, typed={"futility"})
     assert not switches.selectivity.futility and switches.selectivity.late_move_reductions
@@ -117,12 +121,14 @@ def test_run_json_writes_the_profile_out_in_full(tmp_path: Path, wac: Path) -> N
     assert profile["switches"] == json.loads(json.dumps(asdict(
         find_profile("modern").configuration.switches)))
     assert profile["game_options"] == {"chess": {"killers": "1", "history": "1",
-                                                "repetition": "1"}}
+                                                "repetition": "1", "qsee": "1", "delta": "1",
+                                                "qchecks": "1"}}
     assert profile["enhancements"][:3] == ["iterative-deepening", "tt", "hash-move"]
     # what the searches ran with: the profile, and the switches typed beside it
     assert info["switches"]["hash_move"] is False and info["switches"]["null_move"] == 0
     assert info["switches"]["tt_size"] == MODERN_TABLE and info["switches"]["check_extension"]
-    assert info["config"]["problems"] == [f"chess:{wac},killers=1,history=1,repetition=1"]
+    assert info["config"]["problems"] == [
+        f"chess:{wac},killers=1,history=1,repetition=1,qsee=1,delta=1,qchecks=1"]
     assert info["config"]["profile"] == "modern"
 
 
@@ -133,7 +139,8 @@ def test_a_problem_set_naming_an_option_keeps_it_under_a_profile(tmp_path: Path,
                     "--depth", "1", "--profile", "modern", "--out", str(out), "--no-progress")
     assert result.exit_code == 0, result.output
     info = json.loads((out / "run.json").read_text())
-    assert info["config"]["problems"] == [f"chess:{wac},killers=0,history=1,repetition=1"]
+    assert info["config"]["problems"] == [
+        f"chess:{wac},killers=0,history=1,repetition=1,qsee=1,delta=1,qchecks=1"]
 
 
 def test_classic_is_the_run_without_a_profile(tmp_path: Path, wac: Path) -> None:

@@ -89,6 +89,17 @@ ENHANCEMENTS: tuple[Enhancement, ...] = (
     Enhancement("repetition", "repetition", True, False,
                 "repetitions of the path or the game, and the fifty-move rule, scored as draws",
                 "Chess Programming Wiki, Repetitions; Stockfish's is_draw", game="chess"),
+    Enhancement("qsee", "qsee", True, False,
+                "captures losing material by static exchange not searched in quiescence",
+                "Chess Programming Wiki, Static Exchange Evaluation; Fruit, Stockfish",
+                game="chess"),
+    Enhancement("delta", "delta", True, False,
+                "captures that cannot bring stand-pat within 200 of alpha not searched in "
+                "quiescence (not in the endgame)", "Chess Programming Wiki, Delta Pruning; "
+                "Toga II (Delta Pruning)", game="chess"),
+    Enhancement("qchecks", "qchecks", True, False,
+                "quiet checks searched at the horizon, every evasion below them",
+                "Chess Programming Wiki, Quiescence Search (checks)", game="chess"),
     Enhancement("lmr", "selectivity.late_move_reductions", True, False,
                 "quiet late moves at prunable nodes searched shallower, again at full depth "
                 "if they do not fail low (docs/selective.md)",
@@ -208,8 +219,8 @@ class Profile:
 
 
 MODERN = ("iterative-deepening", "tt", "hash-move", "killers", "history", "null-move",
-          "check-extension", "repetition", "lmr", "lmp", "futility", "reverse-futility",
-          "razoring", "iid", "mate-distance")
+          "check-extension", "repetition", "qsee", "delta", "qchecks", "lmr", "lmp",
+          "futility", "reverse-futility", "razoring", "iid", "mate-distance")
 """The modern profile's enhancements: a new switch joins it (and every ablation) here."""
 
 PROFILES: tuple[Profile, ...] = (
