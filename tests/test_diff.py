@@ -244,3 +244,25 @@ def test_a_search_stopped_without_a_score_is_listed_not_failed(old: Path, tmp_pa
     found = diff_runs(old, edited(old, tmp_path / "new", stopped))
     assert [(c.kind, c.why) for c in found.changes] == [(SCORE, "a search stopped without a score")]
     assert found.changes[0].text.endswith(" -> (no score) (a search stopped without a score)")
+
+
+@pytest.mark.parametrize("delta", [False, True])
+def test_a_changed_score_in_a_set_that_prunes_by_the_window_is_no_failure(tmp_path: Path,
+                                                                          delta: bool) -> None:
+    """Chess's delta=1 makes a set inexact (run.json says so): its changed answers are said,
+    not failed; the same change in an exact set is WRONG."""
+    old, new = tmp_path / "old", tmp_path / "new"
+    spec = "chess:bench.epd,delta=1" if delta else "chess:bench.epd"
+    made = CliRunner().invoke(cli, ["run", "--problems", spec, "--limit", "2", "--depth", "2",
+                                    "--variants", "alphabeta", "--out", str(old), "--no-progress"])
+    assert made.exit_code == 0, made.output
+    shutil.copytree(old, new)
+
+    def worse(rows: list[dict[str, str]]) -> None:
+        rows[0]["score"] = str(int(rows[0]["score"]) + 7)
+
+    edit_rows(new / "results.csv", worse)
+    changes = diff_runs(old, new).changes
+    assert [change.kind for change in changes] == [SCORE if delta else WRONG]
+    if delta:
+        assert "delta" in changes[0].why

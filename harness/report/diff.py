@@ -38,7 +38,7 @@ import pandas as pd
 
 from harness.errors import HarnessError
 from harness.report import stats
-from harness.report.answers import answer_of, inexact_frame, inexact_reason
+from harness.report.answers import answer_of, inexact_frame, inexact_problems, inexact_reason
 from harness.report.compare import paired_statistics, rows_beyond
 from harness.report.frames import NOT_ALGORITHMS, check_one_frame, totals, variant_frames
 from harness.report.measures import NODES, Measure, change_words, format_p
@@ -220,8 +220,11 @@ def diff_runs(old: str | Path, new: str | Path, seed: int = 0,
         for variant, part in pairs.groupby("variant", sort=False):
             check_one_frame(part, [f"{variant} in OLD ({old})", f"{variant} in NEW ({new})"],
                             ("old", "new"))
+    # A frame or a problem set that prunes by the window (null move, a selective switch,
+    # chess's delta=1): a changed answer there is no failure.
     pruned = next((why for info in infos
-                   if (why := inexact_frame(info.get("switches") or {})) is not None), None)
+                   if (why := inexact_frame(info.get("switches") or {})
+                       or inexact_problems(info)) is not None), None)
     changes = _changes(pairs, pruned)
     table = _table(pairs, changes, seed, resamples, level, measure)
     both = len(pairs)
