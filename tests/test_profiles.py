@@ -218,3 +218,19 @@ def test_a_match_names_each_side_with_its_profile(tmp_path: Path) -> None:
     sides = json.loads((out / "run.json").read_text())["config"]["sides"]
     assert [s["profile"] for s in sides] == ["modern", "classic"]
     assert sides[0]["switches"]["tt_size"] == MODERN_TABLE and sides[1]["switches"]["tt_size"] == 0
+
+
+def test_two_modern_sides_are_not_held_to_agree(tmp_path: Path) -> None:
+    """Two sides of the modern profile search with the same switches, but those prune by
+    the window: their answers may differ and both be right, so the match is played and
+    says why they were not compared (it refused it as a bug before)."""
+    result = invoke("match", "pvs@modern", "alphabeta@modern", "--problems", "chess:bench.epd",
+                    "--depth", "2", "--games", "2", "--link-depth", "4", "--max-plies", "6",
+                    "--out", str(tmp_path / "match"), "--no-progress")
+    assert result.exit_code == 0, result.output
+    assert "answers not compared: selective search (late_move_reductions" in result.output
+    exact = invoke("match", "pvs", "alphabeta", "--problems", "chess:bench.epd", "--depth", "2",
+                   "--games", "2", "--link-depth", "3", "--max-plies", "6",
+                   "--out", str(tmp_path / "exact"), "--no-progress")
+    assert exact.exit_code == 0, exact.output
+    assert "the exact sides agree" in exact.output

@@ -6,11 +6,12 @@ ply shallower the effective branching factor that turns the ratio into plies."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import asdict, dataclass, replace
 
 from harness.games.base import Problem
 from harness.games.registry import find_game
 from harness.match.play import Side
+from harness.report.answers import inexact_frame
 from harness.search.agreement import Answer, disagreement
 from harness.search.run import run_search
 
@@ -43,13 +44,29 @@ class Link:
         return deeper / shallower if shallower and deeper > shallower else None
 
 
+def not_compared(sides: Sequence[Side]) -> str | None:
+    """Why the sides' answers are not held to agree before a match, or ``None`` when they
+    are: sides of two profiles search two trees (one extends checks, one passes with a
+    null move), and null move or a selective switch, or chess's delta pruning in
+    quiescence, prune by the window, so answers may differ and both be right."""
+    if sides[0].switches != sides[1].switches or sides[0].game_options != sides[1].game_options:
+        return "the sides search with other switches"
+    pruned = inexact_frame(asdict(sides[0].switches))
+    if pruned is not None:
+        return pruned
+    if any(key == "delta" and value not in ("0", "False", "false")
+           for _, key, value in sides[0].game_options):
+        return "chess's delta pruning prunes quiescence by the window"
+    return None
+
+
 def link(problems: Sequence[Problem], sides: tuple[Side, Side], depth: int) -> Link:
     """Search every opening with both sides to ``depth`` and compare the answers (of sides
-    with the same switches)."""
+    held to agree: :func:`not_compared`)."""
     nodes = [0, 0]
     shallower = [0, 0]
     bad: list[str] = []
-    comparable = sides[0].switches == sides[1].switches
+    comparable = not_compared(sides) is None
     for problem in problems:
         answers = []
         for index, side in enumerate(sides):
@@ -63,7 +80,9 @@ def link(problems: Sequence[Problem], sides: tuple[Side, Side], depth: int) -> L
             # Sides of two profiles search two trees (one extends checks, one passes with a
             # null move): their answers may differ and both be right, so only sides with
             # the same switches are held to agree.
-            if comparable and spec.variant.inexact_reason(dict(spec.options)) is None:
+            # A set that prunes quiescence by the window (chess's delta=1) is not exact either.
+            pruned = bool(dict(side.problem(problem).options).get("delta"))
+            if comparable and not pruned and spec.variant.inexact_reason(dict(spec.options)) is None:
                 answers.append(Answer(spec.label, result.score, result.bound))
         found = disagreement(answers)
         if found is not None:

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from harness.match.link import not_compared
 from harness.match.pairs import Tally
 from harness.match.settings import MatchResult
 from harness.match.stats import Sprt
@@ -22,10 +23,8 @@ def side_labels(result: MatchResult) -> tuple[str, str]:
 
 
 def same_switches(result: MatchResult) -> bool:
-    """Whether both sides search with the same switches (only then are their exact
-    answers held to agree: :func:`harness.match.link.link`)."""
-    sides = result.config.sides
-    return sides[0].switches == sides[1].switches
+    """Whether the sides' exact answers were held to agree (:func:`not_compared`)."""
+    return not_compared(result.config.sides) is None
 
 
 def result_lines(result: MatchResult) -> list[str]:
@@ -40,7 +39,7 @@ def result_lines(result: MatchResult) -> list[str]:
         lines.append(f"nodes at depth {checked.depth} on {checked.openings} openings: A/B = "
                      f"{checked.ratio:.3f} ({checked.nodes[0]:,} / {checked.nodes[1]:,}); "
                      + ("the exact sides agree" if same_switches(result) else
-                        "answers not compared: the sides search with other switches"))
+                        f"answers not compared: {not_compared(result.config.sides)}"))
     if result.calibration is not None:
         lines.append(calibration_text(result))
     lines.append(f"{cost_text(result.cost, result.frames)}; endings: "
