@@ -46,7 +46,7 @@ from harness.run.job import search_problem
 from harness.run.plan import ExperimentConfig, Plan, plan_experiment
 from harness.run.profiles import find_profile
 from harness.run.progress import Listener, announced, in_phase
-from harness.run.recheck import deeper_questions, recheck_deeper
+from harness.run.recheck import recheck_deeper, rechecked
 from harness.run.resumable import check_plan, check_unchanged, made_with, variant_record
 from harness.search.registry import parse_variants
 from harness.search.run import SearchResult, Switches, run_search
@@ -241,7 +241,7 @@ def _execute(plan: Plan, config: ExperimentConfig, run_dir: Path, info: dict[str
     rows.sort(key=lambda row: order[(row["suite"], row["problem_id"])])   # stable within a job
     rewrite_results(run_dir / RESULTS_FILE, rows, plan.columns)
     results_frame = load_results(run_dir)
-    if not deeper_questions(results_frame).empty:
+    if rechecked(plan, results_frame):
         listener.note("re-checking the answers deeper table entries decided, without a table")
     rechecks = recheck_deeper(plan, results_frame, run_dir)
     answers = check_answers(results_frame, info, rechecks=rechecks)

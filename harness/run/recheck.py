@@ -53,13 +53,19 @@ def deeper_questions(results: pd.DataFrame) -> pd.DataFrame:
     return decided[QUESTION].drop_duplicates().reset_index(drop=True)
 
 
+def rechecked(plan: Plan, results: pd.DataFrame) -> bool:
+    """Whether :func:`recheck_deeper` will search: some question a deeper entry decided, in
+    a frame whose answers are bound to minimax's (no null move, no selective switch)."""
+    return not deeper_questions(results).empty and inexact_frame(asdict(plan.switches)) is None
+
+
 def recheck_deeper(plan: Plan, results: pd.DataFrame, run_dir: Path,
                    budget: int = RECHECK_NODES) -> pd.DataFrame:
     """Search every :func:`deeper_questions` question again with alpha-beta and no table
     (the run's other switches), within the budgets; write and return the rows."""
     questions = deeper_questions(results)
     path = run_dir / RECHECKS_FILE
-    if questions.empty or inexact_frame(asdict(plan.switches)) is not None:
+    if not rechecked(plan, results):
         path.unlink(missing_ok=True)
         return pd.DataFrame()
     wanted: dict[tuple[str, str], list[int]] = {}
