@@ -36,6 +36,7 @@ from harness.results import environment
 from harness.search import VARIANTS, Switches, engine, make_spec, parse_variants, run, run_search
 from harness.search.counters import Counters
 from harness.search.run import SearchResult
+from tests.twins import same
 
 pytestmark = pytest.mark.skipif(
     engine.BUILT is None or not connect4_compiled.compiled_available(),
@@ -102,11 +103,6 @@ def both(moves: str, name: str, depth: int, switches: Switches, order: str = "th
     assert results[0].frame == "compiled" and results[1].frame in ("python", "pure-python")
     return results[0], results[1]
 
-
-def same(native: SearchResult, python: SearchResult) -> None:
-    ours = {k: v for k, v in dataclasses.asdict(native).items() if k not in ("time_s", "frame")}
-    theirs = {k: v for k, v in dataclasses.asdict(python).items() if k not in ("time_s", "frame")}
-    assert ours == theirs
 
 
 SWITCHES = [

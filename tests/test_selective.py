@@ -36,6 +36,7 @@ from harness.search.selective import (
     Selectivity,
     reduction,
 )
+from tests.twins import same
 
 needs_compiled_chess = pytest.mark.skipif(
     not chess_compiled.compiled_available(), reason="the compiled chess tree was not built")
@@ -65,11 +66,6 @@ def chess_search(fen: str, variant: str, depth: int, selectivity: Selectivity,
     chosen = Switches(**{**CLASSIC, **switches}, selectivity=selectivity)   # type: ignore[arg-type]
     return run_search(made, parse_variants(variant)[0], depth, chosen, native=native)
 
-
-def same(a: SearchResult, b: SearchResult) -> None:
-    ours = {k: v for k, v in dataclasses.asdict(a).items() if k not in ("time_s", "frame")}
-    theirs = {k: v for k, v in dataclasses.asdict(b).items() if k not in ("time_s", "frame")}
-    assert ours == theirs
 
 
 def test_the_reduction_table() -> None:

@@ -35,6 +35,7 @@ from harness.games.registry import find_game, load_problems
 from harness.search import Switches, engine, make_spec, run_search
 from harness.search.run import SearchResult
 from harness.search.selective import SWITCHES, Selectivity
+from tests.twins import same
 
 ALL_ON = Selectivity(**{name: True for name in SWITCHES})
 CLASSIC = dict(tt_size=1 << 14, iterative_deepening=True)
@@ -74,11 +75,6 @@ def search(tree: Any, variant: str, depth: int, selectivity: Selectivity,
                       Switches(**CLASSIC, selectivity=selectivity),  # type: ignore[arg-type]
                       native=native)
 
-
-def same(a: SearchResult, b: SearchResult) -> None:
-    ours = {k: v for k, v in dataclasses.asdict(a).items() if k not in ("time_s", "frame")}
-    theirs = {k: v for k, v in dataclasses.asdict(b).items() if k not in ("time_s", "frame")}
-    assert ours == theirs
 
 
 def expected_tactical(game: str, tree: Any, move: int) -> bool:

@@ -1,9 +1,21 @@
-"""What the compiled-tree tests share: walking a tree and its compiled twin together."""
+"""What the compiled-tree tests share: walking a tree and its compiled twin together, and
+two searches compared field by field."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Sequence
 from typing import Any
+
+from harness.search.run import SearchResult
+
+
+def same(native: SearchResult, python: SearchResult) -> None:
+    """Two searches found and did the same: every field of the result but its time and the
+    frame that ran it (score, bound, best move, line, status, every counter)."""
+    ours = {k: v for k, v in dataclasses.asdict(native).items() if k not in ("time_s", "frame")}
+    theirs = {k: v for k, v in dataclasses.asdict(python).items() if k not in ("time_s", "frame")}
+    assert ours == theirs
 
 
 def walk_twins(python: Any, native: Any, answers: Callable[[Any], object],

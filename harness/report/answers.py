@@ -25,6 +25,7 @@ from harness.report.stopped import finished, stopped_mask
 from harness.results import ENGINE
 from harness.search.agreement import Answer, disagreement, reference_first
 from harness.search.registry import VARIANTS, parse_variants
+from harness.search.selective import Selectivity
 
 __all__ = ["DISAGREEMENTS_FILE", "DISAGREEMENT_EXIT", "AnswerCheck", "answer_of", "check_answers",
            "inexact_frame", "inexact_problems", "inexact_reason"]
@@ -170,8 +171,7 @@ def inexact_frame(switches: Mapping[str, Any]) -> str | None:
     """Why no answer of a run with ``switches`` (``run.json``'s) need be minimax's: null
     move or a selective switch prunes by the window (internal iterative deepening alone
     only reorders); ``None`` when the frame is exact."""
-    selective = [name for name, on in (switches.get("selectivity") or {}).items()
-                 if on and name != "internal_iterative_deepening"]
+    selective = Selectivity(**(switches.get("selectivity") or {})).pruning()
     if selective:
         return f"selective search ({', '.join(selective)}) prunes by the window"
     if switches.get("null_move"):

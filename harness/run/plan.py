@@ -301,7 +301,7 @@ deepening needs a table only: every game has it)."""
 
 def _turned_on(switches: Switches, feature: str) -> bool:
     if feature == "selectivity":
-        return bool(set(switches.selectivity.names()) - {"internal_iterative_deepening"})
+        return bool(switches.selectivity.pruning())
     return bool(getattr(switches, feature))
 
 

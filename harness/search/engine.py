@@ -120,7 +120,7 @@ def runs_natively(tree: Tree, loop: NativeLoop | None, quiescence: Quiescence | 
     own = quiescence is None or quiescence == getattr(tree, "quiesce", None)
     # A selective switch other than internal iterative deepening needs the tree's quiet
     # moves, and its checks where its Python methods know them.
-    selective = bool(set(selectivity.names()) - {"internal_iterative_deepening"})
+    selective = bool(selectivity.pruning())
     return (own and (quiescence is None or "quiescence" in offered)
             and (not null_move or "null move" in offered)
             and (not checks or "checks" in offered)

@@ -100,6 +100,12 @@ class Selectivity:
         """The switches on, by field name, in :data:`SWITCHES`' order."""
         return tuple(name for name, is_on in zip(SWITCHES, self.values(), strict=True) if is_on)
 
+    def pruning(self) -> tuple[str, ...]:
+        """The switches on that reduce or prune by the window, and so need the tree's quiet
+        moves and margins and make a search inexact: every one but internal iterative
+        deepening, which only reorders and needs a table alone."""
+        return tuple(name for name in self.names() if name != "internal_iterative_deepening")
+
     def __reduce__(self) -> tuple[type[Selectivity], tuple[bool, ...]]:
         # Compiled by mypyc, a frozen dataclass cannot be unpickled field by field (its
         # __setattr__ refuses): a run's worker processes receive it made anew.
