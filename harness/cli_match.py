@@ -34,7 +34,8 @@ if TYPE_CHECKING:
 
 SWITCHES = ("tt_size", "no_hash_move", "tt_leaves", "tt_narrow", "no_value_bounds",
             "no_qsearch", "no_mvv_lva", "killers", "history", "repetition", "null_move",
-            "null_rule", "check_extension", *(name for name, _, _ in SELECTIVE_FLAGS))
+            "null_rule", "check_extension", "refutations",
+            *(name for name, _, _ in SELECTIVE_FLAGS))
 """The frame's switches and chess's ordering flags, as ``harness run`` takes them (every
 move is searched with iterative deepening, so ``--id`` is not one)."""
 

@@ -180,6 +180,10 @@ PROBLEM_OPTIONS: dict[str, Callable[[F], F]] = {
                            help="Extend checks by one ply, where a game knows checks (chess)."),
     **{name: click.option(flag, name, is_flag=True, help=f"Selective: {text} (docs/selective.md).")
        for name, flag, text in SELECTIVE_FLAGS},
+    "refutations": click.option("--refutations", is_flag=True,
+                 help="Refutation tables: each root move's refuting line from the last pass "
+                      "searched first below it, where a node has no hash move (needs --id or "
+                      "a driver's passes)."),
     "minimal": click.option("--minimal", is_flag=True,
                  help="Measure each tree's minimal alpha-beta tree (children perfectly reordered)."),
     "max_nodes": click.option("--max-nodes", type=int, metavar="N",
@@ -267,6 +271,9 @@ def make_config(variants: str, options: dict[str, Any]) -> ExperimentConfig:
         what = "draws" if chess_flags == ["--repetition"] else "move ordering"
         warnings.warn(f"{', '.join(chess_flags)}: chess's {what}, and no problem of this "
                       "run is chess; it does nothing here", UserWarning, stacklevel=2)
+    if switches.refutations and not switches.iterative_deepening:
+        warnings.warn("--refutations learns from an earlier pass: without --id only the later "
+                      "passes of aspiration and MTD drivers have one", UserWarning, stacklevel=2)
     return ExperimentConfig(
         problems=tuple(with_defaults(text, game_options) for text in named),
         variants=variants, depths=parse_depths(o["depth_text"]) if o["depth_text"] else None,
@@ -281,6 +288,7 @@ SWITCH_OPTIONS = {
     "tt_narrow": "tt_narrow", "no_qsearch": "quiescence", "null_move": "null_move",
     "null_rule": "null_rule", "check_extension": "check_extension",
     **{name: f"selectivity.{name}" for name, _, _ in SELECTIVE_FLAGS},
+    "refutations": "refutations",
 }
 """Each option of :data:`PROBLEM_OPTIONS` that sets a :class:`Switches` field, with the
 field (``selectivity.NAME``: a field of its :class:`Selectivity`): typed beside ``--profile``,
@@ -338,6 +346,7 @@ def make_switches(options: dict[str, Any]) -> Switches:
                     tt_narrow=bool(o.get("tt_narrow")), quiescence=not o.get("no_qsearch"),
                     null_move=o.get("null_move", 0), null_rule=o.get("null_rule", "either"),
                     check_extension=bool(o.get("check_extension")),
+                    refutations=bool(o.get("refutations")),
                     selectivity=Selectivity(**{name: bool(o.get(name))
                                                for name, _, _ in SELECTIVE_FLAGS}))
 

@@ -62,7 +62,7 @@ NOT_MEASURED = tuple(c for c in (*COUNTER_NAMES, *TREE_COUNTER_NAMES, "tt_size",
 deepening), which no engine reports; ``nodes`` is the engine's own count."""
 
 LATER_COLUMNS = {"tt_deep_cutoffs": "0", "frame": "", "repetition_draws": "0",
-                 **{name: "0" for name in SELECTIVE_COUNTERS},
+                 **{name: "0" for name in SELECTIVE_COUNTERS}, "refutation_moves": "0",
                  "subject": VARIANT, "depth_reached": "", "seldepth": ""}
 """Columns added after schema version 2 was first written, each with what a results file
 without it is read with: 0 for a counter (its searches were made before the harness counted

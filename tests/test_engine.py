@@ -114,6 +114,8 @@ SWITCHES = [
     Switches(tt_size=1 << 16, value_bounds=False),
     Switches(tt_size=1 << 16, window=(-1, 1)),
     Switches(iterative_deepening=True),
+    Switches(iterative_deepening=True, refutations=True),
+    Switches(tt_size=997, iterative_deepening=True, refutations=True),
     Switches(),
 ]
 
@@ -180,13 +182,14 @@ def test_a_node_limit_stops_both_frames_at_the_same_node(limit: int) -> None:
 @given(seed=st.integers(0, 10**6), stones=st.integers(0, 38), name=st.sampled_from(NATIVE),
        depth=st.integers(1, 10), size=st.sampled_from([0, 7, 256, 1 << 14]),
        hash_move=st.booleans(), leaves=st.booleans(), narrow=st.booleans(),
-       bounds=st.booleans(), deepening=st.booleans())
+       bounds=st.booleans(), deepening=st.booleans(), refutations=st.booleans())
 def test_random_searches_agree(seed: int, stones: int, name: str, depth: int, size: int,
                                hash_move: bool, leaves: bool, narrow: bool, bounds: bool,
-                               deepening: bool) -> None:
+                               deepening: bool, refutations: bool) -> None:
     moves = random_position(seed, stones)
     switches = Switches(tt_size=size, hash_move=hash_move, tt_leaves=leaves, tt_narrow=narrow,
-                        value_bounds=bounds, iterative_deepening=deepening)
+                        value_bounds=bounds, iterative_deepening=deepening,
+                        refutations=refutations)
     same(*both(moves, name, min(depth, 6) if name in ("minimax", "scout") else depth, switches))
 
 
@@ -334,7 +337,8 @@ def test_the_engine_has_every_rule_of_the_drivers_and_counts_every_counter() -> 
 
 
 BOARD_SWITCHES = (Switches(), Switches(tt_size=1 << 12), Switches(tt_size=61, tt_leaves=True),
-                  Switches(tt_size=1 << 12, iterative_deepening=True), Switches(window=(-1, 1)))
+                  Switches(tt_size=1 << 12, iterative_deepening=True), Switches(window=(-1, 1)),
+                  Switches(iterative_deepening=True, refutations=True))
 
 
 def board_trees(game: str) -> list[Any]:
@@ -370,7 +374,9 @@ CHESS_SWITCHES = (
     Switches(tt_size=1 << 10, null_move=2), Switches(null_move=3, null_rule="both",
                                                      check_extension=True, tt_size=997),
     Switches(check_extension=True, iterative_deepening=True, tt_size=1 << 12),
-    Switches(tt_size=61, tt_leaves=True, tt_narrow=True), Switches(tt_size=1 << 14, tt_leaves=True))
+    Switches(tt_size=61, tt_leaves=True, tt_narrow=True), Switches(tt_size=1 << 14, tt_leaves=True),
+    Switches(iterative_deepening=True, refutations=True),
+    Switches(tt_size=1 << 10, null_move=2, iterative_deepening=True, refutations=True))
 """The frame's chess switches: quiescence, null move under both rules, check extension,
 leaves in the table; tables that share slots."""
 

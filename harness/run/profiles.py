@@ -83,6 +83,10 @@ ENHANCEMENTS: tuple[Enhancement, ...] = (
                 "a null move searched with reduction R=2 (not after a null move in either of "
                 "the previous two plies: the frame's null_rule)",
                 "Beal (1989), Donninger (1993)", feature="null_move"),
+    Enhancement("refutations", "refutations", True, False,
+                "each root move's refuting line from the previous iteration searched first "
+                "below it where a node has no hash move", "Akl and Newborn (1977), Schaeffer "
+                "(1989)", needs="iterative-deepening"),
     Enhancement("check-extension", "check_extension", True, False,
                 "one ply deeper when the side to move is in check", "Chess Programming Wiki, "
                 "Check Extensions", feature="check_extension"),

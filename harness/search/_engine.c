@@ -118,9 +118,19 @@ static long root_pass(Engine *e, int depth, long alpha, long beta, Move *move) {
     }
     long value = expand(e, e->root_loop, moves, n, depth, alpha, beta, hash_move, key);
     if (!e->failed) {
-        e->root_line = e->line;
+        /* Refutation tables keep every node's line; the root's is the PV only when exact. */
+        if (!e->refutations || (alpha < value && value < beta))
+            e->root_line = e->line;
+        else
+            Py_XDECREF(e->line);
         e->line = NULL;
         *move = e->best_move;
+        const Lines *root = &e->lines[0];
+        for (int i = 0; e->refutations && i < root->count; i++)
+            if (lines_set(&e->refutation_lines, root->moves[i], root->lines[i]) < 0) {
+                fail(e);
+                break;
+            }
     }
     return value;
 }
@@ -367,18 +377,19 @@ static PyObject *Engine_new(PyTypeObject *type, PyObject *args, PyObject *kwargs
     LoopParameters p;
     Py_ssize_t table_size;
     int hash_move, store_leaves, narrow_on_hit, value_bounds, quiescence, null_reduction,
-        extend_checks;
+        extend_checks, refutations = 0;
     const char *null_rule;
     if (kwargs != NULL && PyDict_GET_SIZE(kwargs) > 0) {
         PyErr_SetString(PyExc_TypeError, "Engine() takes its arguments by position");
         return NULL;
     }
-    if (!PyArg_ParseTuple(args, "Os(ppiipppp)npppppispOOO!:Engine", &tree, &loop_name, &p.soft,
+    if (!PyArg_ParseTuple(args, "Os(ppiipppp)npppppispOOO!|p:Engine", &tree, &loop_name, &p.soft,
                           &p.moreland, &p.zw_min_depth, &p.research_min_depth, &p.improve,
                           &p.all_first, &p.pv_full, &p.researched_pv, &table_size,
                           &hash_move, &store_leaves, &narrow_on_hit, &value_bounds,
                           &quiescence, &null_reduction, &null_rule, &extend_checks,
-                          &limit_error, &counters, &PyTuple_Type, &selective_args)
+                          &limit_error, &counters, &PyTuple_Type, &selective_args,
+                          &refutations)
         || !read_selective(selective_args, &rules))
         return NULL;
     if (null_reduction < 0 || (strcmp(null_rule, "either") != 0 && strcmp(null_rule, "both") != 0)) {
@@ -459,6 +470,7 @@ static PyObject *Engine_new(PyTypeObject *type, PyObject *args, PyObject *kwargs
     e->selective = rules.lmr || rules.late_move_count_n || rules.static_depth || e->rules.iid
         || rules.mate;
     e->checks = extend_checks || (e->selective && api->in_check != NULL);
+    e->refutations = refutations;
     e->node_limit = (long long)1 << 62;
     e->best_move = NO_MOVE;
     if (table_size > 0 && take_table(e, (size_t)table_size) < 0) {
@@ -475,6 +487,9 @@ static void Engine_dealloc(Engine *e) {
         free(e->lines[p].moves);
         free(e->lines[p].lines);
     }
+    lines_clear(&e->refutation_lines);
+    free(e->refutation_lines.moves);
+    free(e->refutation_lines.lines);
     Py_XDECREF(e->line);
     Py_XDECREF(e->root_line);
     Py_XDECREF(e->tree);

@@ -17,7 +17,7 @@ at install (``harness/search/compiled.py``), which trusts their types as ``mypy
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
-from typing import Protocol
+from typing import Protocol, cast
 
 from mypy_extensions import mypyc_attr
 
@@ -95,6 +95,8 @@ class Search:
         "_prunable",
         "_push",
         "_pv",
+        "_refutation_lines",
+        "_refute",
         "_remaining",
         "_researching",
         "_rules",
@@ -110,6 +112,7 @@ class Search:
         "null_reduction",
         "null_rule",
         "quiescence",
+        "refutations",
         "root_line",
         "root_lower_bound",
         "selectivity",
@@ -128,7 +131,7 @@ class Search:
                  extend_checks: bool = False, store_leaves: bool = False,
                  narrow_on_hit: bool = False, value_bounds: bool = False,
                  window: tuple[int, int] = (-INF, INF),
-                 selectivity: Selectivity = FULL_WIDTH) -> None:
+                 selectivity: Selectivity = FULL_WIDTH, refutations: bool = False) -> None:
         self.tree = tree
         """The problem, seen through its cursor."""
         # The cursor's methods, looked up once: called at every node, a lookup by name
@@ -208,6 +211,13 @@ class Search:
         """Set by a root loop whose value is only a lower bound (Belle's pending move)."""
         self._researching = False
         self._set_selectivity(selectivity)
+        self.refutations = refutations
+        """Refutation tables: every node's line is kept, and each root move's from its
+        last pass searched first below it (:meth:`refutation_move`)."""
+        # Each root move's line from the last pass that searched it; per ply, the part of
+        # the line of the root move being searched that the path so far has followed.
+        self._refutation_lines: dict[Move, tuple[Move, object]] = {}
+        self._refute: list[tuple[Move, object] | None] = [None] * (PLIES if refutations else 1)
 
     def _set_selectivity(self, selectivity: Selectivity) -> None:
         """The selective switches as the tree offers them (:class:`SelectiveRules`), and
@@ -266,7 +276,11 @@ class Search:
                 c.tt_hits += 1
                 hash_move = entry[4]
         value = self.expand(loop, moves, depth, alpha, beta, hash_move)
-        self.root_line, self._line = self._line, None
+        # Refutation tables keep every node's line; the root's is the PV only when exact.
+        exact = not self.refutations or alpha < value < beta
+        self.root_line, self._line = (self._line if exact else None), None
+        if self.refutations:
+            self._refutation_lines.update(self._lines[0])
         return value, self.best_move
 
     def forget_lines(self) -> None:
@@ -344,6 +358,8 @@ class Search:
             c.leaves += 1
             quiesce = self._leaf_quiesce
             return self._leaf_value(move) if quiesce is None else quiesce(move, alpha, beta, c)
+        if self.refutations:
+            self.follow_refutation(move)
         self._push(move)
         self._ply += 1
         value = self.node(loop, depth, alpha, beta)
@@ -393,6 +409,8 @@ class Search:
         assert self.enhanced is not None
         if self._selective:
             self._pv[self._ply + 1] = False
+        if self.refutations:
+            self._refute[self._ply + 1] = None
         self.enhanced.push_null()
         self._ply += 1
         value = self.node(loop, depth, alpha, beta)
@@ -400,6 +418,28 @@ class Search:
         self._pop()
         self._line = None               # a zero window: never exact, but a line below is not ours
         return value
+
+    def follow_refutation(self, move: Move) -> None:
+        """Before searching the child reached by ``move``: the part of the refutation line
+        its node follows (a root move's own line; below it, the rest of the parent's line
+        when ``move`` is the line's next move; else none)."""
+        ply = self._ply
+        if ply == 0:
+            below = self._refutation_lines.get(move)
+        else:
+            line = self._refute[ply]
+            below = (None if line is None or line[0] != move
+                     else cast("tuple[Move, object] | None", line[1]))
+        self._refute[ply + 1] = below
+
+    def refutation_move(self, moves: Sequence[Move]) -> Move | None:
+        """The move a node without a hash move searches first: its refutation line's next
+        move, when it is legal here (counted in ``refutation_moves``), else ``None``."""
+        line = self._refute[self._ply]
+        if line is None or line[0] not in moves:
+            return None
+        self.counters.refutation_moves += 1
+        return line[0]
 
     def _checkpoint(self) -> None:
         """At the node limit, and every :data:`SIGNAL_INTERVAL` nodes before it: raise
@@ -488,6 +528,8 @@ class Search:
                 if table is not None:
                     table.store(self._key(), depth, alpha, beta, beta, None)
                 return beta
+        if self.refutations and hash_move is None:
+            hash_move = self.refutation_move(moves)
         if self._selective and self._rules.iid and hash_move is None and depth >= IID_DEPTH:
             c.iid_searches += 1         # its best move is searched first: the hash move's role
             self.expand(loop, moves, depth - IID_REDUCTION, alpha, beta, None)
@@ -554,9 +596,13 @@ class Search:
                 c.cutoffs += 1
             if best is not None:
                 self.tree.cutoff(best, depth)
+                if self.refutations:
+                    self._line = (best, lines[ply].get(best))
         elif value <= alpha:
             c.fail_lows += 1
             c.all_nodes += 1
+            if best is not None and self.refutations:
+                self._line = (best, lines[ply].get(best))
         else:
             c.pv_nodes += 1
             if best is not None:

@@ -10,12 +10,14 @@ COUNTER_NAMES = (
     "tt_deep_cutoffs",
     "reductions", "reduction_researches", "late_move_prunes", "futility_prunes",
     "reverse_futility_cutoffs", "razor_searches", "razor_cutoffs", "iid_searches",
-    "mate_distance_cutoffs",
+    "mate_distance_cutoffs", "refutation_moves",
 )
-"""Every counter, in the order of results.csv's columns; the last nine are the selective
-switches' (:mod:`harness.search.selective`, docs/selective.md), 0 with the switches off."""
+"""Every counter, in the order of results.csv's columns; nine before the last are the
+selective switches' (:mod:`harness.search.selective`, docs/selective.md), 0 with the
+switches off; the last is the refutation tables' (0 with them off)."""
 
-SELECTIVE_COUNTERS = COUNTER_NAMES[COUNTER_NAMES.index("reductions"):]
+SELECTIVE_COUNTERS = COUNTER_NAMES[COUNTER_NAMES.index("reductions"):
+                                   COUNTER_NAMES.index("mate_distance_cutoffs") + 1]
 """The selective switches' counters: a search with any of them above 0 was selective."""
 
 TREE_COUNTER_NAMES = ("repetition_draws",)
@@ -112,6 +114,9 @@ class Counters:
     """Internal iterative deepening: shallower searches of a node without a hash move."""
     mate_distance_cutoffs: int = 0
     """Nodes answered by mate-distance pruning (no window left)."""
+    refutation_moves: int = 0
+    """Nodes without a hash move whose first move was their refutation line's next move
+    (refutation tables on): the harness's own, beyond VARIANTS.md."""
 
     def as_dict(self) -> dict[str, int]:
         """The counters by name, in the order of :data:`COUNTER_NAMES`."""

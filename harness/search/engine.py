@@ -139,10 +139,10 @@ class NativeSearch(Search):
                  extend_checks: bool = False, store_leaves: bool = False,
                  narrow_on_hit: bool = False, value_bounds: bool = False,
                  window: tuple[int, int] = (-INF, INF),
-                 selectivity: Selectivity = FULL_WIDTH) -> None:
+                 selectivity: Selectivity = FULL_WIDTH, refutations: bool = False) -> None:
         super().__init__(tree, table, quiescence, hash_move, null_reduction, null_rule,
                          extend_checks, store_leaves, narrow_on_hit, value_bounds, window,
-                         selectivity)
+                         selectivity, refutations)
         assert BUILT is not None
         # The switches as the Python frame resolved them for this tree: the engine's rules.
         selective = self._rules.engine_parameters()
@@ -151,7 +151,8 @@ class NativeSearch(Search):
                                          self.hash_move, self.store_leaves, self.narrow_on_hit,
                                          self.value_bound is not None, quiescence is not None,
                                          null_reduction, null_rule, extend_checks,
-                                         NodeLimitReached, self.counters, selective)
+                                         NodeLimitReached, self.counters, selective,
+                                         refutations)
 
     def root(self, loop: Loop, depth: int, alpha: int, beta: int) -> tuple[int, Move | None]:
         """One pass in the compiled frame, with the loop it was made for (every pass of

@@ -49,6 +49,44 @@ static inline long horizon(Engine *e, long alpha, long beta) {
     return e->api->value(e->tree);
 }
 
+/* The move a line (a tuple (move, rest)) starts with. */
+static inline Move line_move(PyObject *line) {
+    return (Move)PyLong_AsLongLong(PyTuple_GET_ITEM(line, 0));
+}
+
+/* Search.follow_refutation: the part of the refutation line the child reached by `move`
+ * follows (a root move's own line; below, the rest of the parent's when `move` is its
+ * next move; else none). */
+static inline void follow_refutation(Engine *e, Move move) {
+    int ply = e->ply;
+    PyObject *below = NULL;
+    if (ply == 0)
+        below = lines_get(&e->refutation_lines, move);
+    else {
+        PyObject *line = e->refute[ply];
+        if (line != NULL && line_move(line) == move) {
+            PyObject *rest = PyTuple_GET_ITEM(line, 1);
+            below = rest == Py_None ? NULL : rest;
+        }
+    }
+    e->refute[ply + 1] = below;
+}
+
+/* Search.refutation_move: the refutation line's next move where it is legal here (counted),
+ * else NO_MOVE. */
+static inline Move refutation_move(Engine *e, const Move *moves, int n) {
+    PyObject *line = e->refute[e->ply];
+    if (line == NULL)
+        return NO_MOVE;
+    Move move = line_move(line);
+    for (int k = 0; k < n; k++)
+        if (moves[k] == move) {
+            e->counters[REFUTATION_MOVES]++;
+            return move;
+        }
+    return NO_MOVE;
+}
+
 /* Search.searched_child: the leaf shortcut (a leaf evaluated from its parent when nothing
  * but the horizon looks at it: no null move, no check extension, no leaves in the table),
  * or the node, searched with `loop`. */
@@ -61,6 +99,8 @@ static long searched_child(Engine *e, int loop, Move move, int depth, long alpha
             return e->api->child_quiesce(e->tree, move, alpha, beta, &e->counters[QNODES]);
         return e->api->child_value(e->tree, move);
     }
+    if (e->refutations)
+        follow_refutation(e, move);
     e->api->push(e->tree, move);
     e->ply++;
     long value = node(e, loop, depth, alpha, beta);
@@ -125,6 +165,7 @@ static inline long child(Engine *e, int loop, Move move, int depth, long alpha, 
  * its value is never exact, and a line below it is not ours). */
 static long null_child(Engine *e, int loop, int depth, long alpha, long beta) {
     e->facts[e->ply + 1].pv = 0;
+    e->refute[e->ply + 1] = NULL;
     e->api->push_null(e->tree);
     e->ply++;
     long value = node(e, loop, depth, alpha, beta);
@@ -243,14 +284,14 @@ static long expand(Engine *e, int loop, Move *moves, int n, int depth, long alph
     } else if (value <= alpha) {
         c[FAIL_LOWS]++;
         c[ALL_NODES]++;
-    } else {
+    } else
         c[PV_NODES]++;
-        if (best != NO_MOVE) {
-            PyObject *rest = lines_get(&e->lines[ply], best);
-            e->line = Py_BuildValue("(LO)", (long long)best, rest != NULL ? rest : Py_None);
-            if (e->line == NULL)
-                return fail(e);
-        }
+    /* An exact node keeps its line (the PV); with refutation tables every node does. */
+    if (best != NO_MOVE && (e->refutations || (alpha < value && value < beta))) {
+        PyObject *rest = lines_get(&e->lines[ply], best);
+        e->line = Py_BuildValue("(LO)", (long long)best, rest != NULL ? rest : Py_None);
+        if (e->line == NULL)
+            return fail(e);
     }
     if (e->table.size)
         store(e, key, depth, alpha, beta, value, best);
@@ -388,6 +429,8 @@ static long node(Engine *e, int loop, int depth, long alpha, long beta) {
             return beta;
         }
     }
+    if (e->refutations && hash_move == NO_MOVE)
+        hash_move = refutation_move(e, moves, n);
     if (e->rules.iid && hash_move == NO_MOVE && depth >= IID_DEPTH) {
         c[IID_SEARCHES]++;                   /* its best move is searched first */
         expand(e, loop, moves, n, depth - IID_REDUCTION, alpha, beta, NO_MOVE, key);

@@ -30,7 +30,7 @@ static const char *const COUNTER_NAMES[] = {
     "tt_deep_cutoffs",
     "reductions", "reduction_researches", "late_move_prunes", "futility_prunes",
     "reverse_futility_cutoffs", "razor_searches", "razor_cutoffs", "iid_searches",
-    "mate_distance_cutoffs",
+    "mate_distance_cutoffs", "refutation_moves",
 };
 enum {
     NODES, LEAVES, QNODES, ZW_SEARCHES, RESEARCHES, RESEARCH_NODES,
@@ -40,7 +40,7 @@ enum {
     TT_DEEP_CUTOFFS,
     REDUCTIONS, REDUCTION_RESEARCHES, LATE_MOVE_PRUNES, FUTILITY_PRUNES,
     REVERSE_FUTILITY_CUTOFFS, RAZOR_SEARCHES, RAZOR_CUTOFFS, IID_SEARCHES,
-    MATE_DISTANCE_CUTOFFS, N_COUNTERS
+    MATE_DISTANCE_CUTOFFS, REFUTATION_MOVES, N_COUNTERS
 };
 static PyObject *COUNTER_KEYS[N_COUNTERS];   /* COUNTER_NAMES as interned strings */
 static PyObject *NATIVE_TREE_NAME;           /* "native_tree", interned */
@@ -130,8 +130,12 @@ typedef struct {
                                           * the rest not even zeroed (Engine_new) */
     Move best_move;
     PyObject *line, *root_line;          /* core.py's _line and root_line (or NULL) */
+    int refutations;                     /* core.py's refutations: refutation tables on */
+    Lines refutation_lines;              /* core.py's _refutation_lines, by root move */
     Lines lines[MAX_PLY + 1];
     PlyFacts facts[MAX_PLY + 2];         /* each written before it is read: not zeroed */
+    PyObject *refute[MAX_PLY + 2];       /* core.py's _refute, borrowed from
+                                          * refutation_lines; written before read */
 } Engine;
 
 /* ---- the table (table.py) -------------------------------------------------------------- */
@@ -296,6 +300,16 @@ static PyObject *lines_get(const Lines *l, Move move) {       /* borrowed; NULL 
         if (l->moves[i] == move)
             return l->lines[i];
     return NULL;
+}
+
+/* `move`'s line replaced by `line` (a new reference taken), or added: a dict's update. */
+static int lines_set(Lines *l, Move move, PyObject *line) {
+    for (int i = 0; i < l->count; i++)
+        if (l->moves[i] == move) {
+            Py_SETREF(l->lines[i], Py_NewRef(line));
+            return 0;
+        }
+    return lines_put(l, move, Py_NewRef(line));
 }
 
 #endif

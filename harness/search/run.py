@@ -57,6 +57,11 @@ class Switches:
     selectivity: Selectivity = FULL_WIDTH
     """The selective switches (late-move reductions, futility, ...), each off by default,
     where the trees offer what each needs (:mod:`harness.search.selective`)."""
+    refutations: bool = False
+    """Refutation tables (Akl and Newborn 1977; Schaeffer 1989): each root move's line
+    from its last search (the move that refuted it, and so on down) searched first below
+    it where a node has no hash move. Orders moves only: every answer stays exact. Needs
+    an earlier pass to learn from (iterative deepening, or a driver's passes)."""
 
 
 def switches_from_json(values: dict[str, Any]) -> Switches:
@@ -176,7 +181,7 @@ def search_with(frame: type[Search], tree: Tree, spec: VariantSpec, depth: int,
     frame_switches = (switches.hash_move, null_reduction, switches.null_rule, extend_checks,
                       switches.tt_leaves, switches.tt_narrow,
                       switches.value_bounds and not reference, switches.window or (-INF, INF),
-                      selectivity)
+                      selectivity, switches.refutations)
     loop = spec.native_loop()
     compiled = (native and frame is Search and loop is not None
                 and runs_natively(tree, loop, quiescence, bool(null_reduction), extend_checks,
