@@ -88,7 +88,8 @@ def compiled_extensions() -> list[Extension]:
                   Extension("harness.search._engine", ["harness/search/_engine.c"],
                             depends=["harness/games/native_tree.h", "harness/search/engine_state.h",
                                      "harness/search/engine_frame.h",
-                                     "harness/search/engine_loops.h"],
+                                     "harness/search/engine_loops.h",
+                                     "harness/search/engine_best_first.h"],
                             extra_compile_args=["-O2"], optional=True),
                   Extension("harness.games.chess._board", ["harness/games/chess/_board.c"],
                             depends=[*(f"harness/games/chess/board_{part}.h"

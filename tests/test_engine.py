@@ -228,6 +228,7 @@ def test_what_can_run_natively_does(monkeypatch: pytest.MonkeyPatch) -> None:
     for name in NATIVE:
         run_search(tree, make_spec(name), 3, Switches(tt_size=64))
     assert made == ["compiled"] * len(NATIVE)
+    assert run_search(tree, make_spec("sss"), 3).frame == "compiled-best-first"
     assert engine.engine_in_use()
     assert environment()["compiled_frame"] is True         # run.json says which ran
 
@@ -236,7 +237,8 @@ def test_what_cannot_runs_in_the_python_frame(monkeypatch: pytest.MonkeyPatch) -
     made = spy(monkeypatch)
     compiled_tree = connect4_tree(board_from("4453"), "threats", True, compiled=True)
     python_tree = connect4_tree(board_from("4453"), "threats", True, compiled=False)
-    run_search(compiled_tree, make_spec("sss"), 3)                 # best-first: no loop
+    run_search(python_tree, make_spec("sss"), 3)                   # best-first, in Python
+    run_search(compiled_tree, make_spec("sss"), 3, trace=True)
     run_search(python_tree, make_spec("alphabeta"), 3)             # no native methods
     run_search(compiled_tree, make_spec("alphabeta"), 3, trace=True)   # an observer
     run_search(compiled_tree, make_spec("alphabeta"), 3, native=False)

@@ -45,6 +45,7 @@
 #include "engine_state.h"
 #include "engine_frame.h"
 #include "engine_loops.h"
+#include "engine_best_first.h"
 
 /* ---- the Python type ------------------------------------------------------------------ */
 
@@ -156,6 +157,32 @@ static PyObject *Engine_root(Engine *e, PyObject *const *args, Py_ssize_t nargs)
     Move move;
     long value = root_pass(e, (int)a[0], a[1], a[2], &move);
     return pass_result(e, value, move);
+}
+
+/* Engine.best_first(depth, dual, max_open) -> (value, best root move's index or None,
+ * status: 0 ok, 1 max-open; nodes generated, OPEN's largest size): sss.py's best_first,
+ * SSS* (dual: DUAL*) in C (engine_best_first.h); the counts written as a pass's are. */
+static PyObject *Engine_best_first(Engine *e, PyObject *const *args, Py_ssize_t nargs) {
+    long a[3];
+    if (read_longs(args, nargs, 3, "best_first(depth, dual, max_open)", a) < 0)
+        return NULL;
+    BestFirst b;
+    memset(&b, 0, sizeof b);
+    long value = 0, best = -1, generated = 0, largest = 0;
+    e->failed = 0;
+    int status = bf_search(e, &b, (int)a[0], a[1] != 0, a[2], &value, &best, &generated,
+                           &largest);
+    bf_free(&b);
+    if (status < 0) {
+        e->failed = 1;
+        return pass_result(e, 0, NO_MOVE);
+    }
+    if (sync_counters(e) < 0)
+        return NULL;
+    PyObject *index = best < 0 ? Py_NewRef(Py_None) : PyLong_FromLong(best);
+    if (index == NULL)
+        return NULL;
+    return Py_BuildValue("(lNill)", value, index, status, generated, largest);
 }
 
 /* Python's floor division (the drivers' //), for the bisection's midpoint. */
@@ -516,6 +543,9 @@ static PyGetSetDef Engine_getset[] = {
 static PyMethodDef Engine_methods[] = {
     {"root", (PyCFunction)(void (*)(void))Engine_root, METH_FASTCALL,
      "root(depth, alpha, beta) -> (value, best move or None): one pass (Search.root)."},
+    {"best_first", (PyCFunction)(void (*)(void))Engine_best_first, METH_FASTCALL,
+     "best_first(depth, dual, max_open) -> (value, best index or None, status, generated, "
+     "largest): SSS* (DUAL*) in C"},
     {"zero_window_passes", (PyCFunction)(void (*)(void))Engine_zero_window_passes, METH_FASTCALL,
      "zero_window_passes(depth, max_passes, g, rule, lower, upper) -> (lower, upper, best "
      "move or None): the MTD drivers' passes (drivers._passes)."},

@@ -179,6 +179,17 @@ class NativeSearch(Search):
         self.root_line = engine.root_line
         return result
 
+    def best_first(self, depth: int, dual: bool,
+                   max_open: int) -> tuple[int, int | None, bool, int, int]:
+        """SSS* (``dual``: DUAL*) in the compiled frame (``engine_best_first.h``), state for
+        state :func:`harness.search.sss.best_first`: ``(value, best root move's index or
+        None, stopped at max_open, nodes generated, OPEN's largest size)``; the engine
+        writes its counts into :attr:`counters`."""
+        engine = self._engine
+        engine.node_limit = self.node_limit
+        value, best, status, generated, largest = engine.best_first(depth, dual, max_open)
+        return value, best, bool(status), generated, largest
+
     def principal_variation(self, first: Move | None, depth: int) -> list[Move]:
         return list(self._engine.principal_variation(first, depth))
 

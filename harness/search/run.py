@@ -12,7 +12,7 @@ from harness.games.base import MAX_DEPTH as MAX_DEPTH  # re-exported: the search
 from harness.search.compiled import compiled_in_use
 from harness.search.core import NodeLimitReached, Quiescence, Search
 from harness.search.counters import TREE_COUNTER_NAMES
-from harness.search.engine import NativeSearch, runs_natively
+from harness.search.engine import NativeLoop, NativeSearch, runs_natively
 from harness.search.lines import line_names as line_names  # re-exported: its home was here
 from harness.search.registry import VariantSpec
 from harness.search.selective import FULL_WIDTH, Selectivity
@@ -115,7 +115,10 @@ FRAMES = {
     "python": "the search core compiled with mypyc, calling the tree's Python methods",
     "pure-python": "the search core run from its Python source (no build, or "
                    "HARNESS_PURE_PYTHON)",
-    "best-first": "a best-first search (SSS*, DUAL*): an OPEN list, not the node frame",
+    "best-first": "a best-first search (SSS*, DUAL*): an OPEN list, not the node frame, "
+                  "in Python (harness/search/sss.py)",
+    "compiled-best-first": "SSS* and DUAL*'s OPEN list in C (engine_best_first.h) over a "
+                           "native tree, state for state the Python one",
     "engine": "a UCI engine's own program (harness/engines): its nodes and times are its "
               "own, never the harness's frames'",
 }
@@ -129,7 +132,7 @@ def frame_name(compiled: bool, best_first: bool) -> str:
     passes run in the compiled frame, ``best_first`` when the variant searches best-first,
     outside the loops of any frame."""
     if best_first:
-        return "best-first"
+        return "compiled-best-first" if compiled else "best-first"
     return "compiled" if compiled else _CORE_FRAME
 
 
@@ -183,6 +186,8 @@ def search_with(frame: type[Search], tree: Tree, spec: VariantSpec, depth: int,
                       switches.value_bounds and not reference, switches.window or (-INF, INF),
                       selectivity, switches.refutations)
     loop = spec.native_loop()
+    if spec.variant.best_first:     # no loop: the engine's OPEN list over the native tree
+        loop = NativeLoop("alphabeta")
     compiled = (native and frame is Search and loop is not None
                 and runs_natively(tree, loop, quiescence, bool(null_reduction), extend_checks,
                                   selectivity))

@@ -43,7 +43,10 @@ reached), each a path of child indices. A search whose OPEN would pass ``max_ope
 states stops there with the status ``max-open`` and the best bound it has: for SSS* the
 highest merit on OPEN, an upper bound on the value; for DUAL* a lower bound. Every state
 is reached by replaying its path from the root: a reference for the shape of the search,
-not a fast one. It stays Python (``setup.py``'s ``SEARCH_PYTHON``).
+not a fast one. It stays Python (``setup.py``'s ``SEARCH_PYTHON``); over a tree that offers
+its methods in C (``native_tree()``) the same search runs in the compiled frame
+(``engine_best_first.h``, the frame ``compiled-best-first``), diff-tested state for state
+against this one.
 """
 
 from __future__ import annotations
@@ -56,6 +59,7 @@ from harness.errors import HarnessError
 from harness.games.base import INF, Move, Tree
 from harness.search.core import NodeLimitReached, Search
 from harness.search.drivers import EXACT, LOWER, UPPER, Driver, Outcome
+from harness.search.engine import NativeSearch
 from harness.search.trace import TraceNode, TracingSearch
 
 MAX_OPEN = 100_000
@@ -116,7 +120,13 @@ class BestFirstResult:
 def best_first(s: Search, depth: int, dual: bool = False, max_open: int = MAX_OPEN,
                leaves: list[tuple[str, ...]] | None = None) -> Found:
     """SSS* (``dual``: DUAL*) on the frame's tree from its root to ``depth`` plies,
-    counting in its counters; each leaf evaluated is appended to ``leaves`` if given."""
+    counting in its counters; each leaf evaluated is appended to ``leaves`` if given. A
+    search in the compiled frame (:class:`NativeSearch`) runs its C twin, state for state
+    this one, unless the leaves are wanted."""
+    if isinstance(s, NativeSearch) and leaves is None:
+        found = s.best_first(depth, dual, max_open)
+        return Found(found[0], found[1], MAX_OPEN_STATUS if found[2] else "ok", found[3],
+                     found[4])
     tree, c = s.tree, s.counters
     c.passes += 1
     trace = _Trace(s, depth) if isinstance(s, TracingSearch) else None
