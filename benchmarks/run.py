@@ -42,8 +42,9 @@ Benchmarks (each figure is the median of its repeats; targets from the performan
   second on the start position to depth 6 and Kiwipete to depth 5 (target >= 20,000,000),
   and its ratio to the harness's Python generator and to python-chess's on smaller counts;
   every count the published one.
-- ``sss``: SSS* and DUAL* (the variants ``sss`` and ``dual``), nodes a second on bench.epd
-  and random trees (target >= 1,000,000), beside alpha-beta's on the same searches; every
+- ``sss``: SSS* and DUAL* (the variants ``sss`` and ``dual``), nodes a second per game in
+  the compiled best-first frame on chess, Othello and checkers (target >= 1,000,000) and in
+  the Python reference on random trees, beside alpha-beta's on the same searches; every
   score alpha-beta's.
 - ``frames``: on Connect Four, Othello, checkers and chess, the time a node of the slowest
   core variant over the fastest's, the same positions and depths (target <= 1.25), each
@@ -53,6 +54,9 @@ Benchmarks (each figure is the median of its repeats; targets from the performan
   minutes, at least 270 of 300 solved), beside full width at depth 6; nodes + qnodes to
   depth 8, modern over full width, median per position (target <= 0.2); GNU Chess at depth 6
   on the same positions where installed.
+- ``modern_match``: ``harness match`` at 20,000 nodes a move on bench.epd's openings:
+  ``pvs@modern`` against ``pvs@classic`` (target a score of at least 70%), and two modern
+  sides' repetitions either could have avoided while ahead by more than a pawn (target 0).
 
 ``--quick`` uses fewer trees, positions and depths (see each module). Nothing here fails
 on a missed target: the table and the file say which were met. Timings are wall clock;
@@ -84,7 +88,7 @@ from benchmarks.common import (
 
 BENCHMARKS = ("startup", "memory", "overhead", "trees", "observer", "openspiel", "chess_tree", "sharing",
               "parallel", "connect4", "pons", "othello", "checkers", "perft", "sss", "frames",
-              "modern")
+              "modern", "modern_match")
 """In the order they run (cheap first); each is ``benchmarks.<name>.measure``."""
 
 
