@@ -8,8 +8,10 @@ checked by the code that checks ``harness run``'s flags (docs/uci.md)."""
 
 from __future__ import annotations
 
+import signal
+import sys
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
 
@@ -65,8 +67,6 @@ def uci(ctx: click.Context, /, variant: str, profile: str | None, repetition: bo
     plays with the harness's search. Each move is an iterative-deepening search as in
     harness match; `info` lines report each depth, `info string` lines the harness's counters.
     See docs/uci.md."""
-    import sys
-
     from harness import __version__
     from harness.uci.server import Engine, UciServer
 
@@ -85,10 +85,15 @@ def uci(ctx: click.Context, /, variant: str, profile: str | None, repetition: bo
     engine = Engine(f"harness {__version__}", "the harness's authors", declared, defaults,
                     frozenset(given), configure)
     configure(defaults, frozenset(given))       # a bad command line: one line, exit 2
+    signal.signal(signal.SIGTERM, _terminated)     # the worker is closed on the way out
     try:
         UciServer(engine, sys.stdout).run(sys.stdin.fileno())
     except KeyboardInterrupt:
-        sys.exit(130)
+        sys.exit(128 + signal.SIGINT)
+
+
+def _terminated(signum: int, frame: object) -> NoReturn:
+    sys.exit(128 + signal.SIGTERM)
 
 
 def _uci_name(parameter: str) -> str:

@@ -21,6 +21,7 @@ deepening looks at it before the next depth.
 
 from __future__ import annotations
 
+import os
 import signal
 import time
 from dataclasses import dataclass
@@ -108,18 +109,20 @@ def serve(connection: Connection, word: Any) -> None:
     stopping = _Stopping(word)
     signal.signal(signal.SIGINT, signal.SIG_IGN)     # Ctrl-C is the server's to handle
     signal.signal(STOP_SIGNAL, stopping.handle)
+    parent = os.getppid()
     while True:
         try:
             job = connection.recv()
-        except (EOFError, OSError):
+            if job is None:
+                return
+            connection.send(run_job(job, connection, stopping, parent))
+        except (EOFError, OSError):             # the server is gone
             return
-        if job is None:
-            return
-        connection.send(run_job(job, connection, stopping))
 
 
-def run_job(job: Job, connection: Connection, stopping: _Stopping) -> Done:
-    """Search ``job``, each finished depth sent on ``connection`` as it comes."""
+def run_job(job: Job, connection: Connection, stopping: _Stopping, parent: int = -1) -> Done:
+    """Search ``job``, each finished depth sent on ``connection`` as it comes; no depth is
+    started once the process ``parent`` (the server) is gone."""
     start = time.perf_counter()
     work = 0
 
@@ -132,7 +135,7 @@ def run_job(job: Job, connection: Connection, stopping: _Stopping) -> Done:
         elapsed = time.perf_counter() - start
         connection.send(Iteration(depth, result.score, result.bound, result.best_move,
                                   tuple(result.pv), work, int(elapsed * 1000), counted))
-        deeper = (not stopping.requested()
+        deeper = (not stopping.requested() and os.getppid() == parent
                   and (job.depth is None or depth < job.depth)
                   and (job.soft_seconds is None or elapsed < job.soft_seconds))
         stopping.abandonable = True
@@ -149,6 +152,8 @@ def run_job(job: Job, connection: Connection, stopping: _Stopping) -> Done:
         return Done(job.number, choice.move)
     except SearchStopped:
         return Done(job.number, "")
+    except OSError:
+        raise                       # the server is gone: nothing to tell it
     except HarnessError as exc:
         return Done(job.number, "", str(exc))
     except Exception as exc:        # a GUI's engine must answer bestmove whatever happened
