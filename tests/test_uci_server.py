@@ -5,8 +5,11 @@ a short game against Stockfish where it is installed."""
 
 from __future__ import annotations
 
+import os
+import signal
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -278,3 +281,82 @@ def test_a_game_against_stockfish() -> None:
             assert move is not None and move in board.legal_moves, f"{move} in {board.fen()}"
             board.push(move)
     assert len(board.move_stack) >= 2
+
+
+@pytest.mark.parametrize("lines", [["go depth 0"], ["go infinite", "stop"],
+                                   ["go nodes 1"], ["go movetime 1"], ["go wtime 0 btime 0"]])
+def test_every_go_is_answered_with_a_legal_move(lines: list[str]) -> None:
+    text = "\n".join(["position startpos moves e2e4", *lines]) + "\n"
+    done = subprocess.run(COMMAND, input=text.encode(), capture_output=True, cwd=ROOT,
+                          timeout=120)
+    answer = done.stdout.decode().splitlines()[-1].split()
+    assert answer[0] == "bestmove"
+    board = chess.Board()
+    board.push_uci("e2e4")
+    assert chess.Move.from_uci(answer[1]) in board.legal_moves
+
+
+def test_the_match_tells_each_depth_and_stops_where_told() -> None:
+    """``choose``'s hook (what ``harness uci`` reports from): each finished depth in turn,
+    and ``False`` ends the deepening there."""
+    from harness.games.base import Problem
+    from harness.games.registry import find_game
+    from harness.match.play import Budget, choose, make_side
+    from harness.match.rules import playing
+    from harness.options import resolve
+    from harness.search.run import SearchResult, Switches
+
+    options = resolve("chess", find_game("chess").options, {})
+    problem = Problem("chess", "uci", "uci", "uci", options=options,
+                      position=chess.Board().epd(hmvc=0, fmvn=1))
+    told: list[tuple[int, str]] = []
+
+    def hear(depth: int, result: SearchResult) -> bool:
+        told.append((depth, result.best_move))
+        return depth < 3
+
+    choice = choose(playing(problem), make_side("pvs", Switches()), Budget("nodes", nodes=10**9),
+                    on_iteration=hear)
+    assert [depth for depth, _ in told] == [1, 2, 3]
+    assert choice.depth == 3 and choice.move == told[-1][1]
+
+
+def test_a_worker_that_dies_is_replaced_and_the_search_answered() -> None:
+    engine = subprocess.Popen(COMMAND, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    assert engine.stdin is not None and engine.stdout is not None
+
+    def send(line: str) -> None:
+        assert engine.stdin is not None
+        engine.stdin.write(line + "\n")
+        engine.stdin.flush()
+
+    def read_until(prefix: str) -> list[str]:
+        lines: list[str] = []
+        while not lines or not lines[-1].startswith(prefix):
+            lines.append(engine.stdout.readline().strip() if engine.stdout else "")
+        return lines
+
+    send("isready")
+    read_until("readyok")
+    workers = [int(d.name) for d in Path("/proc").iterdir() if d.name.isdigit()
+               and (d / "stat").read_text().split()[3] == str(engine.pid)]
+    send("position startpos")
+    send("go infinite")
+    read_until("info depth 2")
+    os.kill(workers[0], signal.SIGKILL)
+    stat = Path(f"/proc/{workers[0]}/stat")
+    while stat.exists() and stat.read_text().split()[2] != "Z":    # until it is dead
+        time.sleep(0.01)
+    send("isready")
+    said = read_until("readyok")
+    assert "info string the search process ended; a new one is started" in said
+    assert not any(line.startswith("bestmove") for line in said)    # infinite: not yet
+    send("stop")
+    answer = read_until("bestmove")[-1].split()[1]
+    assert chess.Move.from_uci(answer) in chess.Board().legal_moves
+    send("go depth 2")
+    assert read_until("bestmove")[-1].startswith("bestmove ")
+    send("quit")
+    assert engine.wait(timeout=30) == 0
+    assert "Traceback" not in (engine.stderr.read() if engine.stderr else "")

@@ -79,6 +79,12 @@ class GoCommand:
         """Whether ``bestmove`` waits for ``stop`` (or ``ponderhit``) whatever the search does."""
         return self.infinite or self.ponder
 
+    @property
+    def unlimited(self) -> bool:
+        """Whether nothing ends the search but ``stop`` or the deepest depth (a bare ``go``)."""
+        return (self.depth is None and self.nodes is None and self.movetime is None
+                and self.wtime is None and self.btime is None and self.mate is None)
+
     def clock(self, white: bool) -> tuple[int | None, int]:
         """The side to move's clock and increment in milliseconds (clock ``None``: none)."""
         time, increment = (self.wtime, self.winc) if white else (self.btime, self.binc)

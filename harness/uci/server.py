@@ -162,8 +162,9 @@ class _Worker:
 
     def stop(self, job: int) -> None:
         self.word.value = job
-        if self.process.pid is not None and self.process.is_alive():
-            os.kill(self.process.pid, STOP_SIGNAL)
+        if self.process.pid is not None:
+            with contextlib.suppress(ProcessLookupError):     # it died: the loop sees it
+                os.kill(self.process.pid, STOP_SIGNAL)
 
     def close(self) -> None:
         with contextlib.suppress(OSError):
@@ -201,7 +202,7 @@ class UciServer:
                 if lines.ended:
                     if self.search is None:
                         break
-                    if self.search.go.until_stopped:
+                    if self.search.go.until_stopped or self.search.go.unlimited:
                         self._stop()
                 waiting: list[Any] = [self.worker.connection]
                 if not lines.ended:
@@ -327,7 +328,13 @@ class UciServer:
                   self.setup.chess_options, budget, depth, None if go.ponder else soft)
         self.search = _Search(self.jobs, go, time.monotonic(), None if go.ponder else hard,
                               first.uci())
-        self.worker.connection.send(job)
+        try:
+            self.worker.connection.send(job)
+        except OSError:                         # the worker died between two searches
+            self._say("the search process ended; a new one is started")
+            self.worker.close()
+            self.worker = _Worker()
+            self.worker.connection.send(job)
 
     def _stop(self, rest: list[str] | None = None) -> None:
         search = self.search
@@ -407,7 +414,8 @@ class UciServer:
         self.worker = _Worker()
         if self.search is not None:
             self.search.done = Done(self.search.job, "")
-            self._answer()
+            if not self.search.go.until_stopped:
+                self._answer()
 
     def _answer(self) -> None:
         search = self.search
