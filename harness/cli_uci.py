@@ -68,6 +68,8 @@ def uci(ctx: click.Context, /, variant: str, profile: str | None, repetition: bo
     harness match; `info` lines report each depth, `info string` lines the harness's counters.
     See docs/uci.md."""
     from harness import __version__
+    from harness.errors import HarnessError
+    from harness.uci.protocol import UciInputError
     from harness.uci.server import Engine, UciServer
 
     declared = uci_options(variant)
@@ -81,6 +83,12 @@ def uci(ctx: click.Context, /, variant: str, profile: str | None, repetition: bo
         defaults[option_name] = _text(options[name])
         if name in typed:
             given.add(option_name)
+    for option in declared:                     # the command line within the options' ranges
+        try:
+            option.checked(defaults[option.name])
+        except UciInputError as exc:
+            flag = "--" + option.name
+            raise HarnessError(f"{flag}: {str(exc).partition(': ')[2]}") from None
     configure = configuration(declared)
     engine = Engine(f"harness {__version__}", "the harness's authors", declared, defaults,
                     frozenset(given), configure)

@@ -256,8 +256,10 @@ def test_a_search_piped_in_is_answered_before_the_end() -> None:
 
 
 @pytest.mark.parametrize("args, reason", [(["--variant", "nosuch"], "nosuch"),
-                                          (["--profile", "nosuch"], "unknown profile"),
-                                          (["--tt-leaves"], "needs a table")])
+                                          (["--profile", "nosuch"], "one of none, classic, modern"),
+                                          (["--tt-leaves"], "needs a table"),
+                                          (["--tt", "-1"], "--tt: -1 is outside 0 to"),
+                                          (["--null-move", "9"], "outside 0 to 8")])
 def test_a_bad_command_line_is_one_line(args: list[str], reason: str) -> None:
     result = CliRunner().invoke(cli, ["uci", *args], input="")
     assert result.exit_code == 2
