@@ -567,10 +567,10 @@ def suites_generate(count: int, seed: int, out: str, jobs: int | None) -> None:
 
 cli.add_command(ablate)
 cli.add_command(engines)
-cli.add_command(uci)
 cli.add_command(match)
 cli.add_command(perft)
 cli.add_command(reproduce)
+cli.add_command(uci)
 
 
 def main() -> None:

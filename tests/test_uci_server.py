@@ -6,6 +6,7 @@ a short game against Stockfish where it is installed."""
 from __future__ import annotations
 
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -247,6 +248,18 @@ def test_malformed_lines_are_answered_never_a_traceback() -> None:
                    "outside 0 to", "needs a table", "unknown command ignored", "checkmate",
                    "no valid position"):
         assert reason in said, reason
+
+
+def test_a_node_budget_gives_the_same_search_in_two_processes() -> None:
+    """``go nodes`` is the match's budget: every depth's line and the move the same, time
+    aside."""
+    text = b"setoption name profile value modern\nposition startpos moves d2d4\ngo nodes 20000\n"
+    runs = [subprocess.run(COMMAND, input=text, capture_output=True, cwd=ROOT, timeout=120)
+            for _ in range(2)]
+    lines = [[re.sub(r" nps \d+ time \d+", "", line) for line in run.stdout.decode().splitlines()]
+             for run in runs]
+    assert lines[0] == lines[1]
+    assert lines[0][-1].startswith("bestmove ") and len(lines[0]) > 4
 
 
 def test_a_search_piped_in_is_answered_before_the_end() -> None:

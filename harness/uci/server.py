@@ -129,6 +129,7 @@ class _Lines:
     def __init__(self, descriptor: int) -> None:
         self.descriptor = descriptor
         self.pending = b""
+        """What has arrived of a line not yet ended."""
         self.ended = False
         """Whether the input has ended (the GUI closed it)."""
 
