@@ -17,6 +17,7 @@ from harness.cli_engines import engines
 from harness.cli_match import match
 from harness.cli_perft import perft
 from harness.cli_reproduce import reproduce
+from harness.cli_uci import uci
 from harness.command_line import (
     ALLOW_DISAGREEMENT,
     MEASURE,
@@ -569,6 +570,7 @@ cli.add_command(engines)
 cli.add_command(match)
 cli.add_command(perft)
 cli.add_command(reproduce)
+cli.add_command(uci)
 
 
 def main() -> None:

@@ -23,7 +23,7 @@ and in every worker process.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
 from harness.errors import HarnessError
@@ -158,9 +158,12 @@ class Choice:
     """The frame the searches ran in (``harness.search.run.FRAMES``; empty: no search)."""
 
 
-def choose(position: Playing, side: Side, budget: Budget, clock: float = 0.0) -> Choice:
+def choose(position: Playing, side: Side, budget: Budget, clock: float = 0.0,
+           on_iteration: Callable[[int, SearchResult], bool] | None = None) -> Choice:
     """The move ``side`` plays at ``position`` under ``budget`` (``clock``: the seconds left
-    on its clock, for a time budget)."""
+    on its clock, for a time budget); ``on_iteration(depth, result)`` is told of each
+    search finished, and ends the deepening by returning ``False`` (``harness uci``
+    reports each depth and stops at its own limits)."""
     spec = side.spec
     switches = replace(side.switches, iterative_deepening=True)
     tree = position.tree()
@@ -179,6 +182,8 @@ def choose(position: Playing, side: Side, budget: Budget, clock: float = 0.0) ->
         if result.status == "max-nodes":
             break
         finished, finished_depth = result, depth
+        if on_iteration is not None and not on_iteration(depth, result):
+            break
         if not result.best_move:
             break
         if budget.kind == "time" and seconds > share / 2:

@@ -1,0 +1,1 @@
+"""``harness uci``: the harness as a UCI chess engine, for a GUI or python-chess."""
