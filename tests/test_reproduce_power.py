@@ -62,7 +62,8 @@ def with_power() -> list[tuple[Rules, CheckRule]]:
 
 def test_every_sampled_claim_check_records_its_power() -> None:
     sampled = with_power()
-    assert {r.claim for r, _ in sampled} == {"mtdf", "pvs-article", "zwp", "ordering", "three-games"}
+    assert {r.claim for r, _ in sampled} == {"mtdf", "pvs-article", "zwp", "ordering", "three-games",
+                                             "schaeffer"}
     for rules, rule in sampled:
         assert rule.power and rule.power["estimates"] and rule.power["source"], (rules.claim, rule.ident)
 
@@ -177,7 +178,7 @@ def test_every_saves_fewer_or_more_band_has_a_smallest_effect() -> None:
         ratios += 1
         assert end != 1 and rule.smallest_effect, (rules.claim, rule.ident)
         assert rule.smallest_effect["reason"] and rule.smallest_effect["value"]
-    assert ratios == 13          # claim 3: 2, claim 7: 2, claim 8: 3, claim 12: 6
+    assert ratios == 14          # claim 3: 2, claim 7: 2, claim 8: 3, claim 12: 6, claim 13: 1
 
 
 def test_zwp_pv_s_exploration_saving_is_no_saving_now() -> None:

@@ -417,6 +417,10 @@ SCALE_WORDS: dict[tuple[str, ...], Callable[[Scale], str]] = {
     ("games",): lambda s: (
         "the three games: " + listed(f"{name} {count:,} problems at depths {first} to {last}"
                                      for name, count, first, last in s.games)),
+    ("schaeffer",): lambda s: (
+        f"Schaeffer's enhancements: {s.schaeffer[0]} chess positions explored, every "
+        f"combination to depth {s.schaeffer[1]}, the searches the checks read to depth "
+        f"{s.schaeffer[2]}"),
     ("seeds",): lambda s: "tree seeds: " + listed(f"{name} {seed}" for name, seed in s.seeds),
 }
 """The scale in words, a line per part of the reproduction, keyed by the fields of

@@ -71,13 +71,19 @@ class Scale:
     best_first_trees: int = 1
     """The SSS* claims: trees per shape, ordering and value model."""
     seeds: tuple[tuple[str, int], ...] = (("games", 11), ("knuth-moore", 1), ("pearl", 6),
-                                          ("plaat-sss", 5), ("stockman", 4), ("sweep", 3))
+                                          ("plaat-sss", 5), ("schaeffer", 41), ("stockman", 4),
+                                          ("sweep", 3))
     """The synthetic datasets' tree seeds, by name in sorted order (each claim's rules name
     them per phase: :mod:`harness.reproduce.phases`); these are the exploration's."""
     games: tuple[tuple[str, int, int, int], ...] = ()
     """Plaat et al.'s three games (:mod:`harness.reproduce.claims.three_games`): per set
     (``chess``, ``othello``, ``checkers``, the synthetic trees beside them) the most
     problems searched and the shallowest and deepest depth (each depth its own search)."""
+
+    schaeffer: tuple[int, int, int] = (3, 4, 5)
+    """Schaeffer's claim (:mod:`harness.reproduce.claims.schaeffer`): the exploration's
+    positions, the deepest depth of the full factorial of the seven enhancements, and the
+    deepest depth (the searches the checks read only, beyond the factorial)."""
 
     def seed_of(self, dataset: str) -> int:
         """The tree seed of a synthetic dataset."""
@@ -96,7 +102,7 @@ FULL = Scale(km_max_leaves=2_000_000, km_branchings=(2, 3, 4, 5, 6, 8, 10), km_t
              pearl=((3, 13), (5, 9)), pearl_trees=144, sweep_branching=8, sweep_depth=6,
              sweep_trees=40, chess_positions=30, chess_depth=4, tt_size=1 << 20,
              connect4=(("Test_L3_R1", 1000), ("Test_L2_R1", 1000), ("Test_L1_R1", 1000)),
-             best_first_trees=6,
+             best_first_trees=6, schaeffer=(30, 6, 8),
              games=(("chess", 470, 3, 6), ("othello", 128, 6, 10), ("checkers", 552, 10, 13),
                     ("synthetic", 100, 3, 7), ("synthetic-random", 100, 3, 7)))
 """The full scale: about 20 minutes on two cores (docs/reproduce.md has its table).

@@ -48,9 +48,10 @@ PHASE_RULE = (
     "is, or the same data were measured under another rules version.")
 """The report's words on phases."""
 
-SEEDED = ("knuth-moore", "pearl", "sweep", "stockman", "plaat-sss", "games")
+SEEDED = ("knuth-moore", "pearl", "sweep", "stockman", "plaat-sss", "games", "schaeffer")
 """The seeded datasets, each named by its seed (``games``: Plaat et al.'s three games,
-whose seed names their position files and synthetic trees)."""
+whose seed names their position files and synthetic trees; ``schaeffer``: claim 13's
+chess positions)."""
 
 
 @dataclass(frozen=True)

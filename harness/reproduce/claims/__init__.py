@@ -18,6 +18,7 @@ from harness.reproduce.claims import (
     plaat_sss,
     pons,
     pvs_article,
+    schaeffer,
     stockman,
     three_games_report,
     zwp,
@@ -36,6 +37,7 @@ CLAIMS: tuple[ClaimInfo, ...] = (
     stockman.CLAIM,
     plaat_sss.CLAIM,
     three_games_report.CLAIM,
+    schaeffer.CLAIM,
 )
 """The claims, in report order (a claim's number is its place here)."""
 
