@@ -290,8 +290,11 @@ TEXT_COLUMNS = ("set", "configuration", "change", "enhancement", "against", "not
 """The columns of ``ablation.csv`` that hold words (empty where there are none)."""
 
 
-def ablation_title(profile: str, variant: str, from_bare: bool) -> str:
-    """What the ablation's section on ``index.html`` is called."""
+def ablation_title(profile: str, variant: str, from_bare: bool, engine: str = "") -> str:
+    """What the ablation's section on ``index.html`` is called (``engine``: the spec of the
+    engine taken apart instead of the profile)."""
+    if engine:
+        return f"engine {engine}, each feature switched off alone"
     return (f"profile {profile}, {variant}, each enhancement removed"
             + (" and added alone" if from_bare else " alone"))
 
@@ -313,5 +316,5 @@ def stored_section(folder: Path) -> dict[str, object] | None:
         return None
     config = json.loads(record_path.read_text(encoding="utf-8")).get("config") or {}
     title = ablation_title(str(config.get("profile")), str(config.get("variant")),
-                           bool(config.get("from_bare")))
+                           bool(config.get("from_bare")), str(config.get("engine") or ""))
     return ablation_section(read_ablation(table_path), f"{CHART_NAME}.png", title)
