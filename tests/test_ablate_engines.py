@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import re
 import shlex
+import shutil
 import sys
 from pathlib import Path
 
@@ -130,6 +131,26 @@ def test_each_configuration_is_a_run_of_the_engine_alone(
     assert set(rows["subject"]) == {"engine"} and len(rows) == 6
     recorded = json.loads((out / "ablation.json").read_text())
     assert recorded["engine"] == fake() and "profile" not in recorded
+
+
+def test_an_engine_ablation_resumes(fake_ablation: tuple[Path, Result], tmp_path: Path) -> None:
+    out, _ = fake_ablation
+    copy = tmp_path / "copy"
+    shutil.copytree(out, copy)
+    shutil.rmtree(copy / "no-lmr")                         # never begun
+    info = json.loads((copy / "no-delta" / "run.json").read_text())
+    info["finished"] = None                                # begun, one problem kept
+    (copy / "no-delta" / "run.json").write_text(json.dumps(info))
+    lines = (copy / "no-delta" / "results.csv").read_text().splitlines(keepends=True)
+    (copy / "no-delta" / "results.csv").write_text("".join(lines[:3]))
+    (copy / "ablation.csv").unlink()
+    result = invoke("ablate", "--resume", str(copy), "--no-progress")
+    assert result.exit_code == 0, result.output + result.stderr
+    numbers = ["configuration", "depth", "n", "nodes", "nodes_ratio", "solved"]
+    mine = pd.read_csv(copy / "ablation.csv")[numbers]
+    pd.testing.assert_frame_equal(mine, pd.read_csv(out / "ablation.csv")[numbers])
+    resumed = json.loads((copy / "no-delta" / "run.json").read_text())
+    assert resumed["resumed"][0]["problems_kept"] == 1
 
 
 def test_only_the_features_asked_for(suite: Path, tmp_path: Path) -> None:
