@@ -64,17 +64,18 @@ FEATURES = tuple(e.name for e in ENHANCEMENTS
 """The table's rows: every feature some engine switches, in the profile's order."""
 
 SUBJECTS = (
-    Subject("GNU Chess 6.2.7", "gnuchess", "gnuchess", 10,
+    Subject("GNU Chess 6.2.7", "gnuchess", "gnuchess", 8,
             ("--engine", "gnuchess=gnuchess --uci")),
-    Subject("Toga II 3.0", "toga2", "toga2", 10, ("--engine", "toga2=toga2")),
-    Subject("Glaurung 2.2", "glaurung", "glaurung", 12, ("--engine", "glaurung=glaurung")),
-    Subject("harness, modern profile (pvs)", "harness-modern", "", 10,
+    Subject("Toga II 3.0", "toga2", "toga2", 8, ("--engine", "toga2=toga2")),
+    Subject("Glaurung 2.2", "glaurung", "glaurung", 10, ("--engine", "glaurung=glaurung")),
+    Subject("harness, modern profile (pvs)", "harness-modern", "", 8,
             ("--profile", "modern", "--variant", "pvs", "--enhancements", ",".join(FEATURES))),
 )
-"""The programs side by side: GNU Chess, Toga II and the harness at depth 10, Glaurung at 12
-(its reductions make a nominal ply cheaper: on WAC 1-10 its base searched 1.27 M nodes at
-depth 12, GNU Chess's 3.83 M at depth 10). Measured first on WAC 1-10: each ablation took
-under a minute there, so the target takes about ten on 50 positions."""
+"""The programs side by side: GNU Chess, Toga II and the harness at depth 8 (the depth of
+docs/profiles.md's ablation), Glaurung at 10 (its reductions make a nominal ply cheaper: on
+WAC 1-5 its base searched 123,034 nodes at depth 10, GNU Chess's 118,499 at depth 8).
+Deeper is too slow for the target: GNU Chess without null move searches 20 to 30 times
+its base's nodes at depth 10 (WAC 1-50: over half a minute a position on this machine)."""
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -114,10 +115,13 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _id_name(folder: Path, subject: Subject) -> str:
-    """The engine's ``id name`` as its base run recorded it (the harness: its label)."""
-    if not subject.program:
-        return subject.label
+    """The engine's ``id name`` as its base run recorded it (the harness: the revision it
+    ran at)."""
     info = json.loads((folder / "base" / "run.json").read_text(encoding="utf-8"))
+    if not subject.program:
+        revision = str(info.get("git_revision") or "")
+        dirty = " (uncommitted changes)" if revision.endswith("-dirty") else ""
+        return f"harness {info['versions']['harness']} at {revision[:12]}{dirty}"
     return str(next(iter(info["engines"].values()))["id_name"])
 
 
@@ -177,7 +181,8 @@ def generated(found: dict[str, pd.DataFrame], missing: dict[str, str], names: di
         lines.append(f"| `{feature}` off / on | " + " | ".join(ratios) + " |")
         lines.append("| solved on / off | " + " | ".join(solves) + " |")
     lines += ["", "The bases (every feature of the table on):", "",
-              "| program | `id name` | depth | nodes | solved |", "|---|---|---:|---:|---:|"]
+              "| program | `id name` (the harness: its revision) | depth | nodes | solved |",
+              "|---|---|---:|---:|---:|"]
     for label in labels:
         if label in missing:
             lines.append(f"| {label} | {missing[label]} | | | |")
