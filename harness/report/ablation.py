@@ -282,7 +282,9 @@ def ablation_section(table: pd.DataFrame, chart: str, title: str) -> dict[str, o
             "note": "nodes: nodes + qnodes; ratio: against the configuration in 'against', "
                     "geometric mean over the problems with its 95% paired bootstrap "
                     "interval; best move, score changed: share of the problems; time: mean "
-                    "per problem to the depth (times compare within one frame only)."}
+                    "per problem to the depth (times compare within one frame only). An "
+                    "engine's nodes (frame engine) are its own count, its quiescence "
+                    "included: it reports no qnodes."}
 
 
 TEXT_COLUMNS = ("set", "configuration", "change", "enhancement", "against", "note", "frame",
