@@ -230,3 +230,16 @@ def test_the_relative_chart_shows_a_ratio_when_every_one_is_far_from_1() -> None
                          "ratio_high": [0.16, 1.3]})
     low, _ = charts._ratio_limits(rows)     # one near 1: the far one is an arrow at the edge
     assert low > 0.09 * 2
+
+
+def test_a_run_of_engines_alone(suite: Path, tmp_path: Path) -> None:
+    out = tmp_path / "alone"
+    result = invoke("run", "--suite", str(suite), "--variants", "", "--depth", "2",
+                    "--engine", fake("ok", "fake"), "--out", str(out), "--no-progress")
+    assert result.exit_code == 0, result.output + result.stderr
+    rows = pd.read_csv(out / "results.csv")
+    assert list(rows["variant"]) == ["fake"] * 3 and set(rows["subject"]) == {"engine"}
+    result = invoke("run", "--suite", str(suite), "--variants", "", "--depth", "2",
+                    "--out", str(tmp_path / "none"))
+    assert result.exit_code == 2 and "no variants given" in result.stderr
+    assert "Traceback" not in result.output + result.stderr
