@@ -7,7 +7,7 @@ STAMP  := $(VENV)/.installed
 SHARED_SUITES := $(abspath ../shared/positions)
 export HARNESS_SUITES ?= $(if $(wildcard $(SHARED_SUITES)),$(SHARED_SUITES))
 
-.PHONY: install run test lint typecheck pytest report bench bench-headline connect4-check clean
+.PHONY: install run test lint typecheck pytest report bench bench-headline ablation-engines connect4-check clean
 
 # setup.py builds the compiled move generator and compiles the search core with mypyc: a
 # changed source of either is a new install (harness/search/compiled.py runs a stale
@@ -76,6 +76,14 @@ bench: $(STAMP)
 ## --jobs 2: wall time and peak memory (about 6 minutes here with the compiled chess tree)
 bench-headline: $(STAMP)
 	$(BIN)/python -m benchmarks.headline $(HEADLINE_ARGS)
+
+## make ablation-engines: each search feature GNU Chess, Toga II and Glaurung switch by a UCI
+## option turned off alone in each of them and in the harness's modern profile, on the first
+## ABLATION_LIMIT WAC positions; one side-by-side table into docs/ablation-engines.md
+## (results/ablation-engines/; an engine not installed is skipped and said)
+ABLATION_LIMIT ?= 50
+ablation-engines: $(STAMP)
+	$(BIN)/python -m benchmarks.ablation_engines --limit $(ABLATION_LIMIT)
 
 ## make connect4-check: every exact variant on Pons's test sets (../shared/connect4, Pons's
 ## later tree) with and without a table and iterative deepening, strong and weak; each run

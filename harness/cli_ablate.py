@@ -31,6 +31,9 @@ from harness.errors import HarnessError
               help="The profile taken apart (see docs/profiles.md).")
 @click.option("--variant", default="pvs", show_default=True, metavar="V",
               help="The variant every configuration searches with, options in the name.")
+@click.option("--engine", "engine", metavar="NAME=COMMAND[,Opt=Val]",
+              help="Take this UCI engine apart instead of the profile: each search feature "
+                   "it switches by a UCI option turned off alone (docs/ablation-engines.md).")
 @with_options([PROBLEM_OPTIONS[name] for name in ("problems", "suites", "depth_text", "limit")])
 @click.option("--from-bare", is_flag=True,
               help="Also add each enhancement alone to the bare base (every enhancement off).")
@@ -49,8 +52,9 @@ from harness.errors import HarnessError
 def ablate(ctx: click.Context, /, **options: Any) -> None:
     """Take a search profile apart: the base configuration (a profile and a variant), then
     each of its enhancements removed alone (and with --from-bare, each added alone to the
-    bare base), on the same problems and depths. Each configuration is a run in its own
-    folder; ablation.csv, ablation.png/.svg and index.html go beside them."""
+    bare base), on the same problems and depths; or, with --engine, a UCI engine with each
+    feature it switches turned off alone. Each configuration is a run in its own folder;
+    ablation.csv, ablation.png/.svg and index.html go beside them."""
     from harness.report.ablation import render_ablation
     from harness.run.ablation import (
         AblationConfig,
@@ -71,6 +75,8 @@ def ablate(ctx: click.Context, /, **options: Any) -> None:
             found = resume_ablation(out, execution, progress)
         else:
             problems = (*(f"chess:{suite}" for suite in o["suites"]), *o["problems"])
+            if o["engine"] is not None:
+                _refuse_profile_options(ctx)
             if not problems:
                 raise HarnessError("harness ablate needs problems: --suite EPD or --problems "
                                    "GAME:SPEC")
@@ -79,7 +85,7 @@ def ablate(ctx: click.Context, /, **options: Any) -> None:
                 depths=parse_depths(o["depth_text"]) if o["depth_text"] else None,
                 limit=o["limit"], from_bare=o["from_bare"],
                 only=parse_only(o["only_text"]) if o["only_text"] is not None else (),
-                seed=o["seed"])
+                seed=o["seed"], engine=o["engine"] or "")
             out = chosen_out(o["out_dir"]) or default_out("ablate")
             found = run_ablation(config, out, command, progress, execution)
     except KeyboardInterrupt:
@@ -88,3 +94,13 @@ def ablate(ctx: click.Context, /, **options: Any) -> None:
     click.echo(render_ablation(found.table))
     click.echo(f"\nwrote {', '.join(str(path) for path in found.files)} (each configuration's "
                f"run in its folder under {found.folder})")
+
+
+def _refuse_profile_options(ctx: click.Context) -> None:
+    """An engine's ablation has no profile nor variant: refuse them given beside it."""
+    from click.core import ParameterSource
+
+    for name, flag in (("profile", "--profile"), ("variant", "--variant")):
+        if ctx.get_parameter_source(name) is ParameterSource.COMMANDLINE:
+            raise HarnessError(f"{flag} takes the harness's search apart; --engine takes the "
+                               "engine apart instead: give one of them")

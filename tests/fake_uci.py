@@ -10,7 +10,10 @@ yet, creating it), ``ignore-nodes`` (never answers ``go nodes N`` without a dept
 Chess), ``drift`` (its count grows by one each search, as a nondeterministic engine),
 ``crash-on-quit`` (dies with SIGSEGV on ``quit``, as GNU Chess), ``mute`` (never says
 ``uciok``), ``hang-black`` and ``crash-black`` (``hang`` and ``crash`` with black to move
-only: the first WAC position, white to move, passes the check before a run).
+only: the first WAC position, white to move, passes the check before a run), ``toga``
+(says it is Toga II and offers Toga II's search options, each of which changes its node
+count by a factor of :data:`FACTORS`, for ``harness ablate --engine``) and ``toga-old``
+(the same without ``History Pruning``, as another version might).
 """
 
 from __future__ import annotations
@@ -23,12 +26,28 @@ import zlib
 
 import chess
 
+TOGA_OPTIONS = (
+    "option name NullMove Pruning type combo default Always var Always var Fail High var Never",
+    "option name History Pruning type check default true",
+    "option name Futility Pruning type check default true",
+    "option name Delta Pruning type check default true",
+    "option name Quiescence Check Plies type spin default 1 min 0 max 2",
+)
+"""Toga II 3.0's search options as it declares them (those ``harness ablate`` switches)."""
+
+FACTORS = {("NullMove Pruning", "Never"): 3.0, ("History Pruning", "false"): 2.0,
+           ("Futility Pruning", "false"): 1.25, ("Delta Pruning", "false"): 1.1,
+           ("Quiescence Check Plies", "0"): 0.8}
+"""How much more a search counts in the ``toga`` modes with an option so set: the ratios
+an ablation of the fake engine must find."""
+
 
 def main() -> None:
     mode = sys.argv[1] if len(sys.argv) > 1 else "ok"
     marker = sys.argv[2] if len(sys.argv) > 2 else ""
     board = chess.Board()
     searches = 0
+    settings: dict[str, str] = {}
     for raw in sys.stdin:
         line = raw.strip()
         words = line.split()
@@ -37,15 +56,21 @@ def main() -> None:
         if words[0] == "uci":
             if mode == "mute":
                 continue
-            say("id name Fake UCI 1.0")
+            say("id name Toga II 3.0 (fake)" if mode.startswith("toga") else "id name Fake UCI 1.0")
             say("id author the harness's tests")
             say("option name Hash type spin default 1 min 1 max 128")
             say("option name Threads type spin default 1 min 1 max 4")
             say("option name Clear Hash type button")
             say("option name Style type combo default Normal var Normal var Risky")
+            for option in TOGA_OPTIONS if mode.startswith("toga") else ():
+                if not (mode == "toga-old" and "History Pruning" in option):
+                    say(option)
             say("uciok")
         elif words[0] == "isready":
             say("readyok")
+        elif words[0] == "setoption" and "value" in words:
+            at = words.index("value")
+            settings[" ".join(words[2:at])] = " ".join(words[at + 1:])
         elif words[0] == "position":
             board = position(words)
         elif words[0] == "go":
@@ -63,6 +88,8 @@ def main() -> None:
             depth = depth or 1
             nodes = 100 * depth + zlib.crc32(board.fen().encode()) % 97
             nodes += searches if mode == "drift" else 0
+            for (option, value), factor in FACTORS.items():
+                nodes = round(nodes * factor) if settings.get(option) == value else nodes
             moves = sorted(move.uci() for move in board.legal_moves)
             if not moves:
                 say("info depth 0 score mate 0")

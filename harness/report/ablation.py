@@ -282,7 +282,9 @@ def ablation_section(table: pd.DataFrame, chart: str, title: str) -> dict[str, o
             "note": "nodes: nodes + qnodes; ratio: against the configuration in 'against', "
                     "geometric mean over the problems with its 95% paired bootstrap "
                     "interval; best move, score changed: share of the problems; time: mean "
-                    "per problem to the depth (times compare within one frame only)."}
+                    "per problem to the depth (times compare within one frame only). An "
+                    "engine's nodes (frame engine) are its own count, its quiescence "
+                    "included: it reports no qnodes."}
 
 
 TEXT_COLUMNS = ("set", "configuration", "change", "enhancement", "against", "note", "frame",
@@ -290,8 +292,11 @@ TEXT_COLUMNS = ("set", "configuration", "change", "enhancement", "against", "not
 """The columns of ``ablation.csv`` that hold words (empty where there are none)."""
 
 
-def ablation_title(profile: str, variant: str, from_bare: bool) -> str:
-    """What the ablation's section on ``index.html`` is called."""
+def ablation_title(profile: str, variant: str, from_bare: bool, engine: str = "") -> str:
+    """What the ablation's section on ``index.html`` is called (``engine``: the spec of the
+    engine taken apart instead of the profile)."""
+    if engine:
+        return f"engine {engine}, each feature switched off alone"
     return (f"profile {profile}, {variant}, each enhancement removed"
             + (" and added alone" if from_bare else " alone"))
 
@@ -313,5 +318,5 @@ def stored_section(folder: Path) -> dict[str, object] | None:
         return None
     config = json.loads(record_path.read_text(encoding="utf-8")).get("config") or {}
     title = ablation_title(str(config.get("profile")), str(config.get("variant")),
-                           bool(config.get("from_bare")))
+                           bool(config.get("from_bare")), str(config.get("engine") or ""))
     return ablation_section(read_ablation(table_path), f"{CHART_NAME}.png", title)

@@ -196,9 +196,13 @@ _INK = "#1f4e79"
 
 def _ratio_limits(rows: pd.DataFrame) -> tuple[float, float]:
     """The x range of the relative-nodes chart: 1 and every interval of a ratio within
-    :data:`OFF_SCALE`, with room for the value labels."""
+    :data:`OFF_SCALE` (of every ratio when none is), with room for the value labels."""
     ratio = rows["ratio"].to_numpy(dtype=float)
     inside = (ratio >= 1 / OFF_SCALE) & (ratio <= OFF_SCALE)
+    if not inside.any():
+        # Nothing to squeeze (an engine against one variant, 10 times fewer nodes): the
+        # axis takes every ratio rather than draw none.
+        inside = np.isfinite(ratio) & (ratio > 0)
     bounds = [1.0, *rows["ratio_low"].to_numpy(dtype=float)[inside],
               *rows["ratio_high"].to_numpy(dtype=float)[inside]]
     finite = [b for b in bounds if math.isfinite(b) and b > 0]

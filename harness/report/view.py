@@ -181,6 +181,9 @@ class RunInfo:
     """Each variant's name, options and source; ``None``: not recorded."""
     problem_sets: Table | None
     """Each problem set's game, options, source and sha256; ``None``: not recorded."""
+    engines: Table | None = None
+    """Each UCI engine's name, ``id name``, command, options set and limits; ``None``: the
+    run had none."""
 
 
 @dataclass(frozen=True)
@@ -207,6 +210,9 @@ class ReportPage:
     """The relative-nodes chart the page opens with; ``None``: not drawn."""
     verdicts: VerdictTable | None
     """The verdicts per variant and set; ``None``: only one variant."""
+    side_by_side: tuple[SetTable, ...]
+    """In a run with UCI engines, the summary at each set's deepest depth shown open: the
+    variants' and the engines' nodes and solve rates side by side; empty otherwise."""
     left_out: tuple[str, ...]
     """A line for each chart left out, and why."""
     figures: tuple[Figure, ...]
@@ -403,7 +409,34 @@ def run_info(info: Mapping[str, Any]) -> RunInfo:
                                  _options(record.get("options")), source),
                          Cell(str(record.get("sha256", "")), code=True)))
         sets_table = Table(("problem set", "game", "options", "source", "sha256"), tuple(rows), 5)
-    return RunInfo(tuple(fields), config, variants_table, sets_table)
+    return RunInfo(tuple(fields), config, variants_table, sets_table, engines_table(info))
+
+
+def engines_table(info: Mapping[str, Any]) -> Table | None:
+    """Each UCI engine of the run as ``run.json`` records it; ``None``: none."""
+    engines = info.get("engines") or {}
+    if not isinstance(engines, Mapping) or not engines:
+        return None
+    rows = []
+    for name, record in engines.items():
+        record = record if isinstance(record, Mapping) else {}
+        command = record.get("command") or []
+        limits = record.get("limits") or {}
+        rows.append(_cells(name, record.get("id_name", ""),
+                           shlex.join(str(c) for c in command) if isinstance(command, list)
+                           else command, _options(record.get("settings")),
+                           _options(limits if isinstance(limits, Mapping) else {})))
+    return Table(("name", "id name", "command", "options set", "limits"), tuple(rows), 5)
+
+
+def side_by_side_tables(summary: pd.DataFrame, baseline: str, names: SetNames,
+                        info: Mapping[str, Any]) -> tuple[SetTable, ...]:
+    """The summary's rows at each set's deepest depth when the run has engines (its
+    variants and engines side by side: nodes, ratio, solve rate); none otherwise."""
+    if not info.get("engines"):
+        return ()
+    deepest = summary.groupby("suite", sort=False)["depth"].transform("max")
+    return summary_tables(summary[summary["depth"] == deepest], baseline, names)
 
 
 def answers_box(answers: AnswerCheck | None, stopped: int = 0,
@@ -475,6 +508,7 @@ def report_page(summary: pd.DataFrame, comparison: Comparison, info: Mapping[str
         sets=tuple(ProblemSetCount(names.label(str(s)), count(n)) for s, n in counts.items()),
         lead_figure=lead,
         verdicts=verdict_table(comparison, names),
+        side_by_side=side_by_side_tables(summary, baseline, names, info),
         left_out=tuple(left_out),
         figures=tuple(f for f in figures if f is not lead),
         summary_rows=len(summary),

@@ -39,6 +39,7 @@ from harness.report.ablation import (
 from harness.report.charts import save
 from harness.report.page import report_files, write_index
 from harness.results import RUN_FILE, held_by, load_results, load_run_info, now
+from harness.run.engine_ablation import plan_engine_ablation
 from harness.run.executors import Execution
 from harness.run.experiment import RunOutput, resume_experiment, run_experiment
 from harness.run.plan import ExperimentConfig
@@ -79,6 +80,9 @@ class AblationConfig:
     """The enhancements ablated (empty: every one of the profile)."""
     seed: int = 0
     """Seed of the bootstrap intervals."""
+    engine: str = ""
+    """A UCI engine taken apart instead of the profile (``NAME=COMMAND[,Option=Value...]``,
+    :mod:`harness.run.engine_ablation`); empty: the profile."""
 
     def as_dict(self) -> dict[str, Any]:
         data = asdict(self)
@@ -108,7 +112,10 @@ class Planned:
     arm: Arm
     """Its name, change and sets."""
     configuration: Configuration
-    """Its switches and game options, before those its games cannot use are turned off."""
+    """Its switches and game options, before those its games cannot use are turned off (an
+    engine's arm: the profile's, unused)."""
+    engine: str = ""
+    """An engine's arm: the engine spec its run searches alone; empty: the variant's arm."""
 
 
 def parse_only(text: str) -> tuple[str, ...]:
@@ -123,6 +130,8 @@ def parse_only(text: str) -> tuple[str, ...]:
 
 def plan_ablation(config: AblationConfig) -> list[Planned]:
     """Every configuration of the ablation, checked before anything is searched."""
+    if config.engine:
+        return _plan_engine(config)
     profile = find_profile(config.profile)
     if not profile.enhancements:
         raise HarnessError(f"profile {profile.name} has no enhancement to take apart (ablate "
@@ -173,6 +182,22 @@ def plan_ablation(config: AblationConfig) -> list[Planned]:
     return planned
 
 
+def _plan_engine(config: AblationConfig) -> list[Planned]:
+    """The configurations of an engine's ablation (:mod:`harness.run.engine_ablation`)."""
+    if config.from_bare:
+        raise HarnessError("--from-bare adds enhancements to the profile's bare base; an "
+                           "engine's ablation switches each feature off its base alone")
+    for depth in config.depths or ():
+        check_depth(depth)
+    if config.limit is not None and config.limit < 1:
+        raise HarnessError(f"--limit {config.limit}: needs at least 1")
+    if not config.problems:
+        raise HarnessError("nothing to search: give --suite EPD (or --problems chess:SPEC)")
+    unused = find_profile(config.profile).configuration
+    return [Planned(item.arm, unused, item.engine)
+            for item in plan_engine_ablation(config.engine, config.problems, config.only).arms]
+
+
 def profile_names(profile: Profile) -> list[str]:
     return [e.name for e in profile.enhancements]
 
@@ -216,7 +241,11 @@ def _detail(profile: Profile) -> str:
 
 def experiment(planned: Planned, config: AblationConfig) -> ExperimentConfig:
     """The run of one configuration: its sets with its game options, its switches with
-    those none of its sets' games can use turned off (they would do nothing)."""
+    those none of its sets' games can use turned off (they would do nothing). An engine's
+    configuration: the engine alone, no variant."""
+    if planned.engine:
+        return ExperimentConfig(problems=planned.arm.sets, variants="", depths=config.depths,
+                                limit=config.limit, engines=(planned.engine,))
     profile = find_profile(config.profile)
     games = [parse_problem_name(text).game for text in planned.arm.sets]
     unused = tuple(e for e in profile.enhancements if not any(_offers(e, g) for g in games))
@@ -250,7 +279,7 @@ def run_ablation(config: AblationConfig, out: str | Path, command: Sequence[str]
     listener = progress or Listener()
     with hold_folder(folder, command):
         record = {"schema_version": SCHEMA_VERSION, "command": list(command),
-                  "config": config.as_dict(), "profile": find_profile(config.profile).record(),
+                  "config": config.as_dict(), **_subject(config),
                   "arms": [asdict(p.arm) for p in planned], "started": now(), "finished": None}
         if resume:
             recorded = _read_record(folder)
@@ -275,6 +304,14 @@ def run_ablation(config: AblationConfig, out: str | Path, command: Sequence[str]
         files = _write_files(folder, table, outputs, config)
         _write_record(folder, record | {"finished": now()})
     return Ablation(folder, table, files)
+
+
+def _subject(config: AblationConfig) -> dict[str, Any]:
+    """What ``ablation.json`` records of what was taken apart: the profile in full, or the
+    engine's spec (each configuration's ``run.json`` records its ``id name`` and options)."""
+    if config.engine:
+        return {"engine": config.engine}
+    return {"profile": find_profile(config.profile).record()}
 
 
 def resume_ablation(out: str | Path, execution: Execution = Execution(),
@@ -326,7 +363,7 @@ def _write_files(folder: Path, table: pd.DataFrame, outputs: Sequence[tuple[Plan
                  config: AblationConfig) -> tuple[Path, ...]:
     write_whole(folder / TABLE_FILE, table.to_csv(index=False))
     charts = save(ablation_chart(table), folder / CHART_NAME)
-    title = ablation_title(config.profile, config.variant, config.from_bare)
+    title = ablation_title(config.profile, config.variant, config.from_bare, config.engine)
     section = ablation_section(table, charts[0].name, title)
     index = write_index(folder, [(o.run_dir, report_files(o.run_dir)) for _, o in outputs],
                         section)

@@ -29,6 +29,8 @@ def search_problem(problem: Problem, variants: Sequence[str], depths: tuple[int,
     computed once for all variants and depths. An exception from a plug-in's code (its
     game's tree, its variant's loop) is a :class:`harness.run.blame.PluginError` naming it.
     """
+    if not variants:                    # a run of engines alone: no tree to build
+        return engine_rows(problem, engines, engine_limits, problem.depths(depths))
     game = find_game(problem.game)
     specs = parse_variants(",".join(variants))
     with blamed(Running(game, problem)) as running, collector_paused():

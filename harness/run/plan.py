@@ -187,7 +187,8 @@ def plan_experiment(config: ExperimentConfig, progress: Listener | None = None) 
         raise HarnessError(f"{flag} needs a table: give --tt SIZE")
     if switches.null_move < 0:
         raise HarnessError(f"--null-move {switches.null_move}: a reduction cannot be negative")
-    variants = parse_variants(config.variants)
+    # A run of engines alone (an engine's ablation) names no variant.
+    variants = parse_variants(config.variants) if config.variants or not config.engines else []
     for depth in config.depths or ():
         check_depth(depth)
     if config.max_nodes is not None and config.max_nodes < 1:
