@@ -141,9 +141,10 @@ def match(ctx: click.Context, /, side_a: str | None, side_b: str | None, **optio
         if progress.stage == "calibration":
             click.echo(f"calibration: pair {progress.pair}/{progress.pairs}, the deeper side "
                        f"W {progress.points[0]} D {progress.points[1]} L {progress.points[2]}")
-        elif progress.stage == "ladder":
-            click.echo(f"ladder: pair {progress.pair}/{progress.pairs}, A W {progress.points[0]} "
-                       f"D {progress.points[1]} L {progress.points[2]}")
+        elif progress.stage.startswith("ladder "):
+            click.echo(f"ladder, {progress.stage.split()[1]} nodes a move: pair {progress.pair}/"
+                       f"{progress.pairs}, A W {progress.points[0]} D {progress.points[1]} "
+                       f"L {progress.points[2]}")
         else:
             click.echo(progress.line(sprt, labels))
 

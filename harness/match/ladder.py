@@ -8,11 +8,12 @@ every pair (no SPRT stops it), into ``ladder-N.csv`` (the columns of ``games.csv
 resumed match plays on from the pairs each file holds.
 
 What it gives: A's Elo against each rung with its 95% interval, and where A sits on the
-ladder: the engine's node budget at which A would score even, found where A's Elo against
-the rungs crosses 0, linearly in the logarithm of the nodes between the two rungs either
-side (an engine's strength grows about linearly with each doubling of its nodes); its
-interval where the interval's ends cross 0 (the lower end gives the smaller budget). Above
-every rung or below every rung A is not placed, only bounded, and said so.
+ladder: the engine's node budget at which A would score even, where A's Elo against the
+rungs first falls below 0 (rising budgets), interpolated linearly in the logarithm of the
+nodes between that rung and the one before (an engine's strength grows about linearly with
+each doubling of its nodes); its interval where the interval's ends fall below 0 (the
+lower end gives the smaller budget). Above every rung or below every rung A is not placed,
+only bounded, and said so.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from harness.match.stats import Sprt
 from harness.run.executors import Execution
 
 LADDER_STAGE = "ladder"
-"""The stage of a rung's progress (:class:`Progress`)."""
+"""The stage of a rung's progress (:class:`Progress`), its nodes after a space."""
 
 
 def ladder_file(nodes: int) -> str:
@@ -82,7 +83,7 @@ def play_ladder(problems: Sequence[Problem], side: Side, budget: Budget, engine:
         path = out / ladder_file(nodes)
         if not resume:
             path.unlink(missing_ok=True)
-        tally = Tally(Sprt(), LADDER_STAGE)
+        tally = Tally(Sprt(), f"{LADDER_STAGE} {nodes}")
         for first, second, _ in read_pairs(path):
             tally.add(first, second)
         opponent = rung_side(engine, nodes, timeout_s)
@@ -104,52 +105,40 @@ def place(rungs: Sequence[Rung], engine: str) -> Placement:
     centre = [e.elo for _, e in points]
     low = [e.elo - e.elo_error if not e.undefined else math.nan for _, e in points]
     high = [e.elo + e.elo_error if not e.undefined else math.nan for _, e in points]
-    found = crossing(nodes, centre)
-    if found is None:
-        if all(elo > 0 for elo in centre):
-            return Placement(None, None, None, f"A is stronger than every rung: above {engine} "
-                             f"at {nodes[-1]:,} nodes a move (add a higher rung to place it)")
-        if all(elo < 0 for elo in centre):
-            return Placement(None, None, None, f"A is weaker than every rung: below {engine} at "
-                             f"{nodes[0]:,} nodes a move (add a lower rung to place it)")
-        return Placement(None, None, None, "A's Elo against the rungs does not cross 0 between "
-                         "two rungs with finite Elo (a rung won or lost every game)")
-    smaller, larger = crossing(nodes, low), crossing(nodes, high)
-    interval = f"95% interval {_end(smaller, nodes, low)} to {_end(larger, nodes, high)}"
+    found, said = crossing(nodes, centre)
+    if found is None and said.startswith("above"):
+        return Placement(None, None, None, f"A is stronger than every rung: {said} nodes a move "
+                         f"of {engine} (add a higher rung to place it)")
+    if found is None and said.startswith("below"):
+        return Placement(None, None, None, f"A is weaker than every rung: {said} nodes a move of "
+                         f"{engine} (add a lower rung to place it)")
+    (smaller, low_said), (larger, high_said) = crossing(nodes, low), crossing(nodes, high)
     return Placement(found, smaller, larger,
-                     f"A plays like {engine} at about {found:,.0f} nodes a move ({interval})")
+                     f"A plays like {engine} at {said} nodes a move (95% interval: "
+                     f"{low_said} to {high_said})")
 
 
-def _end(value: float | None, rungs: Sequence[int], elos: Sequence[float]) -> str:
-    """An end of the placement's interval: its node budget, or past which rung it lies
-    (``elos``: that end's curve, positive everywhere: above the highest rung)."""
-    if value is not None:
-        return f"{value:,.0f}"
-    finite = [elo for elo in elos if math.isfinite(elo)]
-    if finite and all(elo > 0 for elo in finite):
-        return f"above {rungs[-1]:,}"
-    if finite and all(elo < 0 for elo in finite):
-        return f"below {rungs[0]:,}"
-    return "undefined"
-
-
-def crossing(nodes: Sequence[int], elos: Sequence[float]) -> float | None:
-    """The node budget where ``elos`` (A's Elo against the rungs at ``nodes``, rising
-    budgets) first falls from at least 0 to below it, interpolated linearly in ``log(nodes)``
-    between the two rungs; at a rung where the Elo is 0, that rung. ``None``: no such fall
-    between two finite values."""
-    for index in range(len(nodes) - 1):
-        before, after = elos[index], elos[index + 1]
-        if not (math.isfinite(before) and math.isfinite(after)):
-            continue
-        if before >= 0 > after:
-            share = before / (before - after)
-            log_nodes = math.log(nodes[index]) + share * (math.log(nodes[index + 1])
-                                                          - math.log(nodes[index]))
-            return math.exp(log_nodes)
-    if elos and elos[-1] == 0:
-        return float(nodes[-1])
-    return None
+def crossing(nodes: Sequence[int], elos: Sequence[float]) -> tuple[float | None, str]:
+    """Where ``elos`` (A's Elo against the rungs at ``nodes``, rising budgets) first falls
+    below 0: interpolated linearly in ``log(nodes)`` between that rung and the one before,
+    and in words (``about 1,860``; ``below 200`` when it is below 0 at the first rung,
+    ``above 5,000`` when never; ``between 200 and 1,000`` when an Elo there is infinite, a
+    rung won or lost every game; ``undefined`` where the values are not numbers)."""
+    known = [(n, elo) for n, elo in zip(nodes, elos, strict=True) if not math.isnan(elo)]
+    if not known:
+        return None, "undefined"
+    index = next((i for i, (_, elo) in enumerate(known) if elo < 0), None)
+    if index is None:
+        return None, f"above {known[-1][0]:,}"
+    if index == 0:
+        return None, f"below {known[0][0]:,}"
+    (before_nodes, before), (after_nodes, after) = known[index - 1], known[index]
+    if not (math.isfinite(before) and math.isfinite(after)):
+        return None, f"between {before_nodes:,} and {after_nodes:,}"
+    share = before / (before - after)
+    value = math.exp(math.log(before_nodes) + share * (math.log(after_nodes)
+                                                       - math.log(before_nodes)))
+    return value, f"about {value:,.0f}"
 
 
 def rung_lines(rungs: Sequence[Rung], engine: str) -> list[str]:
