@@ -140,6 +140,24 @@ def test_a_node_budget_replays_the_same_games(tmp_path: Path) -> None:
     assert moves(tmp_path / "one") == moves(tmp_path / "two")
 
 
+def test_two_workers_play_the_games_of_one(tmp_path: Path) -> None:
+    args = ("pvs", fake(), "--nodes", "300", "--max-plies", "8", "--games", "4", "--no-progress")
+    for name, jobs in (("one", "1"), ("two", "2")):
+        result = invoke("match", *args, "--jobs", jobs, "--out", str(tmp_path / name))
+        assert result.exit_code == 0, result.output
+    assert moves(tmp_path / "one") == moves(tmp_path / "two")
+
+
+def test_a_clock_gives_the_engine_its_clock(tmp_path: Path) -> None:
+    out = tmp_path / "m"
+    result = invoke("match", "pvs", fake(), "--time", "1+0.1", "--max-plies", "6", "--games", "2",
+                    "--no-progress", "--out", str(out))
+    assert result.exit_code == 0, result.output
+    record = json.loads((out / "run.json").read_text())["result"]["engines"]["b"]
+    assert record["budget"] == {"clock_s": 1.0, "increment_s": 0.1}
+    assert "its clock of 1+0.1 s, ucinewgame before each move" in result.output
+
+
 # -- bad inputs ------------------------------------------------------------------------------
 
 def test_an_engine_side_in_another_game_is_refused(tmp_path: Path) -> None:

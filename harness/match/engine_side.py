@@ -127,15 +127,18 @@ def fault_reason(found: EngineSearch) -> str:
 
 
 def check_engine_side(spec: EngineSpec, kind: str, nodes: int, depth: int, fen: str,
-                      where: str, timeout_s: float) -> tuple[dict[str, Any], str]:
+                      where: str, timeout_s: float, clock: tuple[float, float] = (0.0, 0.0),
+                      ) -> tuple[dict[str, Any], str]:
     """Before a match: the engine started and configured, ``go nodes`` tried under a node
     budget (an engine that ignores it refused: give it ``--depth``), and the opening
     ``fen`` (named ``where``) searched twice under the budget. What ``run.json`` records of
-    the engine, and the determinism warning (empty when the two searches agree)."""
+    the engine, and the determinism warning (empty when the two searches agree); ``clock``:
+    the seconds and increment of a time budget, as recorded."""
     limits = EngineLimits(nodes=nodes if kind == "nodes" else None, timeout_s=timeout_s)
     searched = DEEP if kind == "nodes" else depth if kind == "depth" else 1
     checked = check_engine(spec, limits, fen, searched, where,
                            advice="give it a depth budget per move (--depth D)")
     record = checked.record | {"budget": {"nodes": nodes} if kind == "nodes" else
-                               {"depth": depth} if kind == "depth" else {"clock": True}}
+                               {"depth": depth} if kind == "depth" else
+                               {"clock_s": clock[0], "increment_s": clock[1]}}
     return record, checked.warning

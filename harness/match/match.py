@@ -118,7 +118,7 @@ def check_engines(config: MatchConfig, first: Problem) -> tuple[dict[str, dict[s
         if side.engine is not None:
             records[key], warning = check_engine_side(
                 side.engine, budget.kind, budget.nodes, budget.depth, fen, first.problem_id,
-                side.engine_timeout)
+                side.engine_timeout, (budget.seconds, budget.increment))
             warnings += [warning] if warning else []
     if config.ladder_engine is not None:
         records["ladder"], warning = check_engine_side(

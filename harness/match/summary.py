@@ -64,12 +64,14 @@ def engine_lines(result: MatchResult) -> list[str]:
         who = "the ladder's engine" if key == "ladder" else f"side {key.upper()} is a UCI engine:"
         settings = ", ".join(f"{k}={v}" for k, v in record.get("settings", {}).items())
         budget = record.get("budget", {})
-        limit = ("rungs of " + ", ".join(f"{n:,}" for n in record.get("rungs", [])) + " nodes"
-                 if key == "ladder" else f"go nodes {budget['nodes']}" if "nodes" in budget
-                 else f"go depth {budget['depth']}" if "depth" in budget else "its clock")
+        limit = ("rungs of " + ", ".join(f"{n:,}" for n in record.get("rungs", []))
+                 + " nodes a move" if key == "ladder"
+                 else f"go nodes {budget['nodes']} a move" if "nodes" in budget
+                 else f"go depth {budget['depth']} a move" if "depth" in budget
+                 else f"its clock of {budget.get('clock_s', 0):g}+{budget.get('increment_s', 0):g} s")
         lines.append(f"{who} {record['name']} = {record.get('id_name') or 'no id name'} "
                      f"({' '.join(record.get('command', []))}; {settings or 'no options set'}; "
-                     f"{limit} a move, ucinewgame before each)")
+                     f"{limit}, ucinewgame before each move)")
     return lines + [f"WARNING: {warning}" for warning in result.warnings]
 
 
