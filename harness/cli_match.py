@@ -102,6 +102,7 @@ def match(ctx: click.Context, /, side_a: str | None, side_b: str | None, **optio
         recorded_config,
         resume_match,
         run_match,
+        with_engine_timeout,
     )
     from harness.match.pairs import Progress
     from harness.match.play import Rules
@@ -114,10 +115,14 @@ def match(ctx: click.Context, /, side_a: str | None, side_b: str | None, **optio
     if o["resume_dir"] is not None:
         if side_a is not None:
             raise HarnessError("--resume takes the sides from the folder; drop A and B")
-        refuse_besides_resume(ctx, {"jobs", "executor", "scheduler", "no_progress"},
+        refuse_besides_resume(ctx, {"jobs", "executor", "scheduler", "no_progress",
+                                    "engine_timeout"},
                               f"the match's settings from {o['resume_dir']}")
         folder = Path(o["resume_dir"])
         config = recorded_config(folder)
+        if ctx.get_parameter_source("engine_timeout") == click.core.ParameterSource.COMMANDLINE:
+            # Only how long a move may take: the games stay the same.
+            config = with_engine_timeout(config, _timeout(o["engine_timeout"]))
     else:
         engine_given = any(s is not None and is_engine_side(s) for s in (side_a, side_b))
         problems = o["problems"] or (DEFAULT_ENGINE_OPENINGS if engine_given else None)
@@ -152,7 +157,7 @@ def match(ctx: click.Context, /, side_a: str | None, side_b: str | None, **optio
                f"per move -> {folder}")
     try:
         if o["resume_dir"] is not None:
-            result = resume_match(folder, execution, None if o["no_progress"] else echo)
+            result = resume_match(folder, execution, None if o["no_progress"] else echo, config)
         else:
             result = run_match(config, folder, execution, None if o["no_progress"] else echo)
     except Disagreement as exc:

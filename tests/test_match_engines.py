@@ -242,8 +242,10 @@ def test_a_hang_keeps_the_pairs_played_and_resume_plays_on(tmp_path: Path) -> No
                    "1 finished pair(s)")
     assert "GEN.002" in line
     assert len(games(out)) == 2
-    again = invoke("match", "--resume", str(out), "--no-progress")
+    again = invoke("match", "--resume", str(out), "--no-progress", "--engine-timeout", "5")
     assert again.exit_code == 0, again.output
+    config = json.loads((out / "run.json").read_text())["config"]
+    assert config["sides"][1]["engine_timeout"] == 5.0
     whole = invoke("match", "pvs", fake(), *args, "--out", str(tmp_path / "whole"))
     assert whole.exit_code == 0, whole.output
     assert moves(out) == moves(tmp_path / "whole")

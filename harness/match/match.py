@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from pathlib import Path
 from typing import Any
 
@@ -240,9 +240,19 @@ def recorded_config(out: Path) -> MatchConfig:
 
 
 def resume_match(out: Path, execution: Execution = Execution(),
-                 on_pair: Callable[[Progress], None] | None = None) -> MatchResult:
-    """Finish the match in ``out`` with the configuration it recorded."""
-    return run_match(recorded_config(out), out, execution, on_pair, resume=True)
+                 on_pair: Callable[[Progress], None] | None = None,
+                 config: MatchConfig | None = None) -> MatchResult:
+    """Finish the match in ``out`` with the configuration it recorded (``config``: that
+    configuration as read and amended, :func:`with_engine_timeout`)."""
+    return run_match(config or recorded_config(out), out, execution, on_pair, resume=True)
+
+
+def with_engine_timeout(config: MatchConfig, seconds: float) -> MatchConfig:
+    """``config`` with every engine's move allowed ``seconds`` (a resumed match's
+    ``--engine-timeout``: a hung engine given longer; the games stay the same)."""
+    sides = tuple(replace(side, engine_timeout=seconds) if side.engine is not None else side
+                  for side in config.sides)
+    return replace(config, sides=(sides[0], sides[1]), engine_timeout=seconds)
 
 
 def _cost(rows: list[dict[str, str]]) -> tuple[float | None, float | None]:
