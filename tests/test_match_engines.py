@@ -268,7 +268,9 @@ def test_the_ladder_plays_each_rung_and_places_a(tmp_path: Path) -> None:
     assert ladder["engine"] == "fake" and ladder["placement"]["text"]
     assert "ladder: A against fake at 1,000 nodes a move, 1 pairs" in result.output
     assert f"ladder: {ladder['placement']['text']}" in result.output
-    assert ladder["placement"]["text"] in (out / "report.html").read_text()
+    page = (out / "report.html").read_text()
+    assert ladder["placement"]["text"] in page and "The calibration ladder" in page
+    assert (out / "ladder.png").exists() and (out / "ladder.svg").exists()
 
 
 def _rung(nodes: int, pairs: list[tuple[float, float]]) -> Rung:

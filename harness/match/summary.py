@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -123,7 +124,7 @@ def _frame(frame: str) -> str:
 
 def write_report(out: Path, result: MatchResult, rows: Sequence[dict[str, str]]) -> Path:
     """``report.html`` with the LLR trace and the Elo interval, from the match's rows."""
-    from harness.report.match_page import MatchPage, write_match_report
+    from harness.report.match_page import MatchPage, RungPoint, write_match_report
 
     config = result.config
     labels = side_labels(result)
@@ -138,9 +139,15 @@ def write_report(out: Path, result: MatchResult, rows: Sequence[dict[str, str]])
              *((("ladder", result.placement.text),) if result.placement is not None else ()),
              ("move limit", f"{config.rules.max_plies} plies" if config.rules.max_plies else "none"),
              ("adjudication", str(config.rules.adjudicate or "off"))]
+    rungs = [RungPoint(rung.nodes, None if rung.progress.estimate is None
+                       else rung.progress.estimate.elo,
+                       math.nan if rung.progress.estimate is None
+                       else rung.progress.estimate.elo_error) for rung in result.ladder]
     page = MatchPage(f"harness match: {labels[0]} against {labels[1]} on {config.problems}, "
                      f"{config.budget.text} per move", facts,
-                     result_lines(result), trace(rows, config.sprt), config.sprt.bounds)
+                     result_lines(result), trace(rows, config.sprt), config.sprt.bounds, rungs,
+                     "" if config.ladder_engine is None else config.ladder_engine.name,
+                     None if result.placement is None else result.placement.nodes)
     return write_match_report(out, page)
 
 
