@@ -10,6 +10,7 @@ import json
 import math
 import shlex
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import chess
@@ -293,7 +294,15 @@ def test_the_placement_interpolates_in_log_nodes() -> None:
     placed = place(rungs, "sf")
     assert placed.nodes == pytest.approx(1000.0)
     assert placed.text.startswith("A plays like sf at about 1,000 nodes a move (95% interval: ")
-    assert place(rungs[:1], "sf").text.startswith("A is stronger than every rung: above 100")
+    assert place(rungs[:1], "sf").text.startswith("A scores at least even against every "
+                                                  "rung: above 100")
+    assert place(rungs[1:], "sf").text.startswith("A is weaker than every rung: below 10,000")
+    # Few pairs: A worse against the weaker rung than against the stronger one.
+    upside_down = place([rungs[1], replace(rungs[0], nodes=100_000)], "sf")
+    assert upside_down.nodes is None
+    assert upside_down.text.startswith("A is not placed: it is below 0 Elo against the lowest "
+                                       "rung (10,000 nodes a move of sf)")
+    assert "too few pairs a rung to order them" in upside_down.text
 
 
 # -- Stockfish -------------------------------------------------------------------------------

@@ -18,6 +18,7 @@ only bounded, and said so.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -106,16 +107,25 @@ def place(rungs: Sequence[Rung], engine: str) -> Placement:
     low = [e.elo - e.elo_error if not e.undefined else math.nan for _, e in points]
     high = [e.elo + e.elo_error if not e.undefined else math.nan for _, e in points]
     found, said = crossing(nodes, centre)
+    known = [elo for elo in centre if not math.isnan(elo)]
+    # Rungs of few pairs may not order themselves: A doing better against a stronger rung.
+    unordered = any(later > earlier for earlier, later in itertools.pairwise(known))
+    note = ("; A's Elo does not fall at every rung as its nodes rise: too few pairs a rung "
+            "to order them" if unordered else "")
     if found is None and said.startswith("above"):
-        return Placement(None, None, None, f"A is stronger than every rung: {said} nodes a move "
-                         f"of {engine} (add a higher rung to place it)")
-    if found is None and said.startswith("below"):
+        return Placement(None, None, None, f"A scores at least even against every rung: {said} "
+                         f"nodes a move of {engine} (add a higher rung to place it){note}")
+    if found is None and said.startswith("below") and all(elo < 0 for elo in known):
         return Placement(None, None, None, f"A is weaker than every rung: {said} nodes a move of "
-                         f"{engine} (add a lower rung to place it)")
+                         f"{engine} (add a lower rung to place it){note}")
+    if found is None and said.startswith("below"):
+        return Placement(None, None, None, f"A is not placed: it is below 0 Elo against the "
+                         f"lowest rung ({nodes[0]:,} nodes a move of {engine}) and not against "
+                         f"every higher one{note}")
     (smaller, low_said), (larger, high_said) = crossing(nodes, low), crossing(nodes, high)
     return Placement(found, smaller, larger,
                      f"A plays like {engine} at {said} nodes a move (95% interval: "
-                     f"{low_said} to {high_said})")
+                     f"{low_said} to {high_said}){note}")
 
 
 def crossing(nodes: Sequence[int], elos: Sequence[float]) -> tuple[float | None, str]:
