@@ -177,6 +177,16 @@ def test_a_node_budget_for_an_engine_that_ignores_go_nodes_is_refused(
     assert not (tmp_path / "m").exists()
 
 
+def test_a_ladder_engine_that_ignores_go_nodes_is_refused(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from harness.engines import probe
+
+    monkeypatch.setattr(probe, "NODES_PROBE_TIMEOUT", 1.0)
+    refused(invoke("match", "pvs", "alphabeta", "--problems", OPENINGS, *QUICK, "--ladder", "100",
+                   "--ladder-engine", fake("ignore-nodes"), "--out", str(tmp_path / "m")),
+            "engine fake", "ignores go nodes", "--ladder-engine")
+
+
 def test_an_unknown_engine_program_is_refused(tmp_path: Path) -> None:
     refused(invoke("match", "pvs", "nowhere=no-such-engine-here", *QUICK,
                    "--out", str(tmp_path / "m")), "engine nowhere", "not found")

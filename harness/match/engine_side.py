@@ -128,16 +128,17 @@ def fault_reason(found: EngineSearch) -> str:
 
 def check_engine_side(spec: EngineSpec, kind: str, nodes: int, depth: int, fen: str,
                       where: str, timeout_s: float, clock: tuple[float, float] = (0.0, 0.0),
+                      advice: str = "give it a depth budget per move (--depth D)",
                       ) -> tuple[dict[str, Any], str]:
     """Before a match: the engine started and configured, ``go nodes`` tried under a node
     budget (an engine that ignores it refused: give it ``--depth``), and the opening
     ``fen`` (named ``where``) searched twice under the budget. What ``run.json`` records of
     the engine, and the determinism warning (empty when the two searches agree); ``clock``:
-    the seconds and increment of a time budget, as recorded."""
+    the seconds and increment of a time budget, as recorded; ``advice``: what the line
+    refusing an engine that ignores ``go nodes`` ends with."""
     limits = EngineLimits(nodes=nodes if kind == "nodes" else None, timeout_s=timeout_s)
     searched = DEEP if kind == "nodes" else depth if kind == "depth" else 1
-    checked = check_engine(spec, limits, fen, searched, where,
-                           advice="give it a depth budget per move (--depth D)")
+    checked = check_engine(spec, limits, fen, searched, where, advice)
     record = checked.record | {"budget": {"nodes": nodes} if kind == "nodes" else
                                {"depth": depth} if kind == "depth" else
                                {"clock_s": clock[0], "increment_s": clock[1]}}

@@ -123,7 +123,8 @@ def check_engines(config: MatchConfig, first: Problem) -> tuple[dict[str, dict[s
     if config.ladder_engine is not None:
         records["ladder"], warning = check_engine_side(
             config.ladder_engine, "nodes", config.ladder[0], 0, fen, first.problem_id,
-            config.engine_timeout)
+            config.engine_timeout, advice="the ladder's rungs are go nodes: name an engine that "
+            "honours it with --ladder-engine (Stockfish, Glaurung)")
         records["ladder"]["rungs"] = list(config.ladder)
         warnings += [warning] if warning else []
     return records, warnings
