@@ -116,6 +116,17 @@ def test_an_engine_can_be_side_a_at_a_depth(tmp_path: Path) -> None:
         {"depth": 2}
 
 
+def test_two_engines_can_play_each_other(tmp_path: Path) -> None:
+    out = tmp_path / "m"
+    result = invoke("match", fake(name="one"), fake(name="two"), *QUICK, "--out", str(out))
+    assert result.exit_code == 0, result.output
+    rows = games(out)
+    assert {r["frame_a"] for r in rows} == {r["frame_b"] for r in rows} == {ENGINE}
+    assert "no node ratio at depth 3: both sides are UCI engines" in result.output
+    assert "side A is a UCI engine: one" in result.output
+    assert "side B is a UCI engine: two" in result.output
+
+
 def test_the_engine_is_sent_the_games_moves_with_every_position(tmp_path: Path) -> None:
     log = tmp_path / "positions.log"
     out = tmp_path / "m"

@@ -39,9 +39,11 @@ def result_lines(result: MatchResult) -> list[str]:
     lines += engine_lines(result)
     checked = result.link
     if checked is None and result.config.engine_sides and result.config.link_depth:
-        lines.append(f"no node ratio at depth {result.config.link_depth}: side "
-                     f"{' and '.join(result.config.engine_sides)} is a UCI engine (another "
-                     "program's nodes, its own evaluation)")
+        engines = result.config.engine_sides
+        lines.append(f"no node ratio at depth {result.config.link_depth}: "
+                     + (f"side {engines[0]} is a UCI engine" if len(engines) == 1
+                        else "both sides are UCI engines")
+                     + " (another program's nodes, its own evaluation)")
     if checked is not None:
         lines.append(f"nodes at depth {checked.depth} on {checked.openings} openings: A/B = "
                      f"{checked.ratio:.3f} ({checked.nodes[0]:,} / {checked.nodes[1]:,}); "
