@@ -95,13 +95,17 @@ def engine_limit(kind: str, nodes: int, depth: int, clock: float,
 
 
 class EnginePlayer:
-    """An engine's process for the games of a pair: started at once (a
-    :class:`HarnessError` naming it when it cannot be), asked with :meth:`move`, ended with
+    """An engine's process for the games of a pair: started at once (an
+    :class:`EngineFault` naming it when it cannot be), asked with :meth:`move`, ended with
     :meth:`close`."""
 
     def __init__(self, spec: EngineSpec, timeout_s: float) -> None:
         self.spec = spec
-        self.session = EngineSession(spec, EngineLimits(timeout_s=timeout_s))
+        try:
+            self.session = EngineSession(spec, EngineLimits(timeout_s=timeout_s))
+        except HarnessError as exc:
+            # Checked before the first game, gone now: a fault of the match, its pairs kept.
+            raise EngineFault(str(exc)) from None
 
     def move(self, board: chess.Board, limit: chess.engine.Limit, where: str) -> EngineMove:
         """The engine's move at ``board`` (its move stack the game so far) under ``limit``;
