@@ -295,6 +295,26 @@ def test_the_ladder_plays_each_rung_and_places_a(tmp_path: Path) -> None:
     assert (out / "ladder.png").exists() and (out / "ladder.svg").exists()
 
 
+def test_a_hang_on_the_ladder_keeps_its_pairs_and_resume_plays_on(tmp_path: Path) -> None:
+    counter = tmp_path / "searches"
+    # Three searches in the check, twelve a pair of the rung: the hang is in its second pair.
+    args = ("pvs", "alphabeta", "--problems", OPENINGS, "--nodes", "300", "--max-plies", "12",
+            "--games", "4", "--no-progress", "--link-depth", "0", "--ladder", "500",
+            "--engine-timeout", "1")
+    out = tmp_path / "m"
+    line = refused(invoke("match", *args, "--ladder-engine",
+                          fake("hang-once-after", str(counter), "15"), "--out", str(out)),
+                   "hung", "the ladder stopped", "--resume")
+    assert "GEN.002" in line
+    assert len(games(out)) == 4 and len(games(out, "ladder-500.csv")) == 2
+    again = invoke("match", "--resume", str(out), "--no-progress")
+    assert again.exit_code == 0, again.output
+    whole = invoke("match", *args, "--ladder-engine", fake(), "--out", str(tmp_path / "whole"))
+    assert whole.exit_code == 0, whole.output
+    assert moves(out, "ladder-500.csv") == moves(tmp_path / "whole", "ladder-500.csv")
+    assert moves(out) == moves(tmp_path / "whole")
+
+
 def _rung(nodes: int, pairs: list[tuple[float, float]]) -> Rung:
     tally = Tally(Sprt())
     for first, second in pairs:
