@@ -12,8 +12,12 @@ Chess), ``drift`` (its count grows by one each search, as a nondeterministic eng
 ``uciok``), ``hang-black`` and ``crash-black`` (``hang`` and ``crash`` with black to move
 only: the first WAC position, white to move, passes the check before a run), ``toga``
 (says it is Toga II and offers Toga II's search options, each of which changes its node
-count by a factor of :data:`FACTORS`, for ``harness ablate --engine``) and ``toga-old``
-(the same without ``History Pruning``, as another version might).
+count by a factor of :data:`FACTORS`, for ``harness ablate --engine``), ``toga-old``
+(the same without ``History Pruning``, as another version might), ``illegal-black``
+(answers a search with black to move with an illegal move), ``log`` (appends every
+``position`` command it gets to FILE: what a match sends it) and ``hang-once-after``
+(counts its searches in FILE over all its processes and hangs once, on search N + 1, N the
+third argument; then plays on as ``ok``).
 """
 
 from __future__ import annotations
@@ -45,6 +49,7 @@ an ablation of the fake engine must find."""
 def main() -> None:
     mode = sys.argv[1] if len(sys.argv) > 1 else "ok"
     marker = sys.argv[2] if len(sys.argv) > 2 else ""
+    hang_after = int(sys.argv[3]) if len(sys.argv) > 3 else 0
     board = chess.Board()
     searches = 0
     settings: dict[str, str] = {}
@@ -73,12 +78,16 @@ def main() -> None:
             settings[" ".join(words[2:at])] = " ".join(words[at + 1:])
         elif words[0] == "position":
             board = position(words)
+            if mode == "log":
+                with open(marker, "a", encoding="utf-8") as log:
+                    log.write(line + "\n")
         elif words[0] == "go":
             searches += 1
             depth = int(words[words.index("depth") + 1]) if "depth" in words else None
             black = board.turn == chess.BLACK
             if mode == "hang" or (mode == "ignore-nodes" and depth is None) or \
-                    (mode == "hang-black" and black):
+                    (mode == "hang-black" and black) or \
+                    (mode == "hang-once-after" and hangs_now(marker, hang_after)):
                 continue
             if mode == "crash" or (mode == "crash-once" and not os.path.exists(marker)) or \
                     (mode == "crash-black" and black):
@@ -97,6 +106,9 @@ def main() -> None:
                 continue
             say(f"info depth {depth} seldepth {depth + 2} score cp {nodes % 50 - 25} nodes {nodes} "
                 f"time 3 pv {moves[0]}")
+            if mode == "illegal-black" and black:
+                say(f"bestmove {illegal(board)}")
+                continue
             say(f"bestmove {moves[0]}")
         elif words[0] == "quit":
             if mode == "crash-on-quit":
@@ -114,6 +126,33 @@ def position(words: list[str]) -> chess.Board:
     for move in rest[1:]:
         board.push_uci(move)
     return board
+
+
+def hangs_now(counter: str, after: int) -> bool:
+    """Count a search in the file ``counter``; true on search ``after + 1`` the first time
+    (a file beside it remembers the hang)."""
+    count = 1
+    if os.path.exists(counter):
+        with open(counter) as file:
+            count += int(file.read() or 0)
+    with open(counter, "w") as file:
+        file.write(str(count))
+    if count > after and not os.path.exists(counter + ".hung"):
+        open(counter + ".hung", "w").close()
+        return True
+    return False
+
+
+def illegal(board: chess.Board) -> str:
+    """A move in UCI notation that is not legal at ``board``: a piece moved one square up
+    where it cannot go (well formed, so only its legality is wrong)."""
+    legal = set(board.legal_moves)
+    for square in chess.SQUARES:
+        for target in chess.SQUARES:
+            move = chess.Move(square, target)
+            if square != target and move not in legal:
+                return move.uci()
+    raise AssertionError("every move legal")
 
 
 def say(text: str) -> None:

@@ -89,16 +89,17 @@ LAYERS = (
     ("harness.report", ("harness.report", *FOUNDATION)),
     ("harness.run", ("harness.run", "harness.report", "harness.engines", *FOUNDATION)),
     ("harness.reproduce", ("harness.reproduce", "harness.run", "harness.report", *FOUNDATION)),
-    ("harness.match", ("harness.match", "harness.run", "harness.report", *FOUNDATION)),
+    ("harness.match", ("harness.match", "harness.run", "harness.report", "harness.engines",
+                       *FOUNDATION)),
     ("harness.uci", ("harness.uci", "harness.match", "harness.run", "harness.report", *FOUNDATION)),
 )
 """Each package (the first that matches a module) and what it may import of the harness:
 the former names' finder nothing; the game interface nothing but errors; the synthetic and
 explicit trees only it; a game other games, never the search (what plays games with the
 search is above it: the self-test, ``check``, and the suite generators, ``suites``); the UCI
-engines the games only (they talk to programs about chess positions, and a run uses them);
-reports no run; runs no reproduction; the UCI engine (``harness uci``) plays a match's
-moves; nothing but the command imports the command."""
+engines the games only (they talk to programs about chess positions, and a run and a
+match use them); reports no run; runs no reproduction; the UCI engine (``harness uci``)
+plays a match's moves; nothing but the command imports the command."""
 
 
 def package_modules() -> list[Path]:

@@ -33,14 +33,19 @@ class EngineCheck:
     """The determinism warning (the same search twice differed), or empty."""
 
 
+NODES_ADVICE = "leave --nodes out, its searches keep to the depths"
+"""What a run that limits nodes is told to do when an engine ignores ``go nodes``."""
+
+
 def check_engine(spec: EngineSpec, limits: EngineLimits, fen: str, depth: int,
-                 where: str) -> EngineCheck:
-    """Start ``spec``, try ``go nodes`` when ``limits`` has nodes (refused, one line, when it
-    is ignored), then search ``fen`` (the problem ``where``) to ``depth`` twice."""
+                 where: str, advice: str = NODES_ADVICE) -> EngineCheck:
+    """Start ``spec``, try ``go nodes`` when ``limits`` has nodes (refused, one line ending
+    with ``advice``, when it is ignored), then search ``fen`` (the problem ``where``) to
+    ``depth`` twice."""
     session = EngineSession(spec, limits)
     try:
         if limits.nodes is not None:
-            _check_nodes(spec, session)
+            _check_nodes(spec, session, advice)
         first, second = session.search(fen, depth), session.search(fen, depth)
         record = session.describe()
     finally:
@@ -59,7 +64,7 @@ def check_engine(spec: EngineSpec, limits: EngineLimits, fen: str, depth: int,
     return EngineCheck(record, warning)
 
 
-def _check_nodes(spec: EngineSpec, session: EngineSession) -> None:
+def _check_nodes(spec: EngineSpec, session: EngineSession, advice: str = NODES_ADVICE) -> None:
     """Refuse ``--nodes`` for an engine whose search limited to :data:`NODES_PROBE` nodes
     does not end within :data:`NODES_PROBE_TIMEOUT` seconds."""
     probe = EngineSession(spec, EngineLimits(nodes=NODES_PROBE, timeout_s=NODES_PROBE_TIMEOUT))
@@ -73,7 +78,7 @@ def _check_nodes(spec: EngineSpec, session: EngineSession) -> None:
     if found.status == "timeout":
         raise HarnessError(f"engine {spec.name} ({session.id_name}): ignores go nodes (a search "
                            f"of {NODES_PROBE} nodes did not end within {NODES_PROBE_TIMEOUT:g} s): "
-                           "leave --nodes out, its searches keep to the depths")
+                           f"{advice}")
 
 
 def _outcome(found: EngineSearch) -> dict[str, Any]:

@@ -44,6 +44,9 @@ CLEAR_HASH = "Clear Hash"
 """The button option that empties an engine's table (Stockfish, Toga II, Glaurung): pressed
 before every search, beside ``ucinewgame``, so no search inherits another's table."""
 
+ILLEGAL_MOVE = "illegal uci"
+"""What python-chess's error for a ``bestmove`` that is not legal at the position says."""
+
 STATUSES = ("ok", "timeout", "crashed")
 """The ``status`` of an engine's row: searched to its limit; stopped at the timeout (the
 engine killed, started again for the next search); the engine died twice on the search."""
@@ -196,9 +199,19 @@ class EngineSession:
     def search_limit(self, fen: str, limit: chess.engine.Limit) -> EngineSearch:
         """:meth:`search` under any python-chess ``Limit``."""
         import chess
+
+        return self.search_board(chess.Board(fen), limit)
+
+    def search_board(self, board: chess.Board, limit: chess.engine.Limit,
+                     playing: bool = False) -> EngineSearch:
+        """:meth:`search_limit` from a board with its history: the engine is sent ``position
+        fen ROOT moves ...`` (the board's move stack from its root), so repetitions of the
+        game so far are its to see, as in a game. ``playing``: asked for a move to play
+        (``harness match``): an illegal ``bestmove`` is then ``crashed`` at once, its reason
+        saying so (a search asked for its analysis would wait for another ``bestmove``)."""
         import chess.engine
 
-        board = chess.Board(fen)
+        board = board.copy()            # python-chess keeps it while the search runs
         reason = ""
         for _ in range(2):
             try:
@@ -206,7 +219,7 @@ class EngineSession:
                     self.restarts += 1
                     self._start()
                 assert self.engine is not None
-                return self._search_once(self.engine, board, limit)
+                return self._search_once(self.engine, board, limit, playing)
             except _Timeout:
                 self._kill()
                 return EngineSearch("timeout", None, self.limits.timeout_s, None, None, None,
@@ -215,15 +228,19 @@ class EngineSession:
                 # EngineTerminatedError is an EngineError: the process died mid-search.
                 reason = str(exc)
                 self._kill()
+                if playing and ILLEGAL_MOVE in reason:
+                    return EngineSearch("crashed", None, 0.0, None, None, None, "none", "", (),
+                                        f"it sent an illegal move ({reason})")
         return EngineSearch("crashed", None, 0.0, None, None, None, "none", "", (),
                             f"the engine died twice on this search ({reason})")
 
     def _search_once(self, engine: chess.engine.SimpleEngine, board: chess.Board,
-                     limit: chess.engine.Limit) -> EngineSearch:
+                     limit: chess.engine.Limit, playing: bool = False) -> EngineSearch:
         if CLEAR_HASH in self.offered:
             engine.configure({CLEAR_HASH: None})
         start = time.perf_counter()
-        coroutine = asyncio.wait_for(_analyse(engine, board, limit), self.limits.timeout_s)
+        searched = _play(engine, board, limit) if playing else _analyse(engine, board, limit)
+        coroutine = asyncio.wait_for(searched, self.limits.timeout_s)
         future = asyncio.run_coroutine_threadsafe(coroutine, engine.protocol.loop)
         try:
             info, best = future.result(self.limits.timeout_s + self.start_timeout)
@@ -342,6 +359,16 @@ async def _analyse(engine: chess.engine.SimpleEngine, board: chess.Board,
             found.update(line)
         best = await analysis.wait()
     return found, best.move
+
+
+async def _play(engine: chess.engine.SimpleEngine, board: chess.Board,
+                limit: chess.engine.Limit) -> tuple[Mapping[str, Any], chess.Move | None]:
+    """One search for a move to play (``play``: an illegal ``bestmove`` fails it), after
+    ``ucinewgame`` (a new game object each time): its ``info`` lines merged, and its move."""
+    import chess.engine
+
+    result = await engine.protocol.play(board, limit, game=object(), info=chess.engine.INFO_ALL)
+    return result.info, result.move
 
 
 CHECK_VALUES = {"true": True, "1": True, "on": True, "false": False, "0": False, "off": False}

@@ -35,7 +35,8 @@ class Progress:
     decision: str | None
     """``H1``, ``H0`` or ``None``."""
     stage: str = "match"
-    """``match``, or ``calibration`` (:mod:`harness.match.calibrate`)."""
+    """``match``, ``calibration`` (:mod:`harness.match.calibrate`), or ``ladder N`` (a rung
+    of :mod:`harness.match.ladder`, N its nodes a move)."""
 
     def line(self, sprt: Sprt, labels: tuple[str, str]) -> str:
         """A progress line as fastchess prints it."""

@@ -19,18 +19,27 @@ iterative, whatever its switches say) under one of three budgets:
 
 Everything is deterministic for a node or depth budget: the same games on every machine
 and in every worker process.
+
+A side may be a UCI engine instead (chess only): its move is its own program's search
+under the same budget, asked with the game's moves (:mod:`harness.match.engine_side`); its
+``nodes`` and ``work`` are the nodes it reports (its quiescence included), its ``depth``
+the depth it reports, and its frame ``engine``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import contextlib
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 
+from harness.engines.spec import EngineSpec
 from harness.errors import HarnessError
 from harness.games.base import MAX_DEPTH, Problem
 from harness.games.registry import find_game
-from harness.match.rules import Ending, Playing, playing
+from harness.match.engine_side import ENGINE_TIMEOUT, EnginePlayer, engine_limit
+from harness.match.rules import ChessPlaying, Ending, Playing, playing
 from harness.options import coerce
+from harness.results import ENGINE
 from harness.search.registry import VariantSpec, parse_variants
 from harness.search.run import SearchResult, Switches, run_search
 
@@ -52,15 +61,23 @@ class Side:
     game_options: tuple[tuple[str, str, str], ...] = ()
     """Options its profile gives the games' problems, as (game, key, value): the side's own
     (chess's killers), over the openings' options."""
+    engine: EngineSpec | None = None
+    """A UCI engine that plays this side instead of a variant (``label`` is then its
+    name, the switches unused); ``None``: the harness's search."""
+    engine_timeout: float = ENGINE_TIMEOUT
+    """Seconds an engine's move may take before the engine is taken for hung."""
 
     @property
     def spec(self) -> VariantSpec:
         """The variant resolved (checked when the side is made: :func:`make_side`)."""
+        if self.engine is not None:
+            raise HarnessError(f"side {self.label} is a UCI engine, not a variant")
         return parse_variants(self.label)[0]
 
     @property
     def name(self) -> str:
-        """What the match's tables call it: the variant, and its profile after ``@``."""
+        """What the match's tables call it: the variant, and its profile after ``@``; an
+        engine's name."""
         return f"{self.label}@{self.profile}" if self.profile else self.label
 
     def problem(self, problem: Problem) -> Problem:
@@ -83,6 +100,13 @@ def make_side(name: str, switches: Switches, profile: str = "",
     if len(specs) != 1:
         raise HarnessError(f"{name!r}: a side of a match is one variant")
     return Side(specs[0].label, switches, profile, game_options)
+
+
+def make_engine_side(spec: EngineSpec, timeout_s: float = ENGINE_TIMEOUT) -> Side:
+    """A side played by the UCI engine ``spec`` (its moves timed out after ``timeout_s``)."""
+    if not timeout_s > 0:
+        raise HarnessError(f"--engine-timeout {timeout_s:g}: must be above 0 seconds")
+    return Side(spec.name, engine=spec, engine_timeout=timeout_s)
 
 
 @dataclass(frozen=True)
@@ -159,11 +183,21 @@ class Choice:
 
 
 def choose(position: Playing, side: Side, budget: Budget, clock: float = 0.0,
-           on_iteration: Callable[[int, SearchResult], bool] | None = None) -> Choice:
+           on_iteration: Callable[[int, SearchResult], bool] | None = None,
+           player: EnginePlayer | None = None, where: str = "") -> Choice:
     """The move ``side`` plays at ``position`` under ``budget`` (``clock``: the seconds left
     on its clock, for a time budget); ``on_iteration(depth, result)`` is told of each
     search finished, and ends the deepening by returning ``False`` (``harness uci``
-    reports each depth and stops at its own limits)."""
+    reports each depth and stops at its own limits); an engine side's move comes from
+    ``player``, its process (``where``: the game and ply, for a fault's line)."""
+    if side.engine is not None:
+        if player is None or not isinstance(position, ChessPlaying):
+            raise HarnessError(f"side {side.label} is a UCI engine: it plays chess, with its "
+                               "process started")
+        found = player.move(position.board, engine_limit(budget.kind, budget.nodes, budget.depth,
+                                                         clock, budget.increment), where)
+        return Choice(found.move, found.score, found.depth, found.nodes, found.nodes,
+                      found.seconds, ENGINE)
     spec = side.spec
     switches = replace(side.switches, iterative_deepening=True)
     tree = position.tree()
@@ -249,9 +283,14 @@ class _Spent:
 
 
 def play_game(problem: Problem, sides: Sequence[Side], a_first: bool,
-              budget: Budget | tuple[Budget, Budget], rules: Rules = Rules()) -> Game:
+              budget: Budget | tuple[Budget, Budget], rules: Rules = Rules(),
+              players: Sequence[EnginePlayer | None] | None = None) -> Game:
     """Play the opening ``problem`` to its end, side A (``sides[0]``) moving first when
-    ``a_first``; ``budget``: both sides', or side A's and side B's."""
+    ``a_first``; ``budget``: both sides', or side A's and side B's; ``players``: the
+    engine sides' processes (``None``: started for this game)."""
+    if players is None:
+        with engine_players(sides) as started:
+            return play_game(problem, sides, a_first, budget, rules, started)
     budgets = budget if isinstance(budget, tuple) else (budget, budget)
     position = playing(problem)
     # A side with game options of its own (chess's killers from its profile) searches its
@@ -269,8 +308,10 @@ def play_game(problem: Problem, sides: Sequence[Side], a_first: bool,
             break
         side = order[position.mover]
         mine = own[side]
+        where = (f"at ply {position.plies + 1} of {problem.problem_id} "
+                 f"({'A' if a_first else 'B'} first)")
         choice = choose(position if mine is None else mine, sides[side], budgets[side],
-                        clocks[side])
+                        clocks[side], player=players[side], where=where)
         spent.add(side, choice)
         if budgets[side].kind == "time":
             clocks[side] += budgets[side].increment - choice.seconds
@@ -306,6 +347,22 @@ def _adjudicated(scores: list[tuple[int, int | None]], margin: int) -> Ending | 
 
 def play_pair(problem: Problem, sides: tuple[Side, Side], budget: Budget | tuple[Budget, Budget],
               rules: Rules = Rules()) -> tuple[Game, Game]:
-    """The opening played twice: side A first, then side B first."""
-    return (play_game(problem, sides, True, budget, rules),
-            play_game(problem, sides, False, budget, rules))
+    """The opening played twice: side A first, then side B first (an engine side's
+    process started once for the two)."""
+    with engine_players(sides) as players:
+        return (play_game(problem, sides, True, budget, rules, players),
+                play_game(problem, sides, False, budget, rules, players))
+
+
+@contextlib.contextmanager
+def engine_players(sides: Sequence[Side]) -> Iterator[list[EnginePlayer | None]]:
+    """A process for each engine side (``None`` for a variant's), ended on the way out."""
+    with contextlib.ExitStack() as stack:
+        players: list[EnginePlayer | None] = []
+        for side in sides:
+            player = None
+            if side.engine is not None:
+                player = EnginePlayer(side.engine, side.engine_timeout)
+                stack.callback(player.close)
+            players.append(player)
+        yield players

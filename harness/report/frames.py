@@ -27,6 +27,10 @@ from harness.results import UNKNOWN_FRAME
 NOT_ALGORITHMS = "times of two frames compare implementations, not algorithms"
 """Why a time is not compared across frames, said beside every such figure."""
 
+DIFFERENT_PROGRAMS = ("different programs: a UCI engine counts its own nodes (its quiescence "
+                      "included), so a time per node compares programs, not algorithms")
+"""Said beside a time per node of a UCI engine (frame ``engine``) next to the harness's."""
+
 
 def frames_text(values: Iterable[object]) -> str:
     """Some rows' frames in words: ``compiled``, ``compiled+python`` (several, in the

@@ -40,6 +40,18 @@ class TracePoint:
 
 
 @dataclass(frozen=True)
+class RungPoint:
+    """Side A against one rung of a calibration ladder."""
+
+    nodes: int
+    """The ladder engine's nodes a move."""
+    elo: float | None
+    """A's Elo against it (``None``: no pair; infinite: every game won or lost)."""
+    elo_error: float
+    """Half the width of its 95% interval; NaN where undefined."""
+
+
+@dataclass(frozen=True)
 class MatchPage:
     """What the page shows."""
 
@@ -54,6 +66,12 @@ class MatchPage:
     """The match pair by pair."""
     bounds: tuple[float, float]
     """The SPRT's LLR bounds."""
+    ladder: Sequence[RungPoint] = ()
+    """The calibration ladder's rungs (empty: no ladder)."""
+    ladder_engine: str = ""
+    """The ladder engine's name."""
+    placed: float | None = None
+    """The engine's nodes a move at which A scores even (``None``: not placed)."""
 
 
 def llr_chart(trace: Sequence[TracePoint], bounds: tuple[float, float]) -> Figure:
@@ -105,11 +123,46 @@ def elo_chart(trace: Sequence[TracePoint]) -> Figure:
         return fig
 
 
+def ladder_chart(page: MatchPage) -> Figure:
+    """A's Elo against each rung of the ladder, its 95% interval as a bar, on a logarithmic
+    axis of the engine's nodes a move, and where A scores even."""
+    with chart_style():
+        fig = figure(6.4, 3.4)
+        ax = fig.add_subplot()
+        style = variant_style(0)
+        shown = [(p.nodes, p.elo, p.elo_error if math.isfinite(p.elo_error) else 0.0)
+                 for p in page.ladder if p.elo is not None and math.isfinite(p.elo)]
+        ax.errorbar([n for n, _, _ in shown], [e for _, e, _ in shown],
+                    yerr=[w for _, _, w in shown],
+                    color=style["color"], marker=style["marker"], capsize=4,
+                    label=f"Elo of A against {page.ladder_engine}")
+        for point in page.ladder:
+            if point.elo is not None and not math.isfinite(point.elo):
+                ax.annotate("every game won" if point.elo > 0 else "every game lost",
+                            (point.nodes, 0), textcoords="offset points", xytext=(0, 8),
+                            ha="center", fontsize=8)
+        ax.axhline(0, color="#555555", linewidth=1)
+        if page.placed is not None:
+            ax.axvline(page.placed, color="#555555", linestyle="--", linewidth=1,
+                       label=f"A scores even: {page.placed:,.0f} nodes")
+        ax.set_xscale("log")
+        ax.set_xticks([p.nodes for p in page.ladder], [f"{p.nodes:,}" for p in page.ladder])
+        ax.set_xlabel(f"{page.ladder_engine}'s nodes a move (go nodes)")
+        ax.set_ylabel("Elo (A against the rung)")
+        ax.set_title("The calibration ladder")
+        ax.legend(loc="best")
+        return fig
+
+
 def write_match_report(out: Path, page: MatchPage) -> Path:
     """Write the charts and ``report.html`` into ``out``; the page's path."""
     figures = []
-    for name, title, fig in (("llr", "LLR after each pair", llr_chart(page.trace, page.bounds)),
-                             ("elo", "Elo with its 95% interval", elo_chart(page.trace))):
+    charts = [("llr", "LLR after each pair", llr_chart(page.trace, page.bounds)),
+              ("elo", "Elo with its 95% interval", elo_chart(page.trace))]
+    if page.ladder:
+        charts.append(("ladder", "The calibration ladder: A against each rung",
+                       ladder_chart(page)))
+    for name, title, fig in charts:
         save(fig, out / name)
         figures.append(PageFigure(name, title, png_source(png_bytes(fig))))
     html = render("match.html.j2", {"title": page.title, "page": page, "figures": figures})
