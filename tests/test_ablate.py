@@ -109,18 +109,25 @@ def test_each_configuration_ran_what_it_says(chess_ablation: tuple[Path, Result]
     assert run("bare+hash-move")["switches"]["tt_size"] == 2 ** 20   # with what it needs
 
 
+def interrupted_copy(out: Path, copy: Path, never_begun: str, begun: str, kept_rows: int) -> Path:
+    """A copy of the ablation ``out`` as an interruption leaves one: the configuration
+    ``never_begun`` missing, ``begun`` unfinished with its first ``kept_rows`` rows, no
+    ``ablation.csv``."""
+    shutil.copytree(out, copy)
+    shutil.rmtree(copy / never_begun)
+    info = json.loads((copy / begun / "run.json").read_text())
+    info["finished"] = None
+    (copy / begun / "run.json").write_text(json.dumps(info))
+    lines = (copy / begun / "results.csv").read_text().splitlines(keepends=True)
+    (copy / begun / "results.csv").write_text("".join(lines[:1 + kept_rows]))
+    (copy / "ablation.csv").unlink()
+    return copy
+
+
 def test_resume_finishes_what_is_missing(chess_ablation: tuple[Path, Result],
                                          tmp_path: Path) -> None:
     out, _ = chess_ablation
-    copy = tmp_path / "copy"
-    shutil.copytree(out, copy)
-    shutil.rmtree(copy / "no-killers")                     # never begun
-    info = json.loads((copy / "bare" / "run.json").read_text())
-    info["finished"] = None                                # begun, one problem kept
-    (copy / "bare" / "run.json").write_text(json.dumps(info))
-    lines = (copy / "bare" / "results.csv").read_text().splitlines(keepends=True)
-    (copy / "bare" / "results.csv").write_text("".join(lines[:2]))
-    (copy / "ablation.csv").unlink()
+    copy = interrupted_copy(out, tmp_path / "copy", "no-killers", "bare", 1)
     result = invoke("ablate", "--resume", str(copy), "--no-progress")
     assert result.exit_code == 0, result.output
     numbers = [c for c in ABLATION_COLUMNS if c not in ("time_s",)]

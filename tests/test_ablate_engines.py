@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import re
 import shlex
-import shutil
 import sys
 from pathlib import Path
 
@@ -25,6 +24,7 @@ from harness.errors import HarnessError
 from harness.report import charts
 from harness.run.profiles import BY_NAME
 from tests.fake_uci import FACTORS
+from tests.test_ablate import interrupted_copy
 
 FAKE = Path(__file__).with_name("fake_uci.py")
 
@@ -135,15 +135,7 @@ def test_each_configuration_is_a_run_of_the_engine_alone(
 
 def test_an_engine_ablation_resumes(fake_ablation: tuple[Path, Result], tmp_path: Path) -> None:
     out, _ = fake_ablation
-    copy = tmp_path / "copy"
-    shutil.copytree(out, copy)
-    shutil.rmtree(copy / "no-lmr")                         # never begun
-    info = json.loads((copy / "no-delta" / "run.json").read_text())
-    info["finished"] = None                                # begun, one problem kept
-    (copy / "no-delta" / "run.json").write_text(json.dumps(info))
-    lines = (copy / "no-delta" / "results.csv").read_text().splitlines(keepends=True)
-    (copy / "no-delta" / "results.csv").write_text("".join(lines[:3]))
-    (copy / "ablation.csv").unlink()
+    copy = interrupted_copy(out, tmp_path / "copy", "no-lmr", "no-delta", 2)
     result = invoke("ablate", "--resume", str(copy), "--no-progress")
     assert result.exit_code == 0, result.output + result.stderr
     numbers = ["configuration", "depth", "n", "nodes", "nodes_ratio", "solved"]
