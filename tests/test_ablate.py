@@ -109,6 +109,17 @@ def test_each_configuration_ran_what_it_says(chess_ablation: tuple[Path, Result]
     assert run("bare+hash-move")["switches"]["tt_size"] == 2 ** 20   # with what it needs
 
 
+def refused_in_one_line(result: Result, message: str, out: Path) -> None:
+    """An ablation refused as bad input: one line on stderr saying ``message``, exit 2, no
+    traceback, and no configuration begun in ``out``."""
+    everything = result.output + result.stderr
+    assert "Traceback" not in everything
+    assert result.exit_code == 2, everything
+    lines = [line for line in result.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1 and message in lines[0], result.stderr
+    assert not (out / "base").exists()
+
+
 def interrupted_copy(out: Path, copy: Path, never_begun: str, begun: str, kept_rows: int) -> Path:
     """A copy of the ablation ``out`` as an interruption leaves one: the configuration
     ``never_begun`` missing, ``begun`` unfinished with its first ``kept_rows`` rows, no
@@ -184,13 +195,7 @@ def test_bad_input_is_one_line(args: list[str], message: str, inputs: Path,
     problems = [] if any(a in ("--resume", "--problems") for a in args) else [
         "--suite", str(inputs / "wac3.epd")]
     out = [] if "--resume" in args else ["--out", str(tmp_path / "out")]
-    result = invoke("ablate", *problems, *given, *out)
-    everything = result.output + result.stderr
-    assert "Traceback" not in everything
-    assert result.exit_code == 2, everything
-    lines = [line for line in result.stderr.splitlines() if line.strip()]
-    assert len(lines) == 1 and message in lines[0], result.stderr
-    assert not (tmp_path / "out" / "base").exists()
+    refused_in_one_line(invoke("ablate", *problems, *given, *out), message, tmp_path / "out")
 
 
 def test_no_problems_is_one_line(tmp_path: Path) -> None:

@@ -128,6 +128,17 @@ def parse_only(text: str) -> tuple[str, ...]:
     return names
 
 
+def check_sample(config: AblationConfig, give: str) -> None:
+    """Refuse depths no search can run, a limit below 1 and no problems (``give``: what
+    to name instead, in the one line)."""
+    for depth in config.depths or ():
+        check_depth(depth)
+    if config.limit is not None and config.limit < 1:
+        raise HarnessError(f"--limit {config.limit}: needs at least 1")
+    if not config.problems:
+        raise HarnessError(f"nothing to search: give {give}")
+
+
 def plan_ablation(config: AblationConfig) -> list[Planned]:
     """Every configuration of the ablation, checked before anything is searched."""
     if config.engine:
@@ -139,12 +150,7 @@ def plan_ablation(config: AblationConfig) -> list[Planned]:
     specs = parse_variants(config.variant)
     if len(specs) != 1:
         raise HarnessError(f"--variant {config.variant!r}: an ablation searches with one variant")
-    for depth in config.depths or ():
-        check_depth(depth)
-    if config.limit is not None and config.limit < 1:
-        raise HarnessError(f"--limit {config.limit}: needs at least 1")
-    if not config.problems:
-        raise HarnessError("nothing to search: give --problems GAME:SPEC (or --suite EPD)")
+    check_sample(config, "--problems GAME:SPEC (or --suite EPD)")
     chosen = _chosen(profile, config.only)
     games = {text: _game_of(text, profile) for text in config.problems}
     base = profile.configuration
@@ -187,12 +193,7 @@ def _plan_engine(config: AblationConfig) -> list[Planned]:
     if config.from_bare:
         raise HarnessError("--from-bare adds enhancements to the profile's bare base; an "
                            "engine's ablation switches each feature off its base alone")
-    for depth in config.depths or ():
-        check_depth(depth)
-    if config.limit is not None and config.limit < 1:
-        raise HarnessError(f"--limit {config.limit}: needs at least 1")
-    if not config.problems:
-        raise HarnessError("nothing to search: give --suite EPD (or --problems chess:SPEC)")
+    check_sample(config, "--suite EPD (or --problems chess:SPEC)")
     unused = find_profile(config.profile).configuration
     return [Planned(item.arm, unused, item.engine)
             for item in plan_engine_ablation(config.engine, config.problems, config.only).arms]

@@ -596,17 +596,14 @@ class Search:
                 c.cutoffs += 1
             if best is not None:
                 self.tree.cutoff(best, depth)
-                if self.refutations:
-                    self._line = (best, lines[ply].get(best))
         elif value <= alpha:
             c.fail_lows += 1
             c.all_nodes += 1
-            if best is not None and self.refutations:
-                self._line = (best, lines[ply].get(best))
         else:
             c.pv_nodes += 1
-            if best is not None:
-                self._line = (best, lines[ply].get(best))
+        # An exact node keeps its line (the PV); with refutation tables every node does.
+        if best is not None and (self.refutations or alpha < value < beta):
+            self._line = (best, lines[ply].get(best))
         if self.table is not None:
             self.table.store(self._key(), depth, alpha, beta, value, best)
         self.best_move = best

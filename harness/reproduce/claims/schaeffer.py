@@ -113,14 +113,15 @@ class Combination:
 
     def run(self, depth: int, tt_size: int) -> Run:
         """Its search to ``depth``: the variant, the frame's switches and chess's ordering."""
-        on = self.search().on
+        search = self.search()
+        on = search.on
         inner = "pvs" if "minimal-window" in on else "alphabeta"
         variant = f"aspiration:inner={inner},window={WINDOW}" if "aspiration" in on else inner
         switches = Switches(tt_size=tt_size if "table" in on else 0,
                             iterative_deepening="deepening" in on,
                             refutations="refutations" in on)
         ordering = Ordering(mvv_lva=True, killers="killers" in on, history="history" in on)
-        return Run(self.search().label, variant, depth, switches, ordering)
+        return Run(search.label, variant, depth, switches, ordering)
 
 
 EVERY = tuple(Combination.of(c) for k in range(len(ENHANCEMENTS) + 1)
@@ -135,10 +136,9 @@ def needed() -> list[Combination]:
     """The combinations the checks read: bare, all seven, table + history (with and
     without deepening), each other enhancement added to them, and all seven without each
     (the reductions each loses, reported)."""
-    found = [BARE, ALL, TH, THI, *(Combination.of((*PAIR, e)) for e in OTHERS),
-             *(Combination.of((*PAIR, "deepening", e)) for e in OTHERS_WITH_DEEPENING),
-             *(Combination(ALL.on - {e}) for e in ENHANCEMENTS)]
-    return found
+    return [BARE, ALL, TH, THI, *(Combination.of((*PAIR, e)) for e in OTHERS),
+            *(Combination.of((*PAIR, "deepening", e)) for e in OTHERS_WITH_DEEPENING),
+            *(Combination(ALL.on - {e}) for e in ENHANCEMENTS)]
 
 
 def unique_searches(combinations: Iterable[Combination]) -> list[Combination]:
