@@ -152,6 +152,7 @@ def test_an_installed_package_finds_its_own_suites(built: Built, tmp_path: Path)
     assert found["suites"] == {"bench.epd": [str(positions / "bench.epd"), 40],
                                "perft.epd": [str(positions / "perft.epd"), 6],
                                "plaat-confirm.epd": [str(positions / "plaat-confirm.epd"), 330],
+                               "pvs-modern-confirm.epd": [str(positions / "pvs-modern-confirm.epd"), 500],
                                "schaeffer-confirm.epd": [str(positions / "schaeffer-confirm.epd"), 60],
                                "selfplay-confirm.epd": [str(positions / "selfplay-confirm.epd"), 450],
                                "selfplay-explore.epd": [str(positions / "selfplay-explore.epd"), 60]}

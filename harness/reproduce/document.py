@@ -421,6 +421,9 @@ SCALE_WORDS: dict[tuple[str, ...], Callable[[Scale], str]] = {
         f"Schaeffer's enhancements: {s.schaeffer[0]} chess positions explored, every "
         f"combination to depth {s.schaeffer[1]}, the searches the checks read to depth "
         f"{s.schaeffer[2]}"),
+    ("pvs_modern",): lambda s: (
+        f"the PVS article on the modern profile: {s.pvs_modern[0]} chess positions explored, "
+        f"every depth from 6 to {s.pvs_modern[1]}"),
     ("seeds",): lambda s: "tree seeds: " + listed(f"{name} {seed}" for name, seed in s.seeds),
 }
 """The scale in words, a line per part of the reproduction, keyed by the fields of

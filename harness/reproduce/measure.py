@@ -71,8 +71,8 @@ class Scale:
     best_first_trees: int = 1
     """The SSS* claims: trees per shape, ordering and value model."""
     seeds: tuple[tuple[str, int], ...] = (("games", 11), ("knuth-moore", 1), ("pearl", 6),
-                                          ("plaat-sss", 5), ("schaeffer", 41), ("stockman", 4),
-                                          ("sweep", 3))
+                                          ("plaat-sss", 5), ("pvs-modern", 45), ("schaeffer", 41),
+                                          ("stockman", 4), ("sweep", 3))
     """The synthetic datasets' tree seeds, by name in sorted order (each claim's rules name
     them per phase: :mod:`harness.reproduce.phases`); these are the exploration's."""
     games: tuple[tuple[str, int, int, int], ...] = ()
@@ -84,6 +84,11 @@ class Scale:
     """Schaeffer's claim (:mod:`harness.reproduce.claims.schaeffer`): the exploration's
     positions, the deepest depth of the full factorial of the seven enhancements, and the
     deepest depth (the searches the checks read only, beyond the factorial)."""
+
+    pvs_modern: tuple[int, int] = (3, 7)
+    """The PVS article on the modern profile (:mod:`harness.reproduce.claims.pvs_modern`):
+    the exploration's positions and the deepest depth (every depth from the rules' first
+    to it is an iterative-deepening search of its own)."""
 
     def seed_of(self, dataset: str) -> int:
         """The tree seed of a synthetic dataset."""
@@ -102,7 +107,7 @@ FULL = Scale(km_max_leaves=2_000_000, km_branchings=(2, 3, 4, 5, 6, 8, 10), km_t
              pearl=((3, 13), (5, 9)), pearl_trees=144, sweep_branching=8, sweep_depth=6,
              sweep_trees=40, chess_positions=30, chess_depth=4, tt_size=1 << 20,
              connect4=(("Test_L3_R1", 1000), ("Test_L2_R1", 1000), ("Test_L1_R1", 1000)),
-             best_first_trees=6, schaeffer=(30, 6, 8),
+             best_first_trees=6, schaeffer=(30, 6, 8), pvs_modern=(30, 12),
              games=(("chess", 470, 3, 6), ("othello", 128, 6, 10), ("checkers", 552, 10, 13),
                     ("synthetic", 100, 3, 7), ("synthetic-random", 100, 3, 7)))
 """The full scale: about 20 minutes on two cores (docs/reproduce.md has its table).
@@ -301,12 +306,14 @@ def chess_suite(named: str | None = None) -> Path | None:
     return None
 
 
-def chess_positions(path: Path, first: int, count: int) -> list[Problem]:
+def chess_positions(path: Path, first: int, count: int, options: str = "") -> list[Problem]:
     """The suite's positions ``first`` (from 1) to ``first + count - 1`` (fewer when the
-    suite ends first); malformed lines are skipped."""
+    suite ends first), with the chess ``options`` (``killers=1,repetition=1``; empty: the
+    game's defaults); malformed lines are skipped."""
+    spec = f"chess:{path}" + (f",{options}" if options else "")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        return list(load_problems(f"chess:{path}", skip_invalid=True).problems[first - 1:first - 1 + count])
+        return list(load_problems(spec, skip_invalid=True).problems[first - 1:first - 1 + count])
 
 
 def _chess_jobs(pairs: Iterable[tuple[str, str]], scale: Scale, suite: Path | None,

@@ -29,6 +29,8 @@ from pathlib import Path
 from typing import Any
 
 from harness.errors import HarnessError
+from harness.games.base import Problem
+from harness.games.chess.suite_files import find_suite
 from harness.reproduce.analysis import ClaimInfo
 from harness.reproduce.measure import Scale, chess_positions
 from harness.reproduce.provenance import uncommitted
@@ -48,10 +50,12 @@ PHASE_RULE = (
     "is, or the same data were measured under another rules version.")
 """The report's words on phases."""
 
-SEEDED = ("knuth-moore", "pearl", "sweep", "stockman", "plaat-sss", "games", "schaeffer")
+SEEDED = ("knuth-moore", "pearl", "sweep", "stockman", "plaat-sss", "games", "schaeffer",
+          "pvs-modern")
 """The seeded datasets, each named by its seed (``games``: Plaat et al.'s three games,
-whose seed names their position files and synthetic trees; ``schaeffer``: claim 13's
-chess positions)."""
+whose seed names their position files and synthetic trees; ``schaeffer`` and
+``pvs-modern``: claims 13's and 14's chess positions, a suite and a range each phase
+names beside its seed: :func:`seeded_positions`)."""
 
 
 @dataclass(frozen=True)
@@ -228,3 +232,30 @@ def phase_of(rules: Rules | None, phase: str, changed: bool | None = None) -> Ph
                                     f"the confirmation run {run.run} of {run.date} under rules "
                                     f"version {run.version}; version {rules.version} came after")
     return PhaseOf(CONFIRM)
+
+
+def seeded_phase(rules: Rules, key: str, seed: int) -> tuple[str, Mapping[str, Any]]:
+    """The phase whose data for the seeded dataset ``key`` have ``seed``, and those data
+    (a chess suite's name and a range of its positions, beside the seed)."""
+    for phase in PHASES:
+        found: Mapping[str, Any] | None = (data_of(rules, phase) or {}).get(key)
+        if found is not None and int(found["seed"]) == seed:
+            return phase, found
+    raise HarnessError(f"{rules.path}: no phase's {key} data have seed {seed}")
+
+
+def seeded_positions(rules: Rules, key: str, scale: Scale, explored: int,
+                     options: str = "") -> list[Problem]:
+    """The chess positions of the seeded dataset ``key`` in the scale's phase (its seed
+    says which): the exploration's first ``explored``, the confirmation's whole range;
+    with the chess ``options``. Fewer than the rules name is one line."""
+    phase, data = seeded_phase(rules, key, scale.seed_of(key))
+    first, last = (int(x) for x in data["positions"])
+    count = last - first + 1
+    if phase == EXPLORE:
+        count = min(count, explored)
+    found = chess_positions(find_suite(str(data["suite"])), first, count, options)
+    if len(found) < count:
+        raise HarnessError(f"{rules.path}: {data['suite']} holds {len(found)} of the {phase} "
+                           f"positions {first}-{first + count - 1} the rules name")
+    return found

@@ -29,7 +29,9 @@ Two methods, recorded in a check's ``power`` as ``method``:
   every check, whatever method its rules were registered with. A check that no affordable
   sample brings to :data:`TARGET` (its assumed truth outside its band, say) is a finding,
   not a failure: its ``power.unreachable`` says so, and why, before the data, and the check
-  stays in the verdict with its chance shown.
+  stays in the verdict with its chance shown. Estimates a reachable band needs more
+  problems for than the confirmation can afford are named in ``power.below_target`` with
+  the reason, before data, and likewise stay in the verdict.
 """
 
 from __future__ import annotations
@@ -73,6 +75,9 @@ class Estimate:
     """Problems the confirmation measures it on."""
     assumed_truth: float | None = None
     """The true value the ``probability`` method assumes (``None``: :func:`default_truth`)."""
+    level: float = LEVEL
+    """The level of its intervals, the exploration's and the confirmation's (a claim that
+    corrects for multiplicity registers a higher one than :data:`LEVEL`)."""
 
     @property
     def explore_half_width(self) -> float:
@@ -90,11 +95,13 @@ class Estimate:
 
     def spread_at(self, n: int) -> float:
         """The estimate's standard deviation on ``n`` problems (the bootstrap's, from the
-        exploration interval's half-width at :data:`LEVEL`, shrunk as one over root n)."""
-        return self.explore_half_width * math.sqrt(self.explore_n / n) / _Z
+        exploration interval's half-width at its :attr:`level`, shrunk as one over root n)."""
+        return self.explore_half_width * math.sqrt(self.explore_n / n) / self.z
 
-
-_Z = NormalDist().inv_cdf(0.5 + LEVEL / 2)
+    @property
+    def z(self) -> float:
+        """The normal quantile of its intervals' :attr:`level`."""
+        return NormalDist().inv_cdf(0.5 + self.level / 2)
 
 
 def one_sided(band: Band) -> str:
@@ -144,7 +151,7 @@ def probability(estimate: Estimate, band: Band, n: int | None = None) -> float:
     around the truth, the interval the estimate plus and minus its expected half-width."""
     size = estimate.confirm_n if n is None else n
     spread = estimate.spread_at(size)
-    half = _Z * spread
+    half = estimate.z * spread
     truth = truth_of(estimate, band)
     if spread == 0:
         return 1.0 if band.low < truth < band.high else 0.0
@@ -207,11 +214,13 @@ def shown_beyond(estimate: Estimate, band: Band) -> float | None:
 
 
 def plan_of(estimates: Mapping[str, Mapping[str, Any]]) -> list[Estimate]:
-    """The estimates of a rules file's ``power.estimates``."""
+    """The estimates of a rules file's ``power.estimates`` (each at its ``level``, by
+    default :data:`LEVEL`)."""
     return [Estimate(label, int(found["explore_n"]),
                      (float(found["explore_interval"][0]), float(found["explore_interval"][1])),
                      int(found["confirm_n"]),
-                     None if found.get("assumed_truth") is None else float(found["assumed_truth"]))
+                     None if found.get("assumed_truth") is None else float(found["assumed_truth"]),
+                     float(found.get("level", LEVEL)))
             for label, found in estimates.items()]
 
 
@@ -266,4 +275,8 @@ def describe(power: Mapping[str, Any] | None, band: Band | None = None) -> str:
         parts.append(f"truth assumed: {power['assumed']}")
     if power.get("unreachable"):
         parts.append(f"unreachable, as the rules say before data: {power['unreachable']}")
+    short = power.get("below_target")
+    if short:
+        parts.append(f"below {TARGET:.0%} at the sample afforded, as the rules say before data "
+                     f"({', '.join(short['estimates'])}): {short['reason']}")
     return "; ".join(parts)

@@ -18,6 +18,7 @@ from harness.reproduce.claims import (
     plaat_sss,
     pons,
     pvs_article,
+    pvs_modern,
     schaeffer,
     stockman,
     three_games_report,
@@ -38,6 +39,7 @@ CLAIMS: tuple[ClaimInfo, ...] = (
     plaat_sss.CLAIM,
     three_games_report.CLAIM,
     schaeffer.CLAIM,
+    pvs_modern.CLAIM,
 )
 """The claims, in report order (a claim's number is its place here)."""
 

@@ -32,7 +32,6 @@ from matplotlib.figure import Figure
 
 from harness.errors import HarnessError
 from harness.games.base import Problem
-from harness.games.chess.suite_files import find_suite
 from harness.games.chess.tree import Ordering
 from harness.report import charts
 from harness.reproduce import rules
@@ -43,7 +42,8 @@ from harness.reproduce.analysis import (
     percentile_interval,
     resampled_sums,
 )
-from harness.reproduce.measure import Job, Run, Scale, chess_positions
+from harness.reproduce.measure import Job, Run, Scale
+from harness.reproduce.phases import seeded_phase, seeded_positions
 from harness.reproduce.rules import Bootstrap
 from harness.reproduce.verdicts import Check, interval_check, verdict_with_extensions
 from harness.search.run import Switches
@@ -155,26 +155,13 @@ def unique_searches(combinations: Iterable[Combination]) -> list[Combination]:
 
 def phase_data(seed: int) -> tuple[str, Mapping[str, Any]]:
     """The phase and the data its rules name whose seed is ``seed``."""
-    for phase in ("explore", "confirm"):
-        found: Mapping[str, Any] | None = (RULES.rules["phases"].get(phase) or {}).get(KEY)
-        if found is not None and int(found["seed"]) == seed:
-            return phase, found
-    raise HarnessError(f"{RULES.path}: no phase's {KEY} data have seed {seed}")
+    return seeded_phase(RULES, KEY, seed)
 
 
 def positions(scale: Scale) -> list[Problem]:
     """The phase's positions: the exploration's first ones (as many as the sample names),
     the confirmation's whole range."""
-    phase, data = phase_data(scale.seed_of(KEY))
-    first, last = (int(x) for x in data["positions"])
-    count = last - first + 1
-    if phase == "explore":
-        count = min(count, scale.schaeffer[0])
-    found = chess_positions(find_suite(str(data["suite"])), first, count)
-    if len(found) < count:
-        raise HarnessError(f"{RULES.path}: {data['suite']} holds {len(found)} of the {phase} "
-                           f"positions {first}-{first + count - 1} the rules name")
-    return found
+    return seeded_positions(RULES, KEY, scale, scale.schaeffer[0])
 
 
 def depths_of(scale: Scale) -> tuple[range, range]:
