@@ -180,15 +180,21 @@ def ratio_summary(a: Sequence[float] | np.ndarray, b: Sequence[float] | np.ndarr
                   boot: Bootstrap) -> dict[str, float]:
     """Geometric mean of per-problem ratios ``b / a``, its bootstrap interval (``boot``:
     a claim's registered level, resamples and seed), wins / ties / losses for B and the
-    exact sign test (see :mod:`harness.report.stats`)."""
+    exact sign test (see :mod:`harness.report.stats`); beside them, never judged, the two
+    other ways to average the problems (the robustness line of :func:`ratio_text`): the
+    ratio of the totals (``totals``, where the largest problems weigh most) and the median
+    of the per-problem ratios (``median``)."""
     first = np.asarray(a, dtype=np.float64)
     second = np.asarray(b, dtype=np.float64)
     ratios = stats.ratios(first, second)
     low, high = stats.bootstrap_interval(ratios, boot.seed, boot.resamples, boot.level)
     wins, ties, losses = stats.wins_ties_losses(first, second)
+    total = float(first.sum())
     return {"ratio": stats.geometric_mean(ratios), "low": low, "high": high, "n": float(len(ratios)),
             "fewer": float(wins), "equal": float(ties), "more": float(losses),
-            "sign_p": stats.sign_test(wins, losses), "level": boot.level}
+            "sign_p": stats.sign_test(wins, losses), "level": boot.level,
+            "totals": float(second.sum()) / total if total > 0 else math.nan,
+            "median": float(np.median(ratios)) if len(ratios) else math.nan}
 
 
 def pair_ratio(frame: pd.DataFrame, a: str, b: str, boot: Bootstrap,

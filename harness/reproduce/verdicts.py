@@ -346,7 +346,11 @@ def pct(value: float) -> str:
 def ratio_text(r: Mapping[str, float]) -> str:
     """A ratio summary (:func:`harness.reproduce.analysis.ratio_summary`) in words."""
     level = f"{r['level']:.0%} interval" if "level" in r else "interval"
-    return f"{r['ratio']:.4f} ({level} {r['low']:.4f} to {r['high']:.4f}, n = {r['n']:.0f})"
+    text = f"{r['ratio']:.4f} ({level} {r['low']:.4f} to {r['high']:.4f}, n = {r['n']:.0f})"
+    if "totals" in r and "median" in r:       # the robustness line: shown, never judged
+        text += (f"; ratio of totals {r['totals']:.4f}, median ratio {r['median']:.4f} "
+                 "(not judged)")
+    return text
 
 
 GENERAL_RULES = (
@@ -380,7 +384,10 @@ GENERAL_RULES = (
 
 STATISTICS_RULE = (
     "Ratios are geometric means of per-problem ratios B/A with a paired percentile "
-    "bootstrap interval; rates (a ratio of totals) and means are bootstrapped over problems "
+    "bootstrap interval, unless a claim's rules name another statistic; beside a geometric "
+    "mean the ratio of the totals and the median of the per-problem ratios are shown, not "
+    "judged (a robustness line: where they disagree, the averaging decides); rates (a "
+    "ratio of totals) and means are bootstrapped over problems "
     "the same way, and so is Pearl's estimator over trees. The level, the resamples and the "
     "seed (numpy PCG64) are each claim's rules'. On chess, nodes are total nodes: search "
     "nodes plus quiescence nodes.")
