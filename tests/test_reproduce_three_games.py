@@ -5,6 +5,7 @@ same, and each check reachable both ways."""
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import pandas as pd
@@ -308,3 +309,25 @@ def test_chess_is_not_measured_without_its_suites(monkeypatch: pytest.MonkeyPatc
     explore = tg.RULES.rules["phases"]["explore"]["games"]
     assert tg.problems_of("chess", explore, 5, 3) == []
     assert len(tg.problems_of("othello", explore, 2, 3)) == 2
+
+
+def test_chess_is_reported_per_game_phase_from_the_kept_run() -> None:
+    """The kept confirmation of rules v3: openings' passes per iteration at depth 6 are what
+    a plain recomputation from the kept rows and the suites' c0 gives (11.09, the third
+    referee reading's 11.1), and the middle game's and endgame's are far fewer."""
+    from harness.reproduce.claims.three_games import phase_numbers
+    from harness.reproduce.measure import game_phases
+
+    kept = Path(__file__).resolve().parents[1] / "docs/reproduction/2026-11-28/data/three-games.csv.gz"
+    rows = pd.read_csv(kept, low_memory=False, dtype={"problem_id": str})
+    chess = rows[(rows["set"] == "chess") & (rows["config"] == "MT")]
+    found = phase_numbers(chess, [6])
+    mtd = chess[(chess["variant"] == "mtdf") & (chess["depth"] == 6)]
+    phase = mtd["problem_id"].map(game_phases("selfplay-confirm.epd", "plaat-confirm.epd"))
+    expected = ((mtd["passes"] - mtd["first_passes"]) / 5).groupby(phase).mean()
+    assert set(found) == {"opening", "middle", "endgame"}
+    for name, at in found.items():
+        assert at["6"]["passes"] == pytest.approx(expected[name])
+        assert at["6"]["positions"] == int((phase == name).sum())
+    assert found["opening"]["6"]["passes"] == pytest.approx(11.09, abs=0.005)
+    assert found["opening"]["6"]["passes"] > 1.7 * found["middle"]["6"]["passes"]

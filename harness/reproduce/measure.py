@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import warnings
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -314,6 +315,22 @@ def chess_positions(path: Path, first: int, count: int, options: str = "") -> li
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         return list(load_problems(spec, skip_invalid=True).problems[first - 1:first - 1 + count])
+
+
+GAME_PHASES = ("opening", "middle", "endgame")
+"""The game phases of the self-play suites' positions (each position's ``c0`` says which)."""
+
+
+def game_phases(*suites: str) -> dict[str, str]:
+    """Each position's game phase by its id, from the ``c0`` of the suites named (found by
+    :func:`find_suite`; ``opening: game 1, ply 12``); positions that say none are absent."""
+    found: dict[str, str] = {}
+    for suite in suites:
+        for line in find_suite(suite).read_text(encoding="utf-8").splitlines():
+            ident, phase = re.search(r'\bid "([^"]+)"', line), re.search(r'\bc0 "(\w+):', line)
+            if ident and phase:
+                found[ident.group(1)] = phase.group(1)
+    return found
 
 
 def _chess_jobs(pairs: Iterable[tuple[str, str]], scale: Scale, suite: Path | None,

@@ -17,10 +17,8 @@ did not choose are shown, not judged (:func:`robustness`).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from dataclasses import replace
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -29,7 +27,6 @@ from matplotlib.figure import Figure
 
 from harness.errors import HarnessError
 from harness.games.base import Problem
-from harness.games.chess.suite_files import find_suite
 from harness.report import charts, stats
 from harness.reproduce import rules
 from harness.reproduce.analysis import (
@@ -42,7 +39,7 @@ from harness.reproduce.analysis import (
     wtl,
 )
 from harness.reproduce.claims.pvs_article import quiescence_share
-from harness.reproduce.measure import Job, Run, Scale
+from harness.reproduce.measure import GAME_PHASES, Job, Run, Scale, game_phases
 from harness.reproduce.phases import seeded_phase, seeded_positions
 from harness.reproduce.rules import Bootstrap
 from harness.reproduce.verdicts import Check, interval_check, pct, ratio_text, verdict_of
@@ -66,10 +63,6 @@ FIRST_DEPTH = int(RULES.parameters["first_depth"])
 
 VARIANTS = ("alphabeta", "pvs")
 """Alpha-beta, the reference, and PVS."""
-
-GAME_PHASES = ("opening", "middle", "endgame")
-"""The game phases of the self-play suites' positions (their ``c0`` says which)."""
-
 
 def chess_options() -> str:
     """The profile's chess options as a problem set's text (``killers=1,history=1,...``)."""
@@ -110,17 +103,6 @@ def move_fail_highs(part: pd.DataFrame) -> pd.Series:
     """Fail-highs a searched move caused: all of them but the null move's and reverse
     futility's cut-offs, which return before any move is searched."""
     return part["fail_highs"] - part["null_cutoffs"] - part["reverse_futility_cutoffs"]
-
-
-def game_phases(suite: str) -> dict[str, str]:
-    """Each position's game phase by its id, from the suite's ``c0`` (``opening: ...``);
-    empty when the suite says none."""
-    found: dict[str, str] = {}
-    for line in Path(find_suite(suite)).read_text(encoding="utf-8").splitlines():
-        ident, phase = re.search(r'\bid "([^"]+)"', line), re.search(r'\bc0 "(\w+):', line)
-        if ident and phase:
-            found[ident.group(1)] = phase.group(1)
-    return found
 
 
 def robustness(first: np.ndarray, moved: np.ndarray, totals: pd.DataFrame) -> dict[str, float]:

@@ -194,7 +194,19 @@ def _tables(numbers: Mapping[str, Any], boot: Bootstrap) -> list[tuple[str, list
              ["set", "depth", "leaves", "total nodes", "leaves, all six"], spreads),
             ("MTD(f) from the first guess v + e, no iterative deepening, relative to e = 0",
              ["set", "e", "total nodes ratio", f"{boot.level:.0%} interval", "leaves ratio",
-              "mean passes", "pass caps"], guesses)]
+              "mean passes", "pass caps"], guesses),
+            ("Chess per game phase and depth (not judged; odd and even depths are rows of their "
+             "own): MTD(f) / aspiration NegaScout (geometric means) and MTD(f)'s passes per "
+             "iteration after the first",
+             ["phase", "depth", "positions", "leaves ratio", "total nodes ratio", "passes"],
+             phase_rows(numbers))]
+
+
+def phase_rows(numbers: Mapping[str, Any]) -> list[list[str]]:
+    """The chess set's numbers per game phase and depth, as table rows (none without them)."""
+    found = numbers["sets"].get("chess", {}).get("game_phases", {})
+    return [[phase, depth, str(at["positions"]), fmt(at["leaves"], 4), fmt(at["effort"], 4),
+             fmt(at["passes"], 2)] for phase, depths in found.items() for depth, at in depths.items()]
 
 
 def setup_text(ctx: Context) -> str:
