@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import shlex
+import shutil
 import sys
 from pathlib import Path
 
@@ -351,6 +352,18 @@ def test_engines_lists_a_named_engine_with_its_options() -> None:
     assert "fake: Fake UCI 1.0" in result.output
     assert "option Hash spin default 1 [1, 128]" in result.output
     assert "option Style combo default 'Normal' (Normal | Risky)" in result.output
+    assert "ablate --engine: no feature it switches is known (known programs: " in result.output
+
+
+@pytest.mark.skipif(shutil.which("toga2") is None and not Path("/usr/games/toga2").exists(),
+                    reason="Toga II is not installed (apt-get install toga2)")
+def test_engines_says_which_features_ablate_can_switch() -> None:
+    """Toga II's records (harness/engines/features.py) as the listing says them."""
+    result = invoke("engines", "toga2")
+    assert result.exit_code == 0, result.output
+    assert ("ablate --engine switches null-move off with NullMove Pruning=Never (on: Always)"
+            in result.output)
+    assert "ablate --engine switches lmr off with History Pruning=false (on: true)" in result.output
 
 
 @pytest.mark.usefixtures("quick_start")
