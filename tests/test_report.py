@@ -16,7 +16,7 @@ import pytest
 from matplotlib.collections import PathCollection
 
 from harness.errors import HarnessError
-from harness.report import charts
+from harness.report import charts, counter_charts
 from harness.report.compare import compare
 from harness.report.page import (
     SUMMARY_COLUMNS,
@@ -78,7 +78,7 @@ def test_summary_table_is_per_suite_and_checks_the_baseline() -> None:
 def _figures(results: pd.DataFrame) -> dict[str, Any]:
     comparison = compare(results, "alphabeta", [], resamples=500)
     return {"relative": charts.relative_nodes_chart(comparison),
-            "rates": charts.rates_chart(results)}
+            "rates": counter_charts.rates_chart(results)}
 
 
 def test_charts_are_deterministic(run: RunOutput, tmp_path: Path) -> None:
@@ -109,11 +109,11 @@ def test_nodes_by_depth_draws_the_minimal_tree_only_when_known(run: RunOutput) -
 
 def test_charts_reject_bad_requests(run: RunOutput) -> None:
     with pytest.raises(HarnessError, match="depth 9"):
-        charts.rates_chart(run.results, depth=9)
+        counter_charts.rates_chart(run.results, depth=9)
     with pytest.raises(HarnessError):
-        charts.scatter_chart(run.results, "alphabeta", [])
+        counter_charts.scatter_chart(run.results, "alphabeta", [])
     with pytest.raises(HarnessError):
-        charts.scatter_chart(run.results, "alphabeta", ["nosuch"])
+        counter_charts.scatter_chart(run.results, "alphabeta", ["nosuch"])
 
 
 def test_report_is_self_contained_and_deterministic(run: RunOutput, tmp_path: Path) -> None:
@@ -233,9 +233,9 @@ def test_equal_series_stay_visible() -> None:
 
 def test_rates_and_scatter_are_per_set() -> None:
     results = _contrast()
-    rates = charts.rates_chart(results)
+    rates = counter_charts.rates_chart(results)
     assert len(rates.axes[0].patches) == 3 * 2      # a bar per variant and problem set
-    scatter = charts.scatter_chart(results, "alphabeta", ["b"])
+    scatter = counter_charts.scatter_chart(results, "alphabeta", ["b"])
     assert scatter.axes[0].get_title() == "b: B/A = 0.500 (ordering=0.9), 2.000\n(ordering=random)"
 
 
@@ -358,7 +358,7 @@ def test_log_axis_tick_labels_never_overlap(low: int, high: int) -> None:
     an axis overlap as drawn (before, ``5000 10000 20000 50000`` ran into each other)."""
     base = [int(n) for n in np.geomspace(low, high, 8)]
     variants = {f"v{k}": [int(n * (0.7 + 0.1 * k)) for n in base] for k in range(6)}
-    fig = charts.scatter_chart(frame({"alphabeta": base, **variants}), "alphabeta", list(variants))
+    fig = counter_charts.scatter_chart(frame({"alphabeta": base, **variants}), "alphabeta", list(variants))
     renderer = fig.canvas.get_renderer()
     axes = _shown_tick_labels(fig)
     assert len(axes) == 12

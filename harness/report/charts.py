@@ -22,14 +22,12 @@ from matplotlib.axes import Axes
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
-from matplotlib.patches import Patch
 from matplotlib.ticker import FuncFormatter, LogLocator, MaxNLocator, NullLocator
 from matplotlib.typing import RcKeyType
 
 from harness.errors import HarnessError
 from harness.files import write_whole, writing
-from harness.report import stats
-from harness.report.compare import Comparison, pair, variants_in
+from harness.report.compare import Comparison, variants_in
 from harness.report.summary import set_names
 
 STYLE: dict[RcKeyType, Any] = {
@@ -91,7 +89,7 @@ def variant_style(index: int) -> dict[str, str]:
             "linestyle": _LINESTYLES[(index // 10) % 4]}
 
 
-def _wrap(text: str, width: int = 60) -> str:
+def wrap(text: str, width: int = 60) -> str:
     """Break long labels (suite specs have no spaces) after commas or spaces."""
     lines: list[str] = []
     line = ""
@@ -104,7 +102,7 @@ def _wrap(text: str, width: int = 60) -> str:
     return "\n".join(lines)
 
 
-def _deepest(depths: pd.Series | Sequence[int], depth: int | None) -> int:
+def deepest_depth(depths: pd.Series | Sequence[int], depth: int | None) -> int:
     values = sorted({int(d) for d in depths})
     if not values:
         raise HarnessError("no results to chart")
@@ -136,7 +134,7 @@ def relative_nodes_chart(comparison: Comparison, depth: int | None = None) -> Fi
     across sets; rows are ordered by the first set's ratio, fewest nodes at the top.
     Ratios beyond :data:`OFF_SCALE` are arrows at the edge, labelled with their value."""
     table = comparison.table
-    _deepest(table["depth"], depth)  # refuses an empty table and a depth never compared
+    deepest_depth(table["depth"], depth)  # refuses an empty table and a depth never compared
     suites = [str(s) for s in pd.unique(table["suite"])]
     names = set_names(suites)
     panels: list[tuple[str, int, pd.DataFrame]] = []
@@ -160,7 +158,7 @@ def relative_nodes_chart(comparison: Comparison, depth: int | None = None) -> Fi
             n = int(part["n"].max()) if len(part) else 0
             depth_text = (f"each problem to its own depth (at most {shown})"
                           if suite in comparison.own_depth else f"depth {shown}")
-            ax.set_title(_wrap(f"{names.label(suite)}: {depth_text}, {n} problems", 45))
+            ax.set_title(wrap(f"{names.label(suite)}: {depth_text}, {n} problems", 45))
             ax.set_xlabel(f"nodes / {comparison.baseline} (log scale)")
             ax.grid(axis="y", visible=False)
         for k in range(len(panels), rows * cols):
@@ -170,14 +168,14 @@ def relative_nodes_chart(comparison: Comparison, depth: int | None = None) -> Fi
         ax.set_ylim(len(order) - 0.5, -0.5)  # the first set's fewest nodes at the top
         ax.set_xscale("log")
         ax.set_xlim(*limits)
-        _log_ticks(ax, "x")
+        log_ticks(ax, "x")
         grouping = ("; every problem set pooled" if comparison.pooled
                     else "; each problem set on its own" if len(panels) > 1 else "")
         width = int(11 * (1.8 + 4.3 * cols))  # characters of title font across the figure
-        title = _wrap(f"Nodes relative to {comparison.baseline} (B/A, geometric mean over "
+        title = wrap(f"Nodes relative to {comparison.baseline} (B/A, geometric mean over "
                       f"problems, {comparison.level:.0%} bootstrap interval){grouping}", width)
         if names.common:
-            title += "\n" + _wrap(f"every problem set: {names.common}", width)
+            title += "\n" + wrap(f"every problem set: {names.common}", width)
         fig.suptitle(title, fontsize=STYLE["axes.titlesize"])
         # proxies: a panel without significant (or hollow) points still explains both
         keys = [Line2D([], [], marker="o", linestyle="none", color=_INK),
@@ -251,7 +249,7 @@ def compact_number(value: float) -> str:
     return f"{value:.3g}"
 
 
-def _log_ticks(ax: Axes, axis: str) -> None:
+def log_ticks(ax: Axes, axis: str) -> None:
     """Compact numbers (:func:`compact_number`) on a log axis (call after setting its
     limits and the figure's size): evenly spaced round numbers over a narrow range, else
     the densest of 1-2-5, 1-3 and 1 per decade (then every other decade or fewer) whose
@@ -272,7 +270,7 @@ def _log_ticks(ax: Axes, axis: str) -> None:
     target.set_minor_locator(NullLocator())
 
 
-def _suites(results: pd.DataFrame, suite: str | None) -> list[str]:
+def suites_of(results: pd.DataFrame, suite: str | None) -> list[str]:
     suites = [str(s) for s in pd.unique(results["suite"])]
     if suite is None:
         return suites
@@ -304,7 +302,7 @@ def nodes_by_depth_chart(results: pd.DataFrame, suite: str | None = None,
     variants = variants_in(results)
     if counter not in results.columns:
         raise HarnessError(f"results have no column {counter!r}")
-    suites = _suites(results, suite)
+    suites = suites_of(results, suite)
     names = set_names(suites)
     minimal = has_minimal(results)
     with chart_style():
@@ -314,7 +312,7 @@ def nodes_by_depth_chart(results: pd.DataFrame, suite: str | None = None,
         for row, name in enumerate(suites):
             sub = rows[row][0]
             if len(suites) > 1 or len(name) > 20:
-                sub.suptitle(_wrap(f"problem set {names.label(name)}", 110),
+                sub.suptitle(wrap(f"problem set {names.label(name)}", 110),
                              fontsize=STYLE["axes.titlesize"])
             left, right = sub.subplots(1, 2)
             part = results[results["suite"] == name]
@@ -340,7 +338,7 @@ def nodes_by_depth_chart(results: pd.DataFrame, suite: str | None = None,
                 _plot_series(right, branching[variant], same_ebf.get(variant), variant, i)
             note = _equal_note(same, same_ebf)
             if note:
-                sub.supxlabel(_wrap(note, 150), fontsize=8, color="#333333")
+                sub.supxlabel(wrap(note, 150), fontsize=8, color="#333333")
             if minimal:
                 known = part.assign(minimal=pd.to_numeric(part["minimal_leaves"], errors="coerce"))
                 per_problem = known.groupby(["depth", "problem_id"], sort=True)["minimal"].first()
@@ -366,7 +364,7 @@ def nodes_by_depth_chart(results: pd.DataFrame, suite: str | None = None,
                            va="center", transform=right.transAxes, color="#555555")
                 right.set_yticks([])
         if names.common:
-            fig.suptitle(_wrap(f"every problem set: {names.common}", 110),
+            fig.suptitle(wrap(f"every problem set: {names.common}", 110),
                          fontsize=STYLE["axes.titlesize"])
         fig.legend(list(handles.values()), list(handles.keys()), loc="outside right upper",
                    title="variant")
@@ -429,158 +427,6 @@ def _branching(depths: np.ndarray, values: np.ndarray) -> tuple[list[int], list[
             xs.append(d)
             ys.append(by_depth[d] / before)
     return xs, ys
-
-
-_HATCHES = ("", "///", "...", "xxx", "\\\\\\", "ooo")
-"""Bar fills telling problem sets apart in the rates chart (colour stays the variant's)."""
-
-
-def rates_chart(results: pd.DataFrame, depth: int | None = None) -> Figure:
-    """Re-search rate (researches / zw_searches) and first-move fail-high rate
-    (fail_highs_first / fail_highs) per variant at ``depth`` (default: the deepest), one
-    bar per problem set (hatched differently), never pooled across sets."""
-    variants = variants_in(results)
-    for column in ("researches", "zw_searches", "fail_highs", "fail_highs_first"):
-        if column not in results.columns:
-            raise HarnessError(f"results have no column {column!r}")
-    depth = _deepest(results["depth"], depth)
-    part = results[results["depth"] == depth]
-    suites = _suites(part, None)
-    names = set_names(suites)
-    research: list[list[float]] = []
-    first: list[list[float]] = []
-    for suite in suites:
-        rows = part[part["suite"] == suite]
-        research.append([])
-        first.append([])
-        for variant in variants:
-            mine = rows[rows["variant"] == variant]
-            research[-1].append(stats.rate(mine["researches"], mine["zw_searches"]) * 100)
-            first[-1].append(stats.rate(mine["fail_highs_first"], mine["fail_highs"]) * 100)
-    count = len(suites)
-    height = 0.8 / count
-    with chart_style():
-        fig = figure(11.0, 1.6 + 0.3 * max(len(variants), 3) * (1 + 0.6 * (count - 1)))
-        left, right = fig.subplots(1, 2, sharey=True)
-        y = np.arange(len(variants))
-        colors = [variant_style(i)["color"] for i in range(len(variants))]
-        panels = (
-            (left, research, "re-searches per zero-window search (%)",
-             "Re-search rate", "no zero-window searches"),
-            (right, first, "fail-highs caused by the first move (%)",
-             "First-move fail-high rate", "no fail-highs"),
-        )
-        for ax, per_suite, label, title, missing in panels:
-            for k, values in enumerate(per_suite):
-                at = y + (k - (count - 1) / 2) * height
-                shown = [0.0 if math.isnan(v) else v for v in values]
-                ax.barh(at, shown, height=height * 0.92, color=colors, edgecolor="black",
-                        linewidth=0.4, hatch=_HATCHES[k % len(_HATCHES)])
-                for yi, v in zip(at, values, strict=True):
-                    if math.isnan(v):
-                        continue
-                    ax.annotate(f"{v:.1f}%", (v, yi), xytext=(3, 0), textcoords="offset points",
-                                va="center", fontsize=8 if count == 1 else 7)
-            for j in range(len(variants)):  # once per variant and panel, not once per set
-                gaps = [k for k in range(count) if math.isnan(per_suite[k][j])]
-                if gaps:
-                    which = "" if len(gaps) == count else " in " + ", ".join(
-                        names.label(suites[k]) for k in gaps)
-                    ax.annotate(f"n/a ({missing}{which})", (0, y[j]), xytext=(3, 0),
-                                textcoords="offset points", va="center", fontsize=8,
-                                color="#555555")
-            ax.set_xlabel(label)
-            ax.set_title(f"{title} at depth {depth}")
-            ax.grid(axis="y", visible=False)
-            finite = [v for values in per_suite for v in values if not math.isnan(v)]
-            ax.set_xlim(0, max([*finite, 1.0]) * 1.25 if ax is left else 112)
-        left.set_yticks(y, variants)
-        left.invert_yaxis()
-        if count > 1:
-            keys = [Patch(facecolor="white", edgecolor="black", hatch=_HATCHES[k % len(_HATCHES)])
-                    for k in range(count)]
-            title = "problem set" + (f" (all: {names.common})" if names.common else "")
-            fig.legend(keys, [_wrap(names.label(s), 70) for s in suites],
-                       loc="outside lower center", ncols=min(count, 3), title=_wrap(title, 110))
-    return fig
-
-
-def scatter_chart(results: pd.DataFrame, baseline: str, others: Sequence[str],
-                  depth: int | None = None, columns: int = 4) -> Figure:
-    """Per problem, baseline nodes (x) against each other variant's (y), log-log, with the
-    diagonal (points below it: the other variant searched fewer nodes); one panel per
-    other variant at ``depth`` (default: the deepest), points marked by suite."""
-    if not others:
-        raise HarnessError("scatter: no variant to compare with the baseline")
-    depth = _deepest(results["depth"], depth)
-    suites = [str(s) for s in pd.unique(results["suite"])]
-    names = set_names(suites)
-    cols = max(1, min(columns, len(others)))
-    rows = math.ceil(len(others) / cols)
-    with chart_style():
-        fig = figure(0.6 + 3.4 * cols, 0.8 + 3.3 * rows)
-        axes = fig.subplots(rows, cols, squeeze=False)
-        handles: dict[str, Any] = {}
-        for k, other in enumerate(others):
-            ax = axes[k // cols][k % cols]
-            paired = pair(results, baseline, other)
-            # an engine's search that timed out or crashed has no count: no point to draw
-            paired = paired[(paired["depth"] == depth)].dropna(subset=["nodes_a", "nodes_b"])
-            a = paired["nodes_a"].to_numpy(dtype=float)
-            b = paired["nodes_b"].to_numpy(dtype=float)
-            if len(paired) == 0:
-                ax.text(0.5, 0.5, "no problems in common", ha="center", va="center",
-                        transform=ax.transAxes)
-                ax.set_title(other)
-                continue
-            for s, name in enumerate(suites):
-                mask = (paired["suite"] == name).to_numpy()
-                if mask.any():
-                    style = variant_style(s)
-                    points = ax.scatter(np.maximum(a[mask], 1), np.maximum(b[mask], 1), s=16,
-                                        alpha=0.75, color=style["color"], marker=style["marker"],
-                                        linewidths=0)
-                    handles.setdefault(_wrap(names.label(name), 70), points)
-            bottom, top = _square_limits(np.concatenate([a, b]))
-            ax.plot([bottom, top], [bottom, top], color="black", linewidth=1, linestyle="--")
-            ax.set_xscale("log")
-            ax.set_yscale("log")
-            ax.set_xlim(bottom, top)
-            ax.set_ylim(bottom, top)
-            _log_ticks(ax, "x")
-            _log_ticks(ax, "y")
-            ax.set_aspect("equal", adjustable="box")
-            # B/A per problem set: a ratio over all of them would pool what they contrast
-            found = []
-            for name in suites:
-                mask = (paired["suite"] == name).to_numpy()
-                if mask.any():
-                    ratio = stats.geometric_mean_ratio(a[mask], b[mask])
-                    found.append(f"{ratio:.3f}" + (f" ({names.label(name)})" if len(suites) > 1
-                                                   else ""))
-            ax.set_title(_wrap(f"{other}: B/A = {', '.join(found)}", 42), fontsize=9)
-            ax.set_xlabel(f"nodes, {baseline} (A)")
-            ax.set_ylabel(f"nodes, {other} (B)")
-        for k in range(len(others), rows * cols):
-            axes[k // cols][k % cols].set_axis_off()
-        fig.suptitle(_wrap(f"Nodes per problem at depth {depth}: each variant against {baseline} "
-                           f"(log-log; below the diagonal: fewer nodes than {baseline})",
-                           12 + 28 * cols))
-        if len(suites) > 1:
-            title = "problem set" + (f" (all: {names.common})" if names.common else "")
-            fig.legend(list(handles.values()), list(handles.keys()), loc="outside lower center",
-                       title=_wrap(title, 12 + 28 * cols), ncols=min(len(suites), 3))
-    return fig
-
-
-def _square_limits(values: np.ndarray) -> tuple[float, float]:
-    """Log-axis limits around ``values`` with a margin, spanning at least a factor of 4."""
-    low = max(float(values.min()), 1.0) / 1.25
-    high = max(float(values.max()), 1.0) * 1.25
-    if high / low < 4:
-        middle = math.sqrt(high * low)
-        low, high = middle / 2, middle * 2
-    return low, high
 
 
 def files_of(path_without_suffix: str | Path) -> tuple[Path, Path]:

@@ -16,7 +16,7 @@ import pandas as pd
 from harness.errors import HarnessError
 from harness.files import write_whole
 from harness.lock import hold_folder
-from harness.report import charts, stats
+from harness.report import charts, counter_charts, stats
 from harness.report.answers import AnswerCheck, check_answers, load_rechecks
 from harness.report.compare import (
     TABLE_COLUMNS,
@@ -369,7 +369,8 @@ def write_comparison(results: pd.DataFrame, baseline: str, others: list[str], ou
     out_dir.mkdir(parents=True, exist_ok=True)
     table = out_dir / "compare.csv"
     write_whole(table, comparison.table.to_csv(index=False))
-    chart = charts.save(charts.scatter_chart(results, baseline, list(comparison.table["variant"].unique())),
+    others = list(comparison.table["variant"].unique())
+    chart = charts.save(counter_charts.scatter_chart(results, baseline, others),
                         out_dir / "compare_scatter")
     return ComparisonFiles(comparison, table, chart)
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import pandas as pd
 from matplotlib.figure import Figure
 
-from harness.report import charts
+from harness.report import charts, counter_charts
 from harness.report.compare import Comparison
 
 REPORT_CHARTS = ("relative_nodes", "nodes_by_depth", "rates", "scatter")
@@ -74,11 +74,11 @@ def choose_charts(results: pd.DataFrame, comparison: Comparison, baseline: str,
         drawn.append(PlannedChart("nodes_by_depth", "Nodes and effective branching factor by "
                                   "depth", lambda: charts.nodes_by_depth_chart(results)))
     drawn.append(PlannedChart("rates", "Re-search and first-move fail-high rates",
-                              lambda: charts.rates_chart(results)))
+                              lambda: counter_charts.rates_chart(results)))
     if others and single_problem(results):
         left_out.append("No per-problem scatter: each problem set has one problem, so its "
                         f"nodes against {baseline} are the ratios above.")
     elif others:
         drawn.append(PlannedChart("scatter", "Per-problem nodes against the baseline",
-                                  lambda: charts.scatter_chart(results, baseline, others)))
+                                  lambda: counter_charts.scatter_chart(results, baseline, others)))
     return ChartChoice(tuple(drawn), tuple(left_out))
