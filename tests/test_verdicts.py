@@ -579,3 +579,11 @@ def test_the_verdict_table_is_one_row_per_claim_with_its_first_real_sentence() -
                         "9 of 9 trees of the sample. |")
     assert lines[3] == ("| 2 | Pearl | 3 of 4 checks hold, 1 inconclusive | exploration: no rules file "
                         "names its data |  | short. |")
+
+
+def test_a_corrected_level_is_never_printed_as_100_percent() -> None:
+    from harness.reproduce.verdicts import level_text, ratio_text
+
+    assert level_text(0.95) == "95%" and level_text(0.996429) == "99.64%"
+    found = ratio_text({"ratio": 0.9, "low": 0.85, "high": 0.95, "n": 10.0, "level": 0.996429})
+    assert "99.64% interval" in found and "100%" not in found

@@ -49,6 +49,7 @@ from harness.reproduce.verdicts import (
     correctness_text,
     counts_text,
     extension_checks,
+    level_text,
     shared_outcomes,
     verdict_of,
 )
@@ -255,7 +256,7 @@ def _rules_section(doc: _Doc, claim: Claim, rules: Rules, mode: str) -> None:
     doc.para("**The harness's own choices.**")
     doc.items([*rules.choices,
                f"Intervals: {rules.rules['statistics'].get('interval', 'percentile bootstrap')}; "
-               f"{boot.level:.0%} level, {boot.resamples:,} resamples, numpy PCG64 seed {boot.seed}.",
+               f"{level_text(boot.level)} level, {boot.resamples:,} resamples, numpy PCG64 seed {boot.seed}.",
                *([f"Multiplicity: {rules.rules['statistics']['multiplicity']}."]
                  if rules.rules["statistics"].get("multiplicity") else []),
                *_data_items(record, rules, mode)])

@@ -343,9 +343,16 @@ def pct(value: float) -> str:
     return "n/a" if math.isnan(value) else f"{value * 100:.1f}%"
 
 
+def level_text(level: float) -> str:
+    """An interval's level as a percentage: ``95%``, or with the digits a corrected level
+    needs (``99.64%``, never a rounded ``100%``)."""
+    text = f"{level:.0%}"
+    return text if abs(float(text[:-1]) / 100 - level) < 1e-9 else f"{level:.2%}"
+
+
 def ratio_text(r: Mapping[str, float]) -> str:
     """A ratio summary (:func:`harness.reproduce.analysis.ratio_summary`) in words."""
-    level = f"{r['level']:.0%} interval" if "level" in r else "interval"
+    level = f"{level_text(r['level'])} interval" if "level" in r else "interval"
     text = f"{r['ratio']:.4f} ({level} {r['low']:.4f} to {r['high']:.4f}, n = {r['n']:.0f})"
     if "totals" in r and "median" in r:       # the robustness line: shown, never judged
         text += (f"; ratio of totals {r['totals']:.4f}, median ratio {r['median']:.4f} "
