@@ -131,3 +131,18 @@ def test_power_at_a_higher_level_needs_more_positions() -> None:
     needed_95, needed = power.needed_n(at_95, band), power.needed_n(corrected, band)
     assert needed_95 is not None and needed is not None and needed > needed_95
     assert power.probability(corrected, band) < power.probability(at_95, band)
+
+
+@pytest.mark.parametrize(("folder", "key"), [("2026-11-28-3", "pvs-modern"), ("2026-11-27-3", "pvs-article")])
+def test_the_kept_checks_are_what_the_judges_give_again(folder: str, key: str) -> None:
+    """Claims 4 and 14 judge the article's two sentences with one function: each kept
+    run's checks (statements and outcomes) are what it gives on the kept numbers."""
+    import json
+
+    from harness.reproduce.claims import pvs_article
+
+    kept = Path(__file__).resolve().parents[1] / "docs/reproduction" / folder / "claims.json"
+    claim = next(c for c in json.loads(kept.read_text())["claims"] if c["key"] == key)
+    judge = m.judge if key == "pvs-modern" else pvs_article.judge_pvs_article
+    assert [(c.statement, c.outcome) for c in judge(claim["numbers"])] == [
+        (c["statement"], c["outcome"]) for c in claim["checks"]]

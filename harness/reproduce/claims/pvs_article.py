@@ -58,16 +58,25 @@ def depth_jobs(scale: Scale, suite: Path) -> list[Job]:
 def judge_pvs_article(numbers: Mapping[str, Any]) -> list[Check]:
     """Claim 4: with the best ordering, ~90% first-move fail-highs and ~10% saved by PVS,
     at each depth, each the interval of its estimate against its band. All claim checks."""
-    first, saves = RULES.check("first-move"), RULES.check("saves")
+    return article_checks({depth: (found["fh_first_pvs_interval"], found["ratio"])
+                           for depth, found in numbers["depths"].items()}, RULES, BEST,
+                          "PVS's fail-highs")
+
+
+def article_checks(depths: Mapping[str, tuple[Mapping[str, float], Mapping[str, float]]],
+                   rules_of: rules.Rules, where: str, fail_highs: str) -> list[Check]:
+    """The article's two sentences at each depth, by the rules' ``first-move`` and
+    ``saves`` checks: the first-move rate (of ``fail_highs``) and PVS / alpha-beta total
+    nodes (claims 4 and 14; ``where``: the configuration or profile)."""
+    first, saves = rules_of.check("first-move"), rules_of.check("saves")
     checks = []
-    for depth, found in numbers["depths"].items():
-        rate, ratio = found["fh_first_pvs_interval"], found["ratio"]
+    for depth, (rate, ratio) in depths.items():
         checks += [
-            interval_check(f"depth {depth}, {BEST}: about 90% of PVS's fail-highs come from the "
+            interval_check(f"depth {depth}, {where}: about 90% of {fail_highs} come from the "
                            f"first move (rate in {first.band})", rate["low"], rate["high"],
                            first.band, f"{pct(rate['rate'])} (interval {pct(rate['low'])} to "
                            f"{pct(rate['high'])}, n = {rate['n']:.0f} positions)", first.kind),
-            interval_check(f"depth {depth}, {BEST}: PVS saves about 10% over alpha-beta (total "
+            interval_check(f"depth {depth}, {where}: PVS saves about 10% over alpha-beta (total "
                            f"nodes ratio in {saves.band})", ratio["low"], ratio["high"], saves.band,
                            ratio_text(ratio), saves.kind),
         ]

@@ -38,11 +38,11 @@ from harness.reproduce.analysis import (
     rate_summary,
     wtl,
 )
-from harness.reproduce.claims.pvs_article import quiescence_share
+from harness.reproduce.claims.pvs_article import article_checks, quiescence_share
 from harness.reproduce.measure import GAME_PHASES, Job, Run, Scale, game_phases
 from harness.reproduce.phases import seeded_phase, seeded_positions
 from harness.reproduce.rules import Bootstrap
-from harness.reproduce.verdicts import Check, interval_check, pct, ratio_text, verdict_of
+from harness.reproduce.verdicts import Check, pct, verdict_of
 from harness.run.profiles import find_profile
 from harness.search.run import Switches
 
@@ -185,21 +185,9 @@ def numbers_of(frame: pd.DataFrame, suite: str, boot: Bootstrap) -> dict[str, An
 def judge(numbers: Mapping[str, Any]) -> list[Check]:
     """Per depth: PVS's first-move rate of its move fail-highs, and its saving; each the
     interval of its estimate against its band."""
-    first, saves = RULES.check("first-move"), RULES.check("saves")
-    checks = []
-    for depth, found in numbers["depths"].items():
-        rate, ratio = found["first"], found["ratio"]
-        checks += [
-            interval_check(f"depth {depth}, modern profile: about 90% of PVS's fail-highs caused "
-                           f"by a move come from the first move (rate in {first.band})",
-                           rate["low"], rate["high"], first.band,
-                           f"{pct(rate['rate'])} (interval {pct(rate['low'])} to "
-                           f"{pct(rate['high'])}, n = {rate['n']:.0f} positions)", first.kind),
-            interval_check(f"depth {depth}, modern profile: PVS saves about 10% over alpha-beta "
-                           f"(total nodes ratio in {saves.band})", ratio["low"], ratio["high"],
-                           saves.band, ratio_text(ratio), saves.kind),
-        ]
-    return checks
+    return article_checks({depth: (found["first"], found["ratio"])
+                           for depth, found in numbers["depths"].items()}, RULES,
+                          "modern profile", "PVS's fail-highs caused by a move")
 
 
 def _row(depth: str, x: Mapping[str, Any]) -> list[str]:
