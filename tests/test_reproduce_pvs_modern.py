@@ -74,8 +74,8 @@ def test_a_fail_high_no_move_caused_is_left_out_of_the_rate() -> None:
     assert found["first"]["rate"] == pytest.approx(27 / 30)
     assert found["first_every"] == pytest.approx(27 / 60)
     assert found["ratio"]["ratio"] == pytest.approx(np.sqrt(0.9 * 0.75))     # geometric mean
-    assert found["ratio_totals"] == pytest.approx(390 / 500)
-    assert found["ratio_median"] == pytest.approx((0.9 + 0.75) / 2)
+    assert found["ratio"]["totals"] == pytest.approx(390 / 500)
+    assert found["ratio"]["median"] == pytest.approx((0.9 + 0.75) / 2)
     assert found["first_mean"] == pytest.approx(0.9) and found["first_median"] == pytest.approx(0.9)
 
 

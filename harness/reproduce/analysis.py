@@ -15,6 +15,7 @@ import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
+from harness.errors import HarnessError
 from harness.report import stats
 from harness.reproduce.measure import ORDERING_LEVELS, VALUE_MODELS, Job, Scale
 from harness.reproduce.rules import Bootstrap, Rules
@@ -156,6 +157,15 @@ def no_chess(ctx: Context, info: ClaimInfo) -> Section:
 
 # ---------------------------------------------------------------------------------------
 # Statistics on the rows
+
+
+def refuse_unfinished(rows: pd.DataFrame, where: str) -> None:
+    """Refuse, in one line naming ``where``, rows of which any search did not finish: a
+    stopped search is never a result."""
+    stopped = int((rows["status"] != "ok").sum())
+    if stopped:
+        raise HarnessError(f"{where}: {stopped} searches did not finish (a stopped search is "
+                           "never a result)")
 
 
 def _effort(frame: pd.DataFrame) -> pd.Series:

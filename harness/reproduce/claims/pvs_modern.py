@@ -12,7 +12,7 @@ and reverse futility's (static) cut-offs are fail-highs no move caused
 (the rate over every fail-high is shown beside it). Every depth is a check of its own;
 odd and even depths, and the positions' game phases (opening, middle game, endgame), are
 reported apart (:func:`phase_numbers`); beside each judged statistic the two the rules
-did not choose are shown, not judged (:func:`robustness`).
+did not choose are shown, not judged (:func:`depth_numbers`).
 """
 
 from __future__ import annotations
@@ -25,7 +25,6 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from harness.errors import HarnessError
 from harness.games.base import Problem
 from harness.report import charts, stats
 from harness.reproduce import rules
@@ -36,6 +35,7 @@ from harness.reproduce.analysis import (
     interval,
     pair_ratio,
     rate_summary,
+    refuse_unfinished,
     wtl,
 )
 from harness.reproduce.claims.pvs_article import article_checks, quiescence_share
@@ -105,38 +105,33 @@ def move_fail_highs(part: pd.DataFrame) -> pd.Series:
     return part["fail_highs"] - part["null_cutoffs"] - part["reverse_futility_cutoffs"]
 
 
-def robustness(first: np.ndarray, moved: np.ndarray, totals: pd.DataFrame) -> dict[str, float]:
-    """The statistics the rules did not choose, beside those they did: the mean and median
-    of the per-position first-move rates (the rate judged is of totals), and the ratio of
-    total nodes summed over positions and the median of per-position ratios (the ratio
-    judged is their geometric mean)."""
-    rates = first[moved > 0] / moved[moved > 0]
-    ratios = totals["pvs"] / totals["alphabeta"]
-    return {"first_mean": float(rates.mean()), "first_median": float(np.median(rates)),
-            "ratio_totals": float(totals["pvs"].sum() / totals["alphabeta"].sum()),
-            "ratio_median": float(ratios.median())}
+def node_totals(rows: pd.DataFrame) -> pd.DataFrame:
+    """Total nodes (nodes + qnodes) per position (rows) and variant (columns), over the
+    positions both variants searched."""
+    return rows.assign(total=rows["nodes"] + rows["qnodes"]).pivot_table(
+        index="problem_id", columns="variant", values="total", aggfunc="first").dropna()
 
 
 def depth_numbers(part: pd.DataFrame, boot: Bootstrap) -> dict[str, Any]:
     """At one depth: PVS's first-move rate of its move fail-highs (judged, a rate of totals
-    with its interval), the rate over every fail-high and alpha-beta's; PVS / alpha-beta
-    total nodes (judged, a geometric mean with its interval), on search and quiescence
-    nodes apart; the statistics not chosen; PVS's re-search rate."""
+    with its interval), beside it the mean and median of the per-position rates, the rate
+    over every fail-high and alpha-beta's; PVS / alpha-beta total nodes (judged, a
+    geometric mean with its interval; its ratio of totals and median ratio beside it, in
+    the same summary), on search and quiescence nodes apart; PVS's re-search rate."""
     pvs = part[part["variant"] == "pvs"].sort_values("problem_id")
     ab = part[part["variant"] == "alphabeta"]
     first, moved = (pvs["fail_highs_first"].to_numpy(float), move_fail_highs(pvs).to_numpy(float))
-    totals = part.assign(total=part["nodes"] + part["qnodes"]).pivot_table(
-        index="problem_id", columns="variant", values="total", aggfunc="first").dropna()
-    return {"positions": len(totals),
+    rates = first[moved > 0] / moved[moved > 0]
+    return {"positions": len(node_totals(part)),
             "first": rate_summary(first, moved, boot),
+            "first_mean": float(rates.mean()), "first_median": float(np.median(rates)),
             "first_every": stats.rate(pvs["fail_highs_first"], pvs["fail_highs"]),
             "first_alphabeta": stats.rate(ab["fail_highs_first"], move_fail_highs(ab)),
             "ratio": pair_ratio(part, "alphabeta", "pvs", boot),
             "ratio_nodes": pair_ratio(part, "alphabeta", "pvs", boot, "nodes")["ratio"],
             "ratio_qnodes": pair_ratio(part, "alphabeta", "pvs", boot, "qnodes")["ratio"],
             "quiescence_share": quiescence_share(part),
-            "research_rate": stats.rate(pvs["researches"], pvs["zw_searches"]),
-            **robustness(first, moved, totals)}
+            "research_rate": stats.rate(pvs["researches"], pvs["zw_searches"])}
 
 
 def phase_numbers(part: pd.DataFrame, phases: Mapping[str, str]) -> dict[str, dict[str, float]]:
@@ -149,26 +144,16 @@ def phase_numbers(part: pd.DataFrame, phases: Mapping[str, str]) -> dict[str, di
         pvs = rows[rows["variant"] == "pvs"]
         if pvs.empty:
             continue
-        totals = rows.assign(total=rows["nodes"] + rows["qnodes"]).pivot_table(
-            index="problem_id", columns="variant", values="total", aggfunc="first").dropna()
+        totals = node_totals(rows)
         found[phase] = {"positions": float(len(totals)),
                         "first": stats.rate(pvs["fail_highs_first"], move_fail_highs(pvs)),
                         "ratio": stats.geometric_mean_ratio(totals["alphabeta"], totals["pvs"])}
     return found
 
 
-def finished(frame: pd.DataFrame) -> pd.DataFrame:
-    """The rows, refused when a search did not finish (a stopped search is never a result)."""
-    stopped = frame[frame["status"] != "ok"]
-    if not stopped.empty:
-        raise HarnessError(f"claim {KEY}: {len(stopped)} searches did not finish (a stopped "
-                           "search is never a result)")
-    return frame
-
-
 def numbers_of(frame: pd.DataFrame, suite: str, boot: Bootstrap) -> dict[str, Any]:
     """Every depth's numbers and its phases', by depth as text; odd and even depths."""
-    frame = finished(frame)
+    refuse_unfinished(frame, f"claim {KEY}")
     phases = game_phases(suite)
     found = {str(d): {**depth_numbers(frame[frame["depth"] == d], boot),
                       "phases": phase_numbers(frame[frame["depth"] == d], phases)}
@@ -196,7 +181,7 @@ def _row(depth: str, x: Mapping[str, Any]) -> list[str]:
             f"{pct(rate['rate'])} ({pct(rate['low'])} to {pct(rate['high'])})",
             f"{pct(x['first_mean'])} / {pct(x['first_median'])}", pct(x["first_every"]),
             pct(x["first_alphabeta"]), f"{ratio['ratio']:.4f} ({interval(ratio)})",
-            f"{x['ratio_totals']:.4f} / {x['ratio_median']:.4f}", wtl(ratio),
+            f"{ratio['totals']:.4f} / {ratio['median']:.4f}", wtl(ratio),
             f"{x['ratio_nodes']:.3f}", f"{x['ratio_qnodes']:.3f}", pct(x["quiescence_share"]),
             pct(x["research_rate"]), str(x["positions"])]
 
@@ -288,7 +273,7 @@ def analyse(ctx: Context, info: ClaimInfo) -> Section:
         + "; the per-position mean / median rate " + ", ".join(
             f"{pct(x['first_mean'])} / {pct(x['first_median'])}" for x in found.values())
         + "; the ratio of totals / median ratio " + ", ".join(
-            f"{x['ratio_totals']:.3f} / {x['ratio_median']:.3f}" for x in found.values())
+            f"{x['ratio']['totals']:.3f} / {x['ratio']['median']:.3f}" for x in found.values())
         + "; on search nodes alone " + ", ".join(f"{x['ratio_nodes']:.3f}" for x in found.values())
         + ". Per game phase at the deepest depth: " + "; ".join(
             f"{p} {pct(v['first'])}, {v['ratio']:.3f} ({v['positions']:.0f} positions)"

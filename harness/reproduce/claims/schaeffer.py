@@ -40,6 +40,7 @@ from harness.reproduce.analysis import (
     Context,
     Section,
     percentile_interval,
+    refuse_unfinished,
     resampled_sums,
 )
 from harness.reproduce.measure import Job, Run, Scale
@@ -187,10 +188,7 @@ def totals_by_position(frame: pd.DataFrame, depth: int) -> pd.DataFrame:
     """Total nodes (nodes + qnodes) per position (rows) and search (columns, by label) at
     ``depth``, over the positions every search of the depth finished."""
     rows = frame[frame["depth"] == depth]
-    if (rows["status"] != "ok").any():
-        stopped = rows[rows["status"] != "ok"]
-        raise HarnessError(f"claim {KEY}: {len(stopped)} searches at depth {depth} did not "
-                           "finish (a stopped search is never a result)")
+    refuse_unfinished(rows, f"claim {KEY}, depth {depth}")
     table = rows.assign(total=rows["nodes"] + rows["qnodes"]).pivot_table(
         index="problem_id", columns="config", values="total", aggfunc="first")
     return table.dropna()

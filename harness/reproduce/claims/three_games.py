@@ -270,9 +270,10 @@ def phase_numbers(frame: pd.DataFrame, depths: Sequence[int]) -> dict[str, dict[
         found[phase] = {}
         for depth in depths:
             at = rows[rows["depth"] == depth]
-            ratio = {column: stats.geometric_mean_ratio(*(
-                paired(at, REFERENCE, MTDF, column)[f"{column}_{k}"] for k in ("a", "b")))
-                for _, column in COUNTERS}
+            ratio = {}
+            for _, column in COUNTERS:
+                both = paired(at, REFERENCE, MTDF, column)
+                ratio[column] = stats.geometric_mean_ratio(both[f"{column}_a"], both[f"{column}_b"])
             mtd = at[at["variant"] == MTDF]
             found[phase][str(depth)] = {
                 "positions": int(mtd["problem_id"].nunique()), **ratio,
