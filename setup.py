@@ -61,8 +61,9 @@ class BuildWithRecord(build_ext):
         (built / SOURCES_RECORD).write_text(json.dumps(record, indent=1) + "\n")
 
 
-BOARD_CURSOR = ["harness/games/board_cursor.h", "harness/games/native_tree.h"]
-"""The headers a game's ``_board.c`` includes for its cursor: a change to either rebuilds it."""
+BOARD_CURSOR = ["harness/games/board_cursor.h", "harness/games/board_native.h",
+                "harness/games/native_tree.h"]
+"""The headers a game's ``_board.c`` includes for its cursor: a change to any rebuilds it."""
 
 
 def compiled_extensions() -> list[Extension]:
