@@ -61,8 +61,9 @@ class BuildWithRecord(build_ext):
         (built / SOURCES_RECORD).write_text(json.dumps(record, indent=1) + "\n")
 
 
-BOARD_CURSOR = ["harness/games/board_cursor.h", "harness/games/native_tree.h"]
-"""The headers a game's ``_board.c`` includes for its cursor: a change to either rebuilds it."""
+BOARD_CURSOR = ["harness/games/board_cursor.h", "harness/games/board_native.h",
+                "harness/games/native_tree.h"]
+"""The headers a game's ``_board.c`` includes for its cursor: a change to any rebuilds it."""
 
 
 def compiled_extensions() -> list[Extension]:
@@ -93,8 +94,9 @@ def compiled_extensions() -> list[Extension]:
                             extra_compile_args=["-O2"], optional=True),
                   Extension("harness.games.chess._board", ["harness/games/chess/_board.c"],
                             depends=[*(f"harness/games/chess/board_{part}.h"
-                                       for part in ("geometry", "position", "moves", "key", "see")),
-                                     "harness/games/native_tree.h"],
+                                       for part in ("geometry", "position", "moves", "key", "see",
+                                                    "draws", "order", "quiesce")),
+                                     *BOARD_CURSOR],
                             extra_compile_args=["-O2"], optional=True)]
     try:
         from mypyc.build import mypycify

@@ -1,19 +1,19 @@
-/* The cursor of a compiled board tree: what every `_board.c` of a game that offers
- * native_tree() shares (Connect Four's, Othello's, checkers'), so that each of them is
- * its game's rules and nothing else.
+/* The cursor of a compiled board tree: what every `_board.c` shares (Connect Four's,
+ * Othello's, checkers', chess's), so that each of them is its game's rules and nothing else.
  *
  * The tree is a stack of nodes: stack[0] the root, stack[ply] the node the cursor is on;
  * push writes the child into the next slot, pop steps back, reset returns to the root.
  * Here are that stack, the Python methods every such tree has (moves, push, pop,
  * leaf_value, terminal_value, value, child_value, key, reset, cutoff, native_tree: each
  * the same call of the game's functions), the native interface (native_tree.h) over the
- * same functions, the constructor, and the module's set-up. The messages of the errors
+ * same functions (board_native.h, included here), the constructor, and the module's set-up. The messages of the errors
  * are the ones tests/test_*_compiled.py check against the Python trees.
  *
  * What the game defines before it includes this file:
  *   State          one node, copied by value (a push is a copy into the next slot);
  *   Game           what a tree holds besides its nodes (board size, tables), set once by
- *                  game_new: every function below reads it, none writes it;
+ *                  game_new: every function below reads it, none writes it (but a game's
+ *                  own cursor, BOARD_OWN_CURSOR, may keep in it what it updates);
  *   BOARD_PLIES    the most pushes past the root (more: RuntimeError "... stack overflow");
  *   BOARD_NAME     the tree in messages ("Othello tree");
  *   BOARD_CACHED_MOVES  moves below this are handed to Python as ints made once at import;
@@ -27,8 +27,9 @@
  *                  Tree_methods), the getter selective_margins (BOARD_SELECTIVE_GETSET in
  *                  its Tree_getset, the game's SelectiveMargins handed over once by the
  *                  module function set_selective_margins, BOARD_SELECTIVE_SETUP in its
- *                  module's methods) and the native tactical; left undefined (Connect
- *                  Four), the tree offers none of them.
+ *                  module's methods, or assigned to board_selective_margins by the game's
+ *                  own set-up) and the native tactical; left undefined (Connect Four),
+ *                  the tree offers none of them.
  * and, anywhere in the file, these functions (declared below):
  *   game_new       the root and the Game from the constructor's arguments (0), or -1 with
  *                  a Python exception; Game arrives zeroed;
@@ -42,16 +43,54 @@
  *   game_value     the node's value at the horizon, `ply` plies from the root;
  *   game_is_leaf   whether the node has no moves (terminal_value's precondition);
  *   game_terminal_value  the value of a node without moves, `ply` plies from the root.
+ *
+ * What a game may define besides, each optional (chess defines them all; Connect Four,
+ * Othello and checkers none):
+ *   BOARD_RESERVE  stack slots past BOARD_PLIES for the game's own searches below a
+ *                  node (chess's quiescence), which push never reaches; default 0.
+ *   BOARD_OVERFLOW_ERROR, BOARD_OVERFLOW_MESSAGE  the exception of a push past
+ *                  BOARD_PLIES and its message (default RuntimeError, BOARD_NAME
+ *                  ": stack overflow"); BOARD_POP_MESSAGE the IndexError's of pop at the
+ *                  root (default "pop at the root: no move to take back").
+ *   BOARD_OWN_CURSOR  the game's node is more than its State: what a child is, its value
+ *                  or its moves depend on the path to it or on what the tree has learnt
+ *                  (chess: draws by repetition, killers, history). The game then writes
+ *                  the cursor's operations over the whole Tree (declared below): board_moves,
+ *                  board_push, board_value, board_terminal_value, board_child_value,
+ *                  board_key (the native key), board_child_key; and the Python methods
+ *                  whose arguments or answers are its own, named Tree_<method> so that the
+ *                  table macros fit: push, child_value, terminal_value, key (chess's is a
+ *                  Key object), cutoff, tactical and, if it has one, leaf_value. It
+ *                  defines none of game_moves ... game_terminal_value (game_new it does).
+ *   BOARD_RESET    the name of its void f(Tree *): reset also forgets what the tree has
+ *                  learnt or counted since the last reset (chess: killers, history, draws).
+ *   BOARD_FREE     the name of its void f(Game *): what game_new took (references,
+ *                  memory), given back when the tree goes.
+ *   BOARD_CUTOFF   the name of its void f(Tree *, Move, long depth): the native cutoff
+ *                  (the tree learns from a fail-high); left undefined, the move order is
+ *                  static and the native cutoff NULL.
+ *   BOARD_SLOT_HASH  the name of its uint64_t f(Tree *): the native slot_hash, where the
+ *                  Python key is not an int (native_tree.h).
+ *   BOARD_QUIESCE  the name of its long f(Tree *, long alpha, long beta, long long
+ *                  *qnodes): the native quiesce, and child_quiesce (push, quiesce, pop).
+ *   BOARD_IN_CHECK the name of its int f(const Game *, const State *): the native and the
+ *                  Python in_check (BOARD_IN_CHECK_METHOD), for the check extension.
+ *   BOARD_NULL_MOVE, BOARD_NULL_ALLOWED  the Move a pass is (board_push plays it) and the
+ *                  name of its int f(Tree *, int either): the native push_null and
+ *                  null_allowed, and the Python ones (BOARD_NULL_METHODS), for the null
+ *                  move (EnhancedTree).
  * After the include the game writes what is its own: its Python methods beyond these
  * (move_name, getters), Tree_methods (BOARD_METHODS gives the shared entries without a
  * game's wording), Tree_getset, TreeType = BOARD_TYPE(...) and PyInit__board, which ends
  * with board_module(). A compiled frame may call the native functions only on a tree of
  * exactly this type (native_tree_capsule sees to it).
  *
- * Chess's _board.c keeps a cursor of its own (the same stack of nodes): its tree is not a
- * native one (its key is a Python Key object; its searches need quiescence and the null
- * move), and its moves() and reset() read and clear what cutoff() learns (killers,
- * history), which a read-only Game does not hold.
+ * OpenSpiel's compiled cursor (openspiel/_cursor.c) is not one of these: its nodes are
+ * pyspiel's state objects, made by pyspiel's child() and held in the Python tree's own
+ * list, which the Python tree pops and resets; the C object only runs moves, push and the
+ * values on that list's last state. There is no State to copy into a slot, no key, no
+ * native interface (the frame cannot call pyspiel without Python), so neither this stack
+ * nor its push and pop would take anything off its 200 lines.
  */
 #ifndef HARNESS_BOARD_CURSOR_H
 #define HARNESS_BOARD_CURSOR_H
@@ -65,7 +104,21 @@
 #define BOARD_MAYBE_UNUSED
 #endif
 
+#ifndef BOARD_RESERVE
+#define BOARD_RESERVE 0
+#endif
+#ifndef BOARD_OVERFLOW_ERROR
+#define BOARD_OVERFLOW_ERROR PyExc_RuntimeError
+#endif
+#ifndef BOARD_OVERFLOW_MESSAGE
+#define BOARD_OVERFLOW_MESSAGE BOARD_NAME ": stack overflow"
+#endif
+#ifndef BOARD_POP_MESSAGE
+#define BOARD_POP_MESSAGE "pop at the root: no move to take back"
+#endif
+
 static int game_new(PyObject *args, PyObject *kwargs, Game *game, State *root);
+#ifndef BOARD_OWN_CURSOR
 static int game_moves(const Game *game, const State *state, Move *out);
 static int game_move_of(const Game *game, const State *state, PyObject *move, Move *out);
 static void game_play(const Game *game, const State *from, Move move, State *to);
@@ -73,6 +126,7 @@ static uint64_t game_key(const Game *game, const State *state);
 static long game_value(const Game *game, const State *state, int ply);
 static int game_is_leaf(const Game *game, const State *state);
 static long game_terminal_value(const Game *game, const State *state, int ply);
+#endif
 #ifdef BOARD_VALUE_BOUND
 static long BOARD_VALUE_BOUND(const Game *game, const State *state);
 #endif
@@ -82,13 +136,36 @@ static long BOARD_VALUE_FLOOR(const Game *game, const State *state);
 #ifdef BOARD_TACTICAL
 static int BOARD_TACTICAL(const Game *game, const State *state, Move move);
 #endif
+#ifdef BOARD_IN_CHECK
+static int BOARD_IN_CHECK(const Game *game, const State *state);
+#endif
+#ifdef BOARD_FREE
+static void BOARD_FREE(Game *game);
+#endif
 
 typedef struct {
     PyObject_HEAD
     Game game;
     int ply;                         /* the cursor: plies from the root */
-    State stack[BOARD_PLIES + 1];    /* the root, then the node after each push */
+    State stack[BOARD_PLIES + 1 + BOARD_RESERVE];   /* the root, then the node after each push */
 } Tree;
+
+/* The optional parts over the whole tree (each the game's function, named by its macro). */
+#ifdef BOARD_RESET
+static void BOARD_RESET(Tree *t);
+#endif
+#ifdef BOARD_CUTOFF
+static void BOARD_CUTOFF(Tree *t, Move move, long depth);
+#endif
+#ifdef BOARD_SLOT_HASH
+static uint64_t BOARD_SLOT_HASH(Tree *t);
+#endif
+#ifdef BOARD_QUIESCE
+static long BOARD_QUIESCE(Tree *t, long alpha, long beta, long long *qnodes);
+#endif
+#ifdef BOARD_NULL_MOVE
+static int BOARD_NULL_ALLOWED(Tree *t, int either);
+#endif
 
 static PyTypeObject TreeType;        /* the game's: native_tree() checks an instance is one */
 static PyObject *MOVE_INTS[BOARD_CACHED_MOVES];   /* no allocation for most moves handed out */
@@ -97,6 +174,19 @@ static PyObject *MOVE_INTS[BOARD_CACHED_MOVES];   /* no allocation for most move
 
 static inline const State *board_here(const Tree *t) { return &t->stack[t->ply]; }
 
+static inline void board_pop(Tree *t) { t->ply--; }
+
+/* Whether a push fits (1), or 0 with the overflow error: every checked push asks first. */
+static inline int board_has_room(const Tree *t) {
+    if (t->ply < BOARD_PLIES)
+        return 1;
+    PyErr_SetString(BOARD_OVERFLOW_ERROR, BOARD_OVERFLOW_MESSAGE);
+    return 0;
+}
+
+/* ---- the cursor's operations: what the Python methods and the native interface call --- */
+
+#ifndef BOARD_OWN_CURSOR
 /* Step to the child of a move (checked, or one the tree gave); pop steps back. The frame's
  * calls need no checks: it plays only the moves moves() gave, at most its depth deep. */
 static inline void board_push(Tree *t, Move move) {
@@ -104,7 +194,41 @@ static inline void board_push(Tree *t, Move move) {
     t->ply++;
 }
 
-static inline void board_pop(Tree *t) { t->ply--; }
+static inline int board_moves(Tree *t, Move *out) {
+    return game_moves(&t->game, board_here(t), out);
+}
+
+static inline long board_value(Tree *t) {
+    return game_value(&t->game, board_here(t), t->ply);
+}
+
+static inline long board_terminal_value(Tree *t) {
+    return game_terminal_value(&t->game, board_here(t), t->ply);
+}
+
+static inline long board_child_value(Tree *t, Move move) {
+    State child;
+    game_play(&t->game, board_here(t), move, &child);
+    return game_value(&t->game, &child, t->ply + 1);
+}
+
+static inline uint64_t board_key(Tree *t) { return game_key(&t->game, board_here(t)); }
+
+static inline uint64_t board_child_key(Tree *t, Move move) {
+    State child;
+    game_play(&t->game, board_here(t), move, &child);
+    return game_key(&t->game, &child);
+}
+#else
+/* The game's own (BOARD_OWN_CURSOR), with the same meanings over the whole tree. */
+static int board_moves(Tree *t, Move *out);
+static void board_push(Tree *t, Move move);
+static long board_value(Tree *t);
+static long board_terminal_value(Tree *t);
+static long board_child_value(Tree *t, Move move);
+static uint64_t board_key(Tree *t);
+static uint64_t board_child_key(Tree *t, Move move);
+#endif
 
 /* ---- the Python methods -------------------------------------------------------------- */
 
@@ -116,7 +240,7 @@ static PyObject *board_move_int(Move move) {
 
 static PyObject *Tree_moves(Tree *self, PyObject *unused) {
     Move found[NATIVE_MAX_MOVES];
-    int n = game_moves(&self->game, board_here(self), found);
+    int n = board_moves(self, found);
     if (n > NATIVE_MAX_MOVES) {
         PyErr_SetString(PyExc_RuntimeError, BOARD_NAME ": more moves than it holds");
         return NULL;
@@ -135,21 +259,9 @@ static PyObject *Tree_moves(Tree *self, PyObject *unused) {
     return list;
 }
 
-static PyObject *Tree_push(Tree *self, PyObject *argument) {
-    Move move;
-    if (game_move_of(&self->game, board_here(self), argument, &move) < 0)
-        return NULL;
-    if (self->ply == BOARD_PLIES) {
-        PyErr_SetString(PyExc_RuntimeError, BOARD_NAME ": stack overflow");
-        return NULL;
-    }
-    board_push(self, move);
-    Py_RETURN_NONE;
-}
-
 static PyObject *Tree_pop(Tree *self, PyObject *unused) {
     if (self->ply == 0) {
-        PyErr_SetString(PyExc_IndexError, "pop at the root: no move to take back");
+        PyErr_SetString(PyExc_IndexError, BOARD_POP_MESSAGE);
         return NULL;
     }
     board_pop(self);
@@ -158,6 +270,24 @@ static PyObject *Tree_pop(Tree *self, PyObject *unused) {
 
 static PyObject *Tree_reset(Tree *self, PyObject *unused) {
     self->ply = 0;
+#ifdef BOARD_RESET
+    BOARD_RESET(self);
+#endif
+    Py_RETURN_NONE;
+}
+
+static PyObject *Tree_value(Tree *self, PyObject *unused) {
+    return PyLong_FromLong(board_value(self));
+}
+
+#ifndef BOARD_OWN_CURSOR
+static PyObject *Tree_push(Tree *self, PyObject *argument) {
+    Move move;
+    if (game_move_of(&self->game, board_here(self), argument, &move) < 0)
+        return NULL;
+    if (!board_has_room(self))
+        return NULL;
+    board_push(self, move);
     Py_RETURN_NONE;
 }
 
@@ -166,7 +296,7 @@ static PyObject *Tree_reset(Tree *self, PyObject *unused) {
 BOARD_MAYBE_UNUSED static PyObject *Tree_leaf_value(Tree *self, PyObject *unused) {
     if (!game_is_leaf(&self->game, board_here(self)))
         Py_RETURN_NONE;
-    return PyLong_FromLong(game_terminal_value(&self->game, board_here(self), self->ply));
+    return PyLong_FromLong(board_terminal_value(self));
 }
 
 static PyObject *Tree_terminal_value(Tree *self, PyObject *unused) {
@@ -174,11 +304,7 @@ static PyObject *Tree_terminal_value(Tree *self, PyObject *unused) {
         PyErr_SetString(PyExc_AssertionError, "terminal_value of a node with moves");
         return NULL;
     }
-    return PyLong_FromLong(game_terminal_value(&self->game, board_here(self), self->ply));
-}
-
-static PyObject *Tree_value(Tree *self, PyObject *unused) {
-    return PyLong_FromLong(game_value(&self->game, board_here(self), self->ply));
+    return PyLong_FromLong(board_terminal_value(self));
 }
 
 /* value() of the child, without moving the cursor (the frame's leaf shortcut). */
@@ -186,13 +312,11 @@ static PyObject *Tree_child_value(Tree *self, PyObject *argument) {
     Move move;
     if (game_move_of(&self->game, board_here(self), argument, &move) < 0)
         return NULL;
-    State child;
-    game_play(&self->game, board_here(self), move, &child);
-    return PyLong_FromLong(game_value(&self->game, &child, self->ply + 1));
+    return PyLong_FromLong(board_child_value(self, move));
 }
 
 static PyObject *Tree_key(Tree *self, PyObject *unused) {
-    return PyLong_FromUnsignedLongLong(game_key(&self->game, board_here(self)));
+    return PyLong_FromUnsignedLongLong(board_key(self));
 }
 
 /* The move order is static: nothing to learn. */
@@ -203,85 +327,37 @@ static PyObject *Tree_cutoff(Tree *self, PyObject *const *args, Py_ssize_t nargs
     }
     Py_RETURN_NONE;
 }
-
-/* ---- the native interface (native_tree.h): the same functions as C calls ------------- */
-
-static int native_moves(PyObject *t, Move *out) {
-    int n = game_moves(&TREE(t)->game, board_here(TREE(t)), out);
-    return n > NATIVE_MAX_MOVES ? NATIVE_MAX_MOVES : n;   /* more than any position has */
-}
-
-static void native_push(PyObject *t, Move move) { board_push(TREE(t), move); }
-static void native_pop(PyObject *t) { board_pop(TREE(t)); }
-
-static uint64_t native_key(PyObject *t) { return game_key(&TREE(t)->game, board_here(TREE(t))); }
-
-static long native_value(PyObject *t) {
-    return game_value(&TREE(t)->game, board_here(TREE(t)), TREE(t)->ply);
-}
-
-static long native_terminal_value(PyObject *t) {
-    return game_terminal_value(&TREE(t)->game, board_here(TREE(t)), TREE(t)->ply);
-}
-
-static long native_child_value(PyObject *t, Move move) {
-    State child;
-    game_play(&TREE(t)->game, board_here(TREE(t)), move, &child);
-    return game_value(&TREE(t)->game, &child, TREE(t)->ply + 1);
-}
-
-static uint64_t native_child_key(PyObject *t, Move move) {
-    State child;
-    game_play(&TREE(t)->game, board_here(TREE(t)), move, &child);
-    return game_key(&TREE(t)->game, &child);
-}
-
-#ifdef BOARD_VALUE_BOUND
-static long native_value_bound(PyObject *t) {
-    return BOARD_VALUE_BOUND(&TREE(t)->game, board_here(TREE(t)));
-}
-#define BOARD_NATIVE_VALUE_BOUND native_value_bound
-#else
-#define BOARD_NATIVE_VALUE_BOUND NULL
 #endif
 
-#ifdef BOARD_VALUE_FLOOR
-static long native_value_floor(PyObject *t) {
-    return BOARD_VALUE_FLOOR(&TREE(t)->game, board_here(TREE(t)));
+#include "board_native.h"   /* the native interface over the cursor's operations */
+
+/* ---- the optional Python methods of the check extension and the null move ------------ */
+
+#ifdef BOARD_IN_CHECK
+static PyObject *Tree_in_check(Tree *self, PyObject *unused) {
+    return PyBool_FromLong(BOARD_IN_CHECK(&self->game, board_here(self)));
 }
-#define BOARD_NATIVE_VALUE_FLOOR native_value_floor
-#else
-#define BOARD_NATIVE_VALUE_FLOOR NULL
+#define BOARD_IN_CHECK_METHOD(doc) BOARD_NOARGS(in_check, doc)
 #endif
 
-#ifdef BOARD_TACTICAL
-static int native_tactical(PyObject *t, Move move) {
-    return BOARD_TACTICAL(&TREE(t)->game, board_here(TREE(t)), move);
+#ifdef BOARD_NULL_MOVE
+static PyObject *Tree_push_null(Tree *self, PyObject *unused) {
+    if (!board_has_room(self))
+        return NULL;
+    board_push(self, BOARD_NULL_MOVE);
+    Py_RETURN_NONE;
 }
-#define BOARD_NATIVE_TACTICAL native_tactical
-#else
-#define BOARD_NATIVE_TACTICAL NULL
+
+/* EnhancedTree.null_allowed(rule): the rule "either", or any other ("both"). */
+static PyObject *Tree_null_allowed(Tree *self, PyObject *rule) {
+    int either = PyUnicode_Check(rule) && PyUnicode_CompareWithASCIIString(rule, "either") == 0;
+    return PyBool_FromLong(BOARD_NULL_ALLOWED(self, either));
+}
+
+#define BOARD_NULL_METHODS                                                                  \
+    BOARD_ONEARG(null_allowed, "Whether a null move may be tried here."),                   \
+    BOARD_NOARGS(push_null, "Pass the move.")
 #endif
-
-static const NativeTree NATIVE = {
-    .version = NATIVE_TREE_VERSION,
-    .moves = native_moves,
-    .push = native_push,
-    .pop = native_pop,
-    .key = native_key,
-    .value = native_value,
-    .terminal_value = native_terminal_value,
-    .child_value = native_child_value,
-    .value_bound = BOARD_NATIVE_VALUE_BOUND,
-    .value_floor = BOARD_NATIVE_VALUE_FLOOR,
-    .cutoff = NULL,                      /* the move order is static */
-    .child_key = native_child_key,
-    .tactical = BOARD_NATIVE_TACTICAL,  /* NULL: no selective switches */
-};
-
-static PyObject *Tree_native_tree(Tree *self, PyObject *unused) {
-    return native_tree_capsule((PyObject *)self, &TreeType, &NATIVE);
-}
 
 /* ---- the selective switches (a game that defines BOARD_TACTICAL) --------------------- */
 
@@ -290,6 +366,7 @@ static PyObject *Tree_native_tree(Tree *self, PyObject *unused) {
  * from set_selective_margins; None before it is called. */
 static PyObject *board_selective_margins;
 
+#ifndef BOARD_OWN_CURSOR
 /* SelectiveTree.tactical of a move playable here (checked as push checks it). */
 static PyObject *Tree_tactical(Tree *self, PyObject *argument) {
     Move move;
@@ -297,12 +374,13 @@ static PyObject *Tree_tactical(Tree *self, PyObject *argument) {
         return NULL;
     return PyBool_FromLong(BOARD_TACTICAL(&self->game, board_here(self), move));
 }
+#endif
 
 static PyObject *Tree_get_selective_margins(Tree *self, void *unused) {
     return Py_NewRef(board_selective_margins != NULL ? board_selective_margins : Py_None);
 }
 
-static PyObject *board_set_selective_margins(PyObject *module, PyObject *margins) {
+BOARD_MAYBE_UNUSED static PyObject *board_set_selective_margins(PyObject *module, PyObject *margins) {
     Py_XSETREF(board_selective_margins, Py_NewRef(margins));
     Py_RETURN_NONE;
 }
@@ -329,6 +407,16 @@ static PyObject *Tree_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) 
     return (PyObject *)self;
 }
 
+#ifdef BOARD_FREE
+static void Tree_dealloc(Tree *self) {
+    BOARD_FREE(&self->game);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+#define BOARD_DEALLOC (destructor)Tree_dealloc
+#else
+#define BOARD_DEALLOC NULL           /* nothing but the object: object's */
+#endif
+
 /* A Python int attribute of an object as an unsigned 64-bit word (a board's bitboard),
  * or -1 with AttributeError, TypeError or OverflowError (past 64 bits). */
 BOARD_MAYBE_UNUSED static int board_u64_attr(PyObject *object, const char *name, uint64_t *out) {
@@ -344,7 +432,7 @@ BOARD_MAYBE_UNUSED static int board_u64_attr(PyObject *object, const char *name,
 #define BOARD_ONEARG(name, doc) {#name, (PyCFunction)Tree_##name, METH_O, doc}
 
 /* The entries of Tree_methods whose wording is no game's; cutoff_doc says why the tree
- * learns nothing from a cutoff. */
+ * learns nothing from a cutoff, or what it learns. */
 #define BOARD_METHODS(cutoff_doc)                                                           \
     BOARD_NOARGS(pop, "Take the last move back (IndexError at the root)."),                 \
     BOARD_NOARGS(reset, "Put the cursor on the root."),                                     \
@@ -360,6 +448,7 @@ BOARD_MAYBE_UNUSED static int board_u64_attr(PyObject *object, const char *name,
     .tp_basicsize = sizeof(Tree),                                                           \
     .tp_flags = Py_TPFLAGS_DEFAULT,                                                         \
     .tp_new = Tree_new,                                                                     \
+    .tp_dealloc = BOARD_DEALLOC,                                                            \
     .tp_methods = Tree_methods,                                                             \
     .tp_getset = Tree_getset,                                                               \
 }

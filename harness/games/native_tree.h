@@ -1,13 +1,13 @@
 /* The C side of a tree (beside harness/games/base.py, its Python side), for the compiled frame
  * (harness/search/_engine.c).
  *
- * A compiled tree (Connect Four's, Othello's and checkers' _board.c, through board_cursor.h)
- * offers it through a method native_tree() returning a capsule named NATIVE_TREE_CAPSULE
- * that points to a static NativeTree, its context the tree object (a reference the capsule
- * holds), or None where the object's Python methods may not be these (an instance of a
- * subclass): the same methods as the Python Tree protocol (harness/games/base.py), each a
- * plain C call on the tree object, with two restrictions that let the frame keep
- * everything in C:
+ * A compiled tree (Connect Four's, Othello's, checkers' and chess's _board.c, through
+ * board_cursor.h) offers it through a method native_tree() returning a capsule named
+ * NATIVE_TREE_CAPSULE that points to a static NativeTree, its context the tree object (a
+ * reference the capsule holds), or None where the object's Python methods may not be these
+ * (an instance of a subclass): the same methods as the Python Tree protocol
+ * (harness/games/base.py), each a plain C call on the tree object, with two restrictions
+ * that let the frame keep everything in C:
  * - a move is a non-negative integer below 2^63 (Move), and the Python move object is
  *   that int (checkers' moves, a start square and a path of up to twelve jumps, take 33
  *   bits);

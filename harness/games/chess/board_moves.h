@@ -1,5 +1,5 @@
-/* Legal move generation in python-chess's order, MVV-LVA and perft for the compiled chess
- * tree (_board.c, the only file that includes this, after board_position.h). */
+/* Legal move generation in python-chess's order, check, MVV-LVA and perft for the compiled
+ * chess tree (_board.c, the only file that includes this, after board_position.h). */
 #ifndef HARNESS_CHESS_BOARD_MOVES_H
 #define HARNESS_CHESS_BOARD_MOVES_H
 
@@ -222,6 +222,22 @@ static void legal_moves(const Pos *p, MoveList *out) {
 
 static inline int is_tactical(const Pos *p, int code) {
     return PROMOTION(code) || (p->side[!p->turn] & BIT(TO(code))) || is_en_passant(p, code);
+}
+
+/* Whether the side to move is in check (ChessTree.in_check). */
+static int in_check(const Pos *p) {
+    int king = king_square(p, p->turn);
+    return king >= 0 && attackers(p, !p->turn, king, occupancy(p)) != 0;
+}
+
+/* ChessTree.tactical: a capture or a promotion (what killers and history never learn), or a
+ * move that gives check: what the selective switches never prune or reduce. */
+static int is_forcing(const Pos *p, int code) {
+    if (is_tactical(p, code))
+        return 1;
+    Pos n;
+    make(p, &n, code);
+    return in_check(&n);
 }
 
 /* MVV-LVA (movegen.mvv_lva): the tactical moves of codes[0:count] sorted into tactical[]

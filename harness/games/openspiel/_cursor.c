@@ -7,7 +7,9 @@
  * states (the Python list the tree owns), so every count is the Python tree's
  * (tests/test_openspiel_cursor.py compares searches node for node). What C does not decide
  * itself (a return that is not an integer once scaled, or is out of range) goes to the
- * Python method, which says why in a HarnessError.
+ * Python method, which says why in a HarnessError. Its nodes are pyspiel's objects in the
+ * Python tree's list, not values on a stack of its own: ../board_cursor.h, the boards'
+ * cursor, says why it does not fit.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>

@@ -1,0 +1,185 @@
+/* Move ordering and what the compiled chess tree learns (_board.c, the only file that
+ * includes this, after ../board_cursor.h and board_draws.h): the switches of tree.Ordering
+ * (read from the Python object the tree is given), ChessTree.moves's order (MVV-LVA as
+ * movegen.mvv_lva, then killers and history as ChessTree._dynamic_order), ChessTree.cutoff's
+ * learning, which reset() forgets, and ChessTree.null_allowed. */
+#ifndef HARNESS_CHESS_BOARD_ORDER_H
+#define HARNESS_CHESS_BOARD_ORDER_H
+
+/* ordering.quiescence's options (quiescence.QuiescenceRules: see, delta, checks). */
+static int read_quiescence(Game *g, PyObject *ordering) {
+    PyObject *rules = PyObject_GetAttrString(ordering, "quiescence");
+    if (rules == NULL)
+        return 0;
+    const char *names[3] = {"see", "delta", "checks"};
+    int values[3];
+    for (int i = 0; i < 3; i++) {
+        PyObject *value = PyObject_GetAttrString(rules, names[i]);
+        values[i] = value == NULL ? -1 : PyObject_IsTrue(value);
+        Py_XDECREF(value);
+        if (values[i] < 0) {
+            Py_DECREF(rules);
+            return 0;
+        }
+    }
+    Py_DECREF(rules);
+    g->qsee = values[0];
+    g->qdelta = values[1];
+    g->qchecks = values[2];
+    return 1;
+}
+
+/* The switches of `ordering` (tree.Ordering) into g, which keeps a reference to it. */
+static int read_ordering(Game *g, PyObject *ordering) {
+    if (!read_quiescence(g, ordering))
+        return 0;
+    const char *names[3] = {"mvv_lva", "killers", "history"};
+    int values[3];
+    for (int i = 0; i < 3; i++) {
+        PyObject *value = PyObject_GetAttrString(ordering, names[i]);
+        if (value == NULL)
+            return 0;
+        values[i] = PyObject_IsTrue(value);
+        Py_DECREF(value);
+        if (values[i] < 0)
+            return 0;
+    }
+    g->mvv_lva = values[0];
+    g->killers_on = values[1];
+    g->history_on = values[2];
+    Py_INCREF(ordering);
+    Py_XSETREF(g->ordering, ordering);
+    return 1;
+}
+
+/* What cutoff() has learnt, forgotten (ChessTree.reset). */
+static void clear_dynamic(Game *g) {
+    g->killer_plies = 0;
+    memset(g->history, 0, sizeof g->history);
+}
+
+static inline int contains(const int *codes, int count, int code) {
+    for (int i = 0; i < count; i++)
+        if (codes[i] == code)
+            return 1;
+    return 0;
+}
+
+/* ChessTree.moves into order[]: the static order (MVV-LVA split or generation order),
+ * then _dynamic_order with killers or history; the count. */
+static int ordered_moves(Tree *t, int *order) {
+    const Pos *p = board_here(t);
+    const Game *g = &t->game;
+    MoveList legal;
+    legal_moves(p, &legal);
+    int tactical = 0, n = legal.count;
+    if (g->mvv_lva) {
+        int quiet[MAX_MOVES], quiet_count;
+        tactical = split_tactical(p, legal.codes, n, order, quiet, &quiet_count);
+        memcpy(order + tactical, quiet, quiet_count * sizeof(int));
+    } else {
+        memcpy(order, legal.codes, n * sizeof(int));
+    }
+    if ((g->killers_on || g->history_on) && n > 1) {
+        int *rest = order + tactical, rest_count = n - tactical;
+        if (g->history_on) {                          /* stable, most history first */
+            for (int i = 1; i < rest_count; i++) {
+                int code = rest[i], j = i;
+                long long score = g->history[FROM(code)][TO(code)];
+                while (j > 0 && g->history[FROM(rest[j - 1])][TO(rest[j - 1])] < score) {
+                    rest[j] = rest[j - 1];
+                    j--;
+                }
+                rest[j] = code;
+            }
+        }
+        if (g->killers_on && t->ply < g->killer_plies) {
+            int found[2], count = 0;
+            for (int k = 0; k < g->killer_count[t->ply]; k++)
+                if (contains(rest, rest_count, g->killers[t->ply][k]))
+                    found[count++] = g->killers[t->ply][k];
+            if (count) {
+                int reordered[MAX_MOVES], m = 0;
+                for (int k = 0; k < count; k++)
+                    reordered[m++] = found[k];
+                for (int i = 0; i < rest_count; i++)
+                    if (!contains(found, count, rest[i]))
+                        reordered[m++] = rest[i];
+                memcpy(rest, reordered, rest_count * sizeof(int));
+            }
+        }
+    }
+    return n;
+}
+
+/* ChessTree.cutoff's learning, for a move (-1: the null move) at `depth`: killers and
+ * history learn from quiet moves only. The native cutoff (BOARD_CUTOFF). */
+static void learn_cutoff(Tree *t, Move move, long depth) {
+    Game *g = &t->game;
+    int code = (int)move;
+    if ((!g->killers_on && !g->history_on) || code < 0 || is_tactical(board_here(t), code))
+        return;
+    if (g->killers_on) {
+        int ply = t->ply;
+        while (g->killer_plies <= ply)
+            g->killer_count[g->killer_plies++] = 0;
+        int *slot = g->killers[ply];
+        if (!contains(slot, g->killer_count[ply], code)) {
+            slot[1] = slot[0];
+            slot[0] = code;
+            if (g->killer_count[ply] < 2)
+                g->killer_count[ply]++;
+        }
+    }
+    if (g->history_on)
+        g->history[FROM(code)][TO(code)] += (long long)depth * depth;
+}
+
+/* reset(): back at the root (the cursor's part), the killers, the history and the count of
+ * draws forgotten (BOARD_RESET). */
+static void forget(Tree *t) {
+    t->game.repetition_draws = 0;
+    clear_dynamic(&t->game);
+}
+
+/* ChessTree.cutoff. */
+static PyObject *Tree_cutoff(Tree *t, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "cutoff(move, depth)");
+        return NULL;
+    }
+    if (!t->game.killers_on && !t->game.history_on)
+        Py_RETURN_NONE;
+    int code;
+    if (!read_code(args[0], &code))
+        return NULL;
+    long depth = PyLong_AsLong(args[1]);
+    if (depth == -1 && PyErr_Occurred())
+        return NULL;
+    learn_cutoff(t, code, depth);
+    Py_RETURN_NONE;
+}
+
+static PyObject *Tree_set_ordering(Tree *t, PyObject *ordering) {
+    int was = t->game.mvv_lva;
+    if (!read_ordering(&t->game, ordering))
+        return NULL;
+    if (t->game.mvv_lva != was) {            /* as ChessTree: the MVV-LVA switch resets */
+        t->ply = 0;
+        clear_dynamic(&t->game);
+    }
+    Py_RETURN_NONE;
+}
+
+/* ChessTree.null_allowed: never in check; `either`: neither of the last two plies was a
+ * null move; otherwise (`both`): not both of them (BOARD_NULL_ALLOWED). */
+static int null_allowed(Tree *t, int either) {
+    if (in_check(board_here(t)))
+        return 0;
+    const int *path = t->game.path;
+    int last = t->ply >= 1 && path[t->ply - 1] < 0;
+    int before = t->ply >= 2 && path[t->ply - 2] < 0;
+    return either ? !(last || before) : !(t->ply >= 2 && last && before);
+}
+
+#endif
