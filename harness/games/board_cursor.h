@@ -71,6 +71,8 @@
  *                  static and the native cutoff NULL.
  *   BOARD_SLOT_HASH  the name of its uint64_t f(Tree *): the native slot_hash, where the
  *                  Python key is not an int (native_tree.h).
+ *   BOARD_KEY_AND_SLOT  the name of its uint64_t f(Tree *, uint64_t *slot_hash): the
+ *                  native key_and_slot, key and slot hash from one computation.
  *   BOARD_QUIESCE  the name of its long f(Tree *, long alpha, long beta, long long
  *                  *qnodes): the native quiesce, and child_quiesce (push, quiesce, pop).
  *   BOARD_IN_CHECK the name of its int f(const Game *, const State *): the native and the
@@ -159,6 +161,9 @@ static void BOARD_CUTOFF(Tree *t, Move move, long depth);
 #endif
 #ifdef BOARD_SLOT_HASH
 static uint64_t BOARD_SLOT_HASH(Tree *t);
+#endif
+#ifdef BOARD_KEY_AND_SLOT
+static uint64_t BOARD_KEY_AND_SLOT(Tree *t, uint64_t *slot_hash);
 #endif
 #ifdef BOARD_QUIESCE
 static long BOARD_QUIESCE(Tree *t, long alpha, long beta, long long *qnodes);

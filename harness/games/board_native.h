@@ -65,6 +65,15 @@ static uint64_t native_slot_hash(PyObject *t) { return BOARD_SLOT_HASH(TREE(t));
 #define BOARD_NATIVE_SLOT_HASH NULL
 #endif
 
+#ifdef BOARD_KEY_AND_SLOT
+static uint64_t native_key_and_slot(PyObject *t, uint64_t *slot_hash) {
+    return BOARD_KEY_AND_SLOT(TREE(t), slot_hash);
+}
+#define BOARD_NATIVE_KEY_AND_SLOT native_key_and_slot
+#else
+#define BOARD_NATIVE_KEY_AND_SLOT NULL
+#endif
+
 #ifdef BOARD_QUIESCE
 static long native_quiesce(PyObject *t, long alpha, long beta, long long *qnodes) {
     return BOARD_QUIESCE(TREE(t), alpha, beta, qnodes);
@@ -117,6 +126,7 @@ static const NativeTree NATIVE = {
     .cutoff = BOARD_NATIVE_CUTOFF,
     .child_key = native_child_key,
     .slot_hash = BOARD_NATIVE_SLOT_HASH,
+    .key_and_slot = BOARD_NATIVE_KEY_AND_SLOT,
     .quiesce = BOARD_NATIVE_QUIESCE,
     .child_quiesce = BOARD_NATIVE_CHILD_QUIESCE,
     .in_check = BOARD_NATIVE_IN_CHECK,

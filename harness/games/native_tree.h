@@ -23,7 +23,7 @@
 #include <stdint.h>
 
 #define NATIVE_TREE_CAPSULE "harness.search.native_tree"
-#define NATIVE_TREE_VERSION 3
+#define NATIVE_TREE_VERSION 4
 #define NATIVE_MAX_MOVES 512    /* the most children a node of a native tree may have */
 
 typedef int64_t Move;
@@ -53,6 +53,9 @@ typedef struct {
      * compares the tuples: the two differ only if two positions' digests collide). NULL:
      * key() is the key itself, an int below 2^64, its slot hash(key) % size. */
     uint64_t (*slot_hash)(PyObject *tree);
+    /* key() and slot_hash() of the node at once, where one computation gives both (chess:
+     * the key's fields are gathered once); NULL: the two are called. */
+    uint64_t (*key_and_slot)(PyObject *tree, uint64_t *slot_hash);
     long (*quiesce)(PyObject *tree, long alpha, long beta, long long *qnodes);
     long (*child_quiesce)(PyObject *tree, Move move, long alpha, long beta, long long *qnodes);
     int (*in_check)(PyObject *tree);                        /* check extension */

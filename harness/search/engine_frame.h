@@ -252,7 +252,7 @@ static long expand(Engine *e, int loop, Move *moves, int n, int depth, long alph
         /* The children the loop may search probe the table first thing, each a cache
          * miss: ask for their slots now, so the misses overlap rather than follow one
          * another (Stockfish prefetches its entry as it makes a move). Counts nothing. */
-        for (int i = 0; i < n; i++)
+        for (int i = 0; i < (n < PREFETCH_CHILDREN ? n : PREFETCH_CHILDREN); i++)
             PREFETCH(slot_of(e, e->api->child_key(e->tree, moves[i])));
     }
     int ply = e->ply;

@@ -81,6 +81,7 @@ typedef struct {
 #define BOARD_FREE game_free
 #define BOARD_CUTOFF learn_cutoff
 #define BOARD_SLOT_HASH slot_hash
+#define BOARD_KEY_AND_SLOT key_and_slot
 #define BOARD_QUIESCE quiesce_native
 #define BOARD_IN_CHECK game_in_check
 #define BOARD_NULL_MOVE (-1)
@@ -173,6 +174,7 @@ static long board_child_value(Tree *t, Move move) {
  * CPython's (native_tree.h's slot_hash). */
 static uint64_t board_key(Tree *t) { return key_digest(board_here(t)); }
 static uint64_t slot_hash(Tree *t) { return key_hash(board_here(t)); }
+static uint64_t key_and_slot(Tree *t, uint64_t *slot) { return key_digest_and_hash(board_here(t), slot); }
 
 static uint64_t board_child_key(Tree *t, Move move) {
     Pos child;

@@ -65,6 +65,34 @@ static inline int contains(const int *codes, int count, int code) {
     return 0;
 }
 
+/* Sort moves[0:n] by history, most first, stably (as Python's sorted with key=-history):
+ * the moves with a score sorted as one packed key each (the score, then the move's place
+ * reversed, so that ties keep their order), the rest after them in their order. Most
+ * quiet moves have none, and the insertion sort moves one word a step. */
+static void order_by_history(const Game *g, int *moves, int n) {
+    unsigned long long keys[MAX_MOVES];
+    int unscored[MAX_MOVES], scored = 0, rest = 0;
+    for (int i = 0; i < n; i++) {
+        long long score = g->history[FROM(moves[i])][TO(moves[i])];
+        if (score <= 0) {
+            unscored[rest++] = moves[i];
+            continue;
+        }
+        unsigned long long key = (unsigned long long)score << 8 | (unsigned)(255 - i);
+        int j = scored++;
+        while (j > 0 && keys[j - 1] < key) {
+            keys[j] = keys[j - 1];
+            j--;
+        }
+        keys[j] = key;
+    }
+    int original[MAX_MOVES];
+    memcpy(original, moves, n * sizeof(int));
+    for (int k = 0; k < scored; k++)
+        moves[k] = original[255 - (int)(keys[k] & 255)];
+    memcpy(moves + scored, unscored, rest * sizeof(int));
+}
+
 /* ChessTree.moves into order[]: the static order (MVV-LVA split or generation order),
  * then _dynamic_order with killers or history; the count. */
 static int ordered_moves(Tree *t, int *order) {
@@ -82,17 +110,8 @@ static int ordered_moves(Tree *t, int *order) {
     }
     if ((g->killers_on || g->history_on) && n > 1) {
         int *rest = order + tactical, rest_count = n - tactical;
-        if (g->history_on) {                          /* stable, most history first */
-            for (int i = 1; i < rest_count; i++) {
-                int code = rest[i], j = i;
-                long long score = g->history[FROM(code)][TO(code)];
-                while (j > 0 && g->history[FROM(rest[j - 1])][TO(rest[j - 1])] < score) {
-                    rest[j] = rest[j - 1];
-                    j--;
-                }
-                rest[j] = code;
-            }
-        }
+        if (g->history_on)
+            order_by_history(g, rest, rest_count);
         if (g->killers_on && t->ply < g->killer_plies) {
             int found[2], count = 0;
             for (int k = 0; k < g->killer_count[t->ply]; k++)
