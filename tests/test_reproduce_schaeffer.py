@@ -83,6 +83,20 @@ def test_the_share_is_a_ratio_of_totals_with_its_interval() -> None:
     assert math.isnan(s.share_summary(costly, s.TH, None, BOOT)["value"])   # no reduction
 
 
+def test_the_per_position_line_says_which_positions_it_is_over() -> None:
+    # The second position's seven enhancements search more than the bare search: its share
+    # is undefined, so the mean and median are over the first alone, and the line says so
+    # (the fifth referee reading's R2: the kept report printed n = 40 over 39).
+    frame = totals({"-": [100, 10], "THKRAMI": [10, 20], "TH": [20, 5]})
+    found = s.share_summary(frame, s.TH, None, BOOT)
+    assert (found["n"], found["n_each"]) == (2, 1)
+    assert found["mean"] == pytest.approx(80 / 90)
+    assert "over the 1 of 2 positions where all seven reduce the tree" in s._share_text(found)
+    both = s.share_summary(totals({"-": [100, 300], "THKRAMI": [10, 30], "TH": [20, 30]}),
+                           s.TH, None, BOOT)
+    assert "where all seven" not in s._share_text(both)
+
+
 def test_a_stopped_search_is_never_a_total() -> None:
     rows = pd.DataFrame([{"depth": 4, "problem_id": "p", "config": "-", "nodes": 5, "qnodes": 1,
                           "status": "max-nodes"}])

@@ -198,7 +198,8 @@ def share_summary(totals: pd.DataFrame, part: Combination, extra: Combination | 
                   boot: Bootstrap) -> dict[str, float]:
     """``(T(bare) - T(part)) / (T(bare) - T(all))`` (``extra``: the gain of ``extra`` over
     ``part``, ``(T(part) - T(extra)) / (T(bare) - T(all))``), T summed over positions,
-    with its bootstrap interval and the mean and median of per-position values."""
+    with its bootstrap interval and the mean and median of per-position values over the
+    ``n_each`` positions where all seven reduce the tree (elsewhere a share is undefined)."""
     columns = [BARE.search().label, ALL.search().label, part.search().label]
     if extra is not None:
         columns.append(extra.search().label)
@@ -215,6 +216,7 @@ def share_summary(totals: pd.DataFrame, part: Combination, extra: Combination | 
     each = statistic(data)
     each = each[~np.isnan(each)]
     return {"value": point, "low": low, "high": high, "n": float(len(data)),
+            "n_each": float(len(each)),
             "mean": float(each.mean()) if len(each) else math.nan,
             "median": float(np.median(each)) if len(each) else math.nan, "level": boot.level}
 
@@ -247,9 +249,13 @@ def numbers_of(frame: pd.DataFrame, boot: Bootstrap) -> dict[str, Any]:
 
 
 def _share_text(found: Mapping[str, float]) -> str:
+    # Runs kept before n_each was recorded say nothing of positions left out.
+    each = found.get("n_each", found["n"])
+    over = "" if each == found["n"] else (
+        f" over the {each:.0f} of {found['n']:.0f} positions where all seven reduce the tree")
     return (f"{found['value']:.4f} ({found['level']:.0%} interval {found['low']:.4f} to "
             f"{found['high']:.4f}, n = {found['n']:.0f}; per position mean {found['mean']:.4f}, "
-            f"median {found['median']:.4f}, not judged)")
+            f"median {found['median']:.4f}{over}, not judged)")
 
 
 def judge(numbers: Mapping[str, Any]) -> list[Check]:
