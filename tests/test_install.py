@@ -155,7 +155,10 @@ def test_an_installed_package_finds_its_own_suites(built: Built, tmp_path: Path)
                                "pvs-modern-confirm.epd": [str(positions / "pvs-modern-confirm.epd"), 500],
                                "schaeffer-confirm.epd": [str(positions / "schaeffer-confirm.epd"), 60],
                                "selfplay-confirm.epd": [str(positions / "selfplay-confirm.epd"), 450],
-                               "selfplay-explore.epd": [str(positions / "selfplay-explore.epd"), 60]}
+                               "selfplay-explore.epd": [str(positions / "selfplay-explore.epd"), 60],
+                               "three-games-modern-confirm.epd":
+                                   [str(positions / "three-games-modern-confirm.epd"), 200]}
+
 
 
 def test_the_wheel_ships_every_page_template(built: Built) -> None:
