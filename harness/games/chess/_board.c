@@ -67,6 +67,11 @@ typedef struct {
     KeyObject keys[MAX_PLY];
     KeyObject *game_keys;
     Py_ssize_t game_key_count;
+    /* The compiled frame asks each node for its key and then its slot hash: both come from
+     * one fill_key, kept per ply until a push lands on that ply again. */
+    unsigned char hashed[MAX_PLY];   /* digest[ply] and slot[ply] are the node's */
+    u64 digest[MAX_PLY];             /* digest_of the node's key */
+    u64 slot[MAX_PLY];               /* key_hash of the node */
 } Game;
 
 #define BOARD_PLIES (MAX_PLY - QUIESCENCE_RESERVE - 1)
@@ -145,6 +150,7 @@ static void board_push(Tree *t, Move move) {
     make(board_here(t), &t->stack[t->ply + 1], code);
     t->game.path[t->ply] = code;
     t->ply++;
+    t->game.hashed[t->ply] = 0;
     if (t->game.draws)
         note_step(t, code);
 }
@@ -171,8 +177,26 @@ static long board_child_value(Tree *t, Move move) {
 
 /* The native key is a digest of position_key's fields; its slot, the tuple's hash as
  * CPython's (native_tree.h's slot_hash). */
-static uint64_t board_key(Tree *t) { return key_digest(board_here(t)); }
-static uint64_t slot_hash(Tree *t) { return key_hash(board_here(t)); }
+static void hash_here(Tree *t) {
+    Game *g = &t->game;
+    if (!g->hashed[t->ply]) {
+        KeyObject k;
+        fill_key(board_here(t), &k);
+        g->digest[t->ply] = digest_of(&k);
+        g->slot[t->ply] = (u64)k.hash;
+        g->hashed[t->ply] = 1;
+    }
+}
+
+static uint64_t board_key(Tree *t) {
+    hash_here(t);
+    return t->game.digest[t->ply];
+}
+
+static uint64_t slot_hash(Tree *t) {
+    hash_here(t);
+    return t->game.slot[t->ply];
+}
 
 static uint64_t board_child_key(Tree *t, Move move) {
     Pos child;

@@ -91,14 +91,12 @@ static inline u64 mix64(u64 x) {                  /* splitmix64's finaliser */
 /* A 64-bit digest of every field of the key, for the compiled frame's table to compare:
  * hash(key) will not do, as CPython hashes an int modulo 2^61 - 1, so a piece on a1
  * (bit 0) and one on f8 (bit 61) of the same bitboard hash alike. */
-static u64 key_digest(const Pos *p) {
-    KeyObject k;
-    fill_key(p, &k);
-    u64 digest = mix64((u64)k.turn + 1);
+static u64 digest_of(const KeyObject *k) {
+    u64 digest = mix64((u64)k->turn + 1);
     for (int i = 0; i < 8; i++)
-        digest = mix64(digest ^ k.bb[i]);
-    digest = mix64(digest ^ k.castling);
-    return mix64(digest ^ (u64)(k.ep + 2));
+        digest = mix64(digest ^ k->bb[i]);
+    digest = mix64(digest ^ k->castling);
+    return mix64(digest ^ (u64)(k->ep + 2));
 }
 
 static Py_hash_t Key_hash(KeyObject *k) { return k->hash; }

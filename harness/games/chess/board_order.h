@@ -83,14 +83,20 @@ static int ordered_moves(Tree *t, int *order) {
     if ((g->killers_on || g->history_on) && n > 1) {
         int *rest = order + tactical, rest_count = n - tactical;
         if (g->history_on) {                          /* stable, most history first */
+            /* each move's score read once, not at every comparison of the sort */
+            long long scores[MAX_MOVES];
+            for (int i = 0; i < rest_count; i++)
+                scores[i] = g->history[FROM(rest[i])][TO(rest[i])];
             for (int i = 1; i < rest_count; i++) {
                 int code = rest[i], j = i;
-                long long score = g->history[FROM(code)][TO(code)];
-                while (j > 0 && g->history[FROM(rest[j - 1])][TO(rest[j - 1])] < score) {
+                long long score = scores[i];
+                while (j > 0 && scores[j - 1] < score) {
                     rest[j] = rest[j - 1];
+                    scores[j] = scores[j - 1];
                     j--;
                 }
                 rest[j] = code;
+                scores[j] = score;
             }
         }
         if (g->killers_on && t->ply < g->killer_plies) {
