@@ -57,11 +57,12 @@
  *                  (chess: draws by repetition, killers, history). The game then writes
  *                  the cursor's operations over the whole Tree (declared below): board_moves,
  *                  board_push, board_value, board_terminal_value, board_child_value,
- *                  board_key (the native key), board_child_key; and the Python methods
- *                  whose arguments or answers are its own, named Tree_<method> so that the
- *                  table macros fit: push, child_value, terminal_value, key (chess's is a
- *                  Key object), cutoff, tactical and, if it has one, leaf_value. It
- *                  defines none of game_moves ... game_terminal_value (game_new it does).
+ *                  board_key (the native key), board_child_key (unless BOARD_NO_PREFETCH);
+ *                  and the Python methods whose arguments or answers are its own, named
+ *                  Tree_<method> so that the table macros fit: push, child_value,
+ *                  terminal_value, key (chess's is a Key object), cutoff, tactical and, if
+ *                  it has one, leaf_value. It defines none of game_moves ...
+ *                  game_terminal_value (game_new it does).
  *   BOARD_RESET    the name of its void f(Tree *): reset also forgets what the tree has
  *                  learnt or counted since the last reset (chess: killers, history, draws).
  *   BOARD_FREE     the name of its void f(Game *): what game_new took (references,
@@ -69,6 +70,10 @@
  *   BOARD_CUTOFF   the name of its void f(Tree *, Move, long depth): the native cutoff
  *                  (the tree learns from a fail-high); left undefined, the move order is
  *                  static and the native cutoff NULL.
+ *   BOARD_NO_PREFETCH  defined: no native child_key, so the frame does not prefetch the
+ *                  children's table slots (where a child's key costs more than the cache
+ *                  miss it would hide: chess, a make and a tuple hash a child), and the
+ *                  game writes no board_child_key.
  *   BOARD_SLOT_HASH  the name of its uint64_t f(Tree *): the native slot_hash, where the
  *                  Python key is not an int (native_tree.h).
  *   BOARD_QUIESCE  the name of its long f(Tree *, long alpha, long beta, long long
@@ -227,7 +232,9 @@ static long board_value(Tree *t);
 static long board_terminal_value(Tree *t);
 static long board_child_value(Tree *t, Move move);
 static uint64_t board_key(Tree *t);
+#ifndef BOARD_NO_PREFETCH
 static uint64_t board_child_key(Tree *t, Move move);
+#endif
 #endif
 
 /* ---- the Python methods -------------------------------------------------------------- */

@@ -20,9 +20,14 @@ static long native_child_value(PyObject *t, Move move) {
     return board_child_value(TREE(t), move);
 }
 
+#ifndef BOARD_NO_PREFETCH
 static uint64_t native_child_key(PyObject *t, Move move) {
     return board_child_key(TREE(t), move);
 }
+#define BOARD_NATIVE_CHILD_KEY native_child_key
+#else
+#define BOARD_NATIVE_CHILD_KEY NULL
+#endif
 
 #ifdef BOARD_VALUE_BOUND
 static long native_value_bound(PyObject *t) {
@@ -115,7 +120,7 @@ static const NativeTree NATIVE = {
     .value_bound = BOARD_NATIVE_VALUE_BOUND,
     .value_floor = BOARD_NATIVE_VALUE_FLOOR,
     .cutoff = BOARD_NATIVE_CUTOFF,
-    .child_key = native_child_key,
+    .child_key = BOARD_NATIVE_CHILD_KEY,  /* NULL: the frame does not prefetch */
     .slot_hash = BOARD_NATIVE_SLOT_HASH,
     .quiesce = BOARD_NATIVE_QUIESCE,
     .child_quiesce = BOARD_NATIVE_CHILD_QUIESCE,

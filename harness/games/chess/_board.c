@@ -71,7 +71,7 @@ typedef struct {
      * one fill_key, kept per ply until a push lands on that ply again. */
     unsigned char hashed[MAX_PLY];   /* digest[ply] and slot[ply] are the node's */
     u64 digest[MAX_PLY];             /* digest_of the node's key */
-    u64 slot[MAX_PLY];               /* key_hash of the node */
+    u64 slot[MAX_PLY];               /* hash(position_key): the table's slot, both frames */
 } Game;
 
 #define BOARD_PLIES (MAX_PLY - QUIESCENCE_RESERVE - 1)
@@ -86,6 +86,10 @@ typedef struct {
 #define BOARD_FREE game_free
 #define BOARD_CUTOFF learn_cutoff
 #define BOARD_SLOT_HASH slot_hash
+/* A child's slot costs a make and fill_key's tuple hash; prefetching every child's slot
+ * took about 9% of a compiled chess search's CPU time, more than the misses it hid
+ * (10 bench.epd positions, depth 6, a 2^20 table, pvs and alphabeta, same counts). */
+#define BOARD_NO_PREFETCH
 #define BOARD_QUIESCE quiesce_native
 #define BOARD_IN_CHECK game_in_check
 #define BOARD_NULL_MOVE (-1)
@@ -196,12 +200,6 @@ static uint64_t board_key(Tree *t) {
 static uint64_t slot_hash(Tree *t) {
     hash_here(t);
     return t->game.slot[t->ply];
-}
-
-static uint64_t board_child_key(Tree *t, Move move) {
-    Pos child;
-    make(board_here(t), &child, (int)move);
-    return key_hash(&child);
 }
 
 static int game_in_check(const Game *g, const State *p) { return in_check(p); }

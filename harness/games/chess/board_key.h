@@ -75,13 +75,6 @@ static PyObject *make_key(const Pos *p) {
     return (PyObject *)k;
 }
 
-/* hash(position_key(p)): the table's slot in both frames. */
-static u64 key_hash(const Pos *p) {
-    KeyObject k;
-    fill_key(p, &k);
-    return (u64)k.hash;
-}
-
 static inline u64 mix64(u64 x) {                  /* splitmix64's finaliser */
     x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
     x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;

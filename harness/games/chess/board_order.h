@@ -83,21 +83,30 @@ static int ordered_moves(Tree *t, int *order) {
     if ((g->killers_on || g->history_on) && n > 1) {
         int *rest = order + tactical, rest_count = n - tactical;
         if (g->history_on) {                          /* stable, most history first */
-            /* each move's score read once, not at every comparison of the sort */
+            /* History only grows from 0 (cutoff adds depth squared), so the moves it never
+             * rewarded keep their order at the end: only the scored ones are sorted (an
+             * insertion sort of every quiet move was a tenth of a node's time), each
+             * score read once. */
             long long scores[MAX_MOVES];
-            for (int i = 0; i < rest_count; i++)
-                scores[i] = g->history[FROM(rest[i])][TO(rest[i])];
-            for (int i = 1; i < rest_count; i++) {
-                int code = rest[i], j = i;
-                long long score = scores[i];
+            int scored[MAX_MOVES], unscored[MAX_MOVES], s = 0, u = 0;
+            for (int i = 0; i < rest_count; i++) {
+                int code = rest[i];
+                long long score = g->history[FROM(code)][TO(code)];
+                if (score <= 0) {
+                    unscored[u++] = code;
+                    continue;
+                }
+                int j = s++;
                 while (j > 0 && scores[j - 1] < score) {
-                    rest[j] = rest[j - 1];
+                    scored[j] = scored[j - 1];
                     scores[j] = scores[j - 1];
                     j--;
                 }
-                rest[j] = code;
+                scored[j] = code;
                 scores[j] = score;
             }
+            memcpy(rest, scored, s * sizeof(int));
+            memcpy(rest + s, unscored, u * sizeof(int));
         }
         if (g->killers_on && t->ply < g->killer_plies) {
             int found[2], count = 0;
