@@ -181,9 +181,11 @@ static int leaves_king_attacked(const Pos *p, int code) {
 
 /* Keep the moves of `in` that Board._is_safe passes (en passant: by playing it). */
 static void keep_safe(const Pos *p, int king, MoveList *in, MoveList *out) {
+    out->count = 0;
+    if (in->count == 0)           /* (many quiescence nodes have no capture to check) */
+        return;
     u64 blockers = slider_blockers(p, king);
     u64 occupied = occupancy(p);
-    out->count = 0;
     for (int i = 0; i < in->count; i++) {
         int code = in->codes[i], from = FROM(code), to = TO(code), safe;
         if (from == king) {
