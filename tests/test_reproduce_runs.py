@@ -100,6 +100,10 @@ def test_files_are_written_and_self_contained(cheap: ReproduceOutput) -> None:
     assert "<script" not in page and "href=" not in page
     record = json.loads((out / "claims.json").read_text(encoding="utf-8"))
     assert record["mode"] == "quick"
+    # When it began measuring, to set against the commit that registered its rules (the
+    # fifth referee reading, R3: a record without it could not show which came first).
+    settings = json.loads((out / "measuring.json").read_text(encoding="utf-8"))
+    assert record["started"] == settings["started"] and record["started"] <= settings["finished"]
     # How it was made: the commit and the tree's state, the versions, the machine.
     made = record["provenance"]
     assert set(made["source"]) == {"commit", "clean", "changed", "changed_count"}

@@ -182,7 +182,8 @@ def reproduce(out_dir: Path, quick: bool = False, jobs: int = 1, only: Sequence[
         finished = log.read() if resume else {}
         log.restart(finished)
         frames = collect(job_list, execution, progress or Listener(), log, finished)
-        output = write_all(out_dir, frames, selected, scale, suite, quick, jobs, start, phase)
+        output = write_all(out_dir, frames, selected, scale, suite, quick, jobs, start, phase,
+                           str(settings["started"]))
         settings["finished"] = now()
         write_whole(settings_path, json.dumps(settings, indent=2) + "\n")
         log.path.unlink()                   # data/*.csv holds the rows now

@@ -80,10 +80,12 @@ class ReproduceOutput:
 
 def write_all(out_dir: Path, frames: dict[str, pd.DataFrame], selected: Sequence[ClaimInfo],
               scale: Scale, suite: Path | None, quick: bool, jobs: int,
-              start: float, phase: str = EXPLORE) -> ReproduceOutput:
+              start: float, phase: str = EXPLORE, started: str | None = None) -> ReproduceOutput:
     """Judge every claim on the measured frames; write data, charts, reports, claims.json.
     ``phase``: the run's (:mod:`harness.reproduce.phases`); each claim's row is recorded in
-    the phase :func:`phase_of` gives it."""
+    the phase :func:`phase_of` gives it. ``started``: when the run began measuring (UTC, as
+    its ``measuring.json`` records it), kept in ``claims.json`` so that a reader can set it
+    against the commit that registered the rules."""
     chart_dir = out_dir / "charts"
     data_dir = out_dir / "data"
     chart_dir.mkdir(parents=True, exist_ok=True)
@@ -125,7 +127,8 @@ def write_all(out_dir: Path, frames: dict[str, pd.DataFrame], selected: Sequence
     seconds = time.perf_counter() - start
     md, page = _write_report(out_dir, claims, sections, quick, scale, seconds, jobs, phase)
     record = {
-        "mode": "quick" if quick else "full", "phase": phase, "seconds": seconds, "jobs": jobs,
+        "mode": "quick" if quick else "full", "phase": phase, "started": started,
+        "seconds": seconds, "jobs": jobs,
         "provenance": provenance(),
         "scale": _json_ready(asdict(scale)),
         "suite": None if suite is None else str(suite),
