@@ -7,7 +7,8 @@ times slower a node on Connect Four, and the report's time column said PVS is sl
 figure, per game (Connect Four, Othello, checkers, chess), is the largest time a node
 among the core variants over the smallest (target <= 1.25, issue 39), with the frame
 each variant ran in beside it. The compiled frame's gain over the mypyc one on the same
-searches (every counter equal) is given for information. Every exact variant's score is
+searches (every counter equal) is given beside it: for chess against its target (>= 3),
+elsewhere for information. Every exact variant's score is
 checked against alpha-beta's, or the benchmark stops.
 """
 
@@ -24,6 +25,9 @@ from harness.search.registry import CORE, VariantSpec, make_spec
 from harness.search.run import SearchResult, Switches, run_search
 
 RATIO_TARGET = Target("<=", 1.25)
+CHESS_GAIN_TARGET = Target(">=", 3)
+"""Issue 39: chess's nodes + qnodes a second in the compiled frame at least 3 times the
+mypyc frame's on the same searches (the other games' gains are for information)."""
 TABLE = Switches(tt_size=1 << 16)
 REPEATS = {"full": 15, "quick": 2}
 GAMES: dict[str, dict[str, tuple[str | None, int, int]]] = {
@@ -111,7 +115,8 @@ def measure_game(game: str, mode: str) -> tuple[list[Figure], dict[str, object]]
             raise AssertionError(f"frames: pvs on {game} counts differently in the two frames")
         gain = per_node(python) / per_node(compiled)
         figures.append(Figure(f"{game}: pvs, the mypyc frame's time a node / the compiled frame's",
-                              gain, "x", None, "every counter equal"))
+                              gain, "x", CHESS_GAIN_TARGET if game == "chess" else None,
+                              "every counter equal"))
     return figures, details
 
 
