@@ -215,7 +215,8 @@ def test_bad_files_name_the_line(tmp_path: Path, text: str, reason: str) -> None
 
 def test_an_unknown_spec_lists_the_shipped_suites() -> None:
     with pytest.raises(HarnessError, match=r"othello:nowhere.txt: no such file, and not start or a "
-                                           r"suite the project ships \(phases.txt, plaat-confirm-3.txt, "
+                                           r"suite the project ships \(modern-confirm.txt, phases.txt, "
+                                           r"plaat-confirm-3.txt, "
                                            r"plaat-confirm.txt, plaat-explore.txt\)"):
         load_problems("othello:nowhere.txt")
 
