@@ -17,7 +17,8 @@
  * first few are the ones a node that cuts off searches; a chess child's key costs a move
  * made and a key hashed, so prefetching all of a node's 35 children cost a chess search a
  * quarter of its time (pvs, 10 bench.epd positions, depth 7, iterative deepening, killers
- * and history: 4.1 M nodes + qnodes a second with all, 5.3 M with 4). Connect Four, seven children at most, runs as fast with 4 as with all. */
+ * and history: 4.1 M nodes + qnodes a second with all, 5.3 M with 4). Connect Four,
+ * seven children at most, runs as fast with 4 as with all. */
 #define PREFETCH_CHILDREN 4
 #define MAX_MARGINS 16            /* the longest tuple of a game's SelectiveMargins */
 #define IID_DEPTH 4               /* selective.py's, with the next two */
