@@ -428,6 +428,10 @@ SCALE_WORDS: dict[tuple[str, ...], Callable[[Scale], str]] = {
     ("pvs_modern",): lambda s: (
         f"the PVS article on the modern profile: {s.pvs_modern[0]} chess positions explored, "
         f"every depth from 6 to {s.pvs_modern[1]}"),
+    ("modern_games",): lambda s: (
+        "Plaat et al.'s three games on the modern profile: " + listed(
+            f"{name} at most {count} positions, depths {first}-{last}"
+            for name, count, first, last in s.modern_games)),
     ("seeds",): lambda s: "tree seeds: " + listed(f"{name} {seed}" for name, seed in s.seeds),
 }
 """The scale in words, a line per part of the reproduction, keyed by the fields of

@@ -21,6 +21,7 @@ from harness.reproduce.claims import (
     pvs_modern,
     schaeffer,
     stockman,
+    three_games_modern,
     three_games_report,
     zwp,
 )
@@ -40,6 +41,7 @@ CLAIMS: tuple[ClaimInfo, ...] = (
     three_games_report.CLAIM,
     schaeffer.CLAIM,
     pvs_modern.CLAIM,
+    three_games_modern.CLAIM,
 )
 """The claims, in report order (a claim's number is its place here)."""
 

@@ -107,15 +107,21 @@ def chess_parts(data: Mapping[str, Any]) -> list[Mapping[str, Any]]:
 
 def problems_of(name: str, data: Mapping[str, Any], count: int, depth: int) -> list[Problem]:
     """A set's problems in a phase (``data``): chess positions of the named ranges, an
-    Othello or checkers file of the game's positions, or synthetic trees of depth ``depth``
-    from the phase's seed. A game's confirmation leaves out any position the exploration's
-    data hold too (held out means never explored), and any position of the files its
-    ``searched`` names for the game (data an earlier phase or version searched)."""
+    Othello or checkers file of the game's positions (:func:`held_out_positions`), or
+    synthetic trees of depth ``depth`` from the phase's seed."""
     if name not in GAMES:
         return list(load_problems(f"random:d={depth},n={count},seed={int(data['seed'])},"
                                   f"{RULES.parameters['synthetic'][name]}").problems)
-    found = _positions(name, data)
-    explore = RULES.rules["phases"]["explore"]["games"]
+    return held_out_positions(name, data, RULES.rules["phases"]["explore"]["games"], count)
+
+
+def held_out_positions(name: str, data: Mapping[str, Any], explore: Mapping[str, Any], count: int,
+                       options: str = "") -> list[Problem]:
+    """A game's positions in a phase (``data``), at most ``count`` spread evenly, with the
+    game's ``options``. A confirmation leaves out any position the exploration's data
+    (``explore``) hold too (held out means never explored), and any position of the files
+    its ``searched`` names for the game (data an earlier phase or version searched)."""
+    found = _positions(name, data, options)
     if data is not explore and data != explore:
         seen = {_key(p) for p in _positions(name, explore)}
         seen |= {_key(p) for earlier in data.get("searched", {}).get(name, ())
@@ -124,19 +130,19 @@ def problems_of(name: str, data: Mapping[str, Any], count: int, depth: int) -> l
     return spread_evenly(found, count)
 
 
-def _positions(name: str, data: Mapping[str, Any]) -> list[Problem]:
-    """Every position a phase names for a game, in order; no chess positions when a suite
-    it names is not found (the public suites of ``../shared/positions`` are not in a fresh
-    clone): the game is then not measured, and the report says so, as Pons's claim does
-    without his sets."""
+def _positions(name: str, data: Mapping[str, Any], options: str = "") -> list[Problem]:
+    """Every position a phase names for a game, in order, with the game's ``options``; no
+    chess positions when a suite it names is not found (the public suites of
+    ``../shared/positions`` are not in a fresh clone): the game is then not measured, and
+    the report says so, as Pons's claim does without his sets."""
     if name == "chess":
         try:
             suites = [(find_suite(str(part["suite"])), part) for part in chess_parts(data)]
         except HarnessError:
             return []
         return [p for path, part in suites for p in chess_positions(
-            path, part["positions"][0], part["positions"][1] - part["positions"][0] + 1)]
-    return list(load_problems(f"{name}:{data[name]}").problems)
+            path, part["positions"][0], part["positions"][1] - part["positions"][0] + 1, options)]
+    return list(load_problems(f"{name}:{data[name]}" + (f",{options}" if options else "")).problems)
 
 
 def _key(problem: Problem) -> str:
@@ -244,11 +250,12 @@ def guess_effect(frame: pd.DataFrame, boot: Bootstrap) -> dict[str, Any]:
     return out
 
 
-def disagreements(frame: pd.DataFrame) -> tuple[int, int]:
-    """Searches of the iterative configuration whose score differs from aspiration
-    NegaScout's on the same problem and depth, and the searches compared (the other
-    algorithms', not aspiration NegaScout's own: the fourth referee reading's minor point)."""
-    rows = frame[frame["config"] == CONFIG]
+def disagreements(frame: pd.DataFrame, config: str = CONFIG) -> tuple[int, int]:
+    """Searches of the configuration ``config`` (the iterative one) whose score differs
+    from aspiration NegaScout's on the same problem and depth, and the searches compared
+    (the other algorithms', not aspiration NegaScout's own: the fourth referee reading's
+    minor point)."""
+    rows = frame[frame["config"] == config]
     keys = ["set", "suite", "problem_id", "depth"]
     truth = rows[rows["variant"] == REFERENCE].set_index(keys)["score"].rename("truth")
     joined = rows[rows["variant"] != REFERENCE].join(truth, on=keys)
@@ -261,7 +268,8 @@ def phase_numbers(frame: pd.DataFrame, depths: Sequence[int]) -> dict[str, dict[
     passes per iteration after the first. Openings, a third of the positions, can decide a
     pooled figure alone (the third referee reading: 11.1 passes per iteration at depth 6
     against 6.35 and 5.59)."""
-    phase_of = frame["problem_id"].map(game_phases(*frame["suite"].unique()))
+    # A suite's rows name it with the chess options after a comma (claim 15's).
+    phase_of = frame["problem_id"].map(game_phases(*{str(s).split(",")[0] for s in frame["suite"].unique()}))
     found: dict[str, dict[str, Any]] = {}
     for phase in GAME_PHASES:
         rows = frame[phase_of == phase]
