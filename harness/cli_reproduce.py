@@ -50,8 +50,8 @@ def reproduce(ctx: click.Context, /, quick: bool, phase: str, only: str | None, 
     """Measure the literature's claims (Knuth-Moore, Pearl, Plaat et al., the PVS article,
     the GNUchess study, Breuker, the zero-window-pruning note, ordering quality, Pons, the
     SSS* family, Plaat et al.'s three games, Schaeffer's enhancements, the PVS article
-    on a modern engine) and write
-    report.md, report.html and charts with a verdict for each."""
+    and the three games on a modern engine) and write report.md, report.html and charts
+    with a verdict for each."""
     from harness.reproduce import MEASURED_FILE
     from harness.reproduce import reproduce as run_claims
     from harness.reproduce.document import phase_text

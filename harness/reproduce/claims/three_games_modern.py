@@ -52,6 +52,10 @@ KEY = "three-games-modern"
 PROFILE = find_profile(str(RULES.parameters["profile"]))
 """The profile both algorithms search with (modern)."""
 
+MTDF_SPEC = f"{MTDF}:max_passes={int(RULES.parameters['max_passes'])}"
+"""MTD(f) as searched: its pass cap per depth the rules' (the variant's default of 100
+stopped a chess search of the exploration; the rows call it ``mtdf``, :func:`finished`)."""
+
 VARIANTS = (REFERENCE, MTDF)
 """Aspiration NegaScout, the reference, and MTD(f)."""
 
@@ -83,7 +87,7 @@ def jobs(scale: Scale) -> list[Job]:
     found: list[Job] = []
     for name, count, first, last in scale.modern_games:
         runs = tuple(Run(PROFILE.name, v, d, PROFILE.configuration.switches)
-                     for d in range(first, last + 1) for v in VARIANTS)
+                     for d in range(first, last + 1) for v in (REFERENCE, MTDF_SPEC))
         problems = held_out_positions(name, data, explore[KEY], count, game_options(name))
         found += [((("dataset", KEY), ("set", name)), p, runs) for p in problems]
     return found
@@ -94,8 +98,10 @@ def jobs(scale: Scale) -> list[Job]:
 
 
 def finished(rows: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
-    """The rows of the positions whose every search at a depth finished, and the positions
-    left out (``problem_id at depth d``): a stopped search is never a result."""
+    """The rows of the positions whose every search at a depth finished, MTD(f)'s named
+    ``mtdf``, and the positions left out (``problem_id at depth d``): a stopped search is
+    never a result."""
+    rows = rows.replace({"variant": {MTDF_SPEC: MTDF}})
     stopped = rows[rows["status"] != "ok"][["problem_id", "depth"]].drop_duplicates()
     if stopped.empty:
         return rows, []
