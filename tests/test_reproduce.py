@@ -78,7 +78,8 @@ TINY = Scale(km_max_leaves=64, km_branchings=(2, 3), km_trees=1, pearl=((3, 4),)
              tt_size=4096, connect4=(("Test_L3_R1", 2), ("Test_L1_R1", 1)),
              best_first_shapes=("b=2,d=3",),
              games=(("chess", 1, 2, 2), ("othello", 1, 2, 3), ("checkers", 1, 3, 4),
-                    ("synthetic", 2, 2, 3), ("synthetic-random", 2, 2, 3)))
+                    ("synthetic", 2, 2, 3), ("synthetic-random", 2, 2, 3)),
+             modern_games=(("chess", 1, 2, 3), ("othello", 1, 3, 4), ("checkers", 1, 4, 5)))
 """A scale small enough for a test to run every claim."""
 
 EPD = (

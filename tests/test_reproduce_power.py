@@ -63,7 +63,7 @@ def with_power() -> list[tuple[Rules, CheckRule]]:
 def test_every_sampled_claim_check_records_its_power() -> None:
     sampled = with_power()
     assert {r.claim for r, _ in sampled} == {"mtdf", "pvs-article", "zwp", "ordering", "three-games",
-                                             "schaeffer", "pvs-modern"}
+                                             "schaeffer", "pvs-modern", "three-games-modern"}
     for rules, rule in sampled:
         assert rule.power and rule.power["estimates"] and rule.power["source"], (rules.claim, rule.ident)
 
@@ -181,7 +181,7 @@ def test_every_saves_fewer_or_more_band_has_a_smallest_effect() -> None:
         ratios += 1
         assert end != 1 and rule.smallest_effect, (rules.claim, rule.ident)
         assert rule.smallest_effect["reason"] and rule.smallest_effect["value"]
-    assert ratios == 14          # claim 3: 2, claim 7: 2, claim 8: 3, claim 12: 6, claim 13: 1
+    assert ratios == 20          # claim 3: 2, claim 7: 2, claim 8: 3, claims 12 and 15: 6, claim 13: 1
 
 
 def test_zwp_pv_s_exploration_saving_is_no_saving_now() -> None:
@@ -255,9 +255,15 @@ def test_every_verdict_is_reachable_both_ways_at_the_registered_sample(rules: Ru
                                                                       rule: CheckRule) -> None:
     assert rule.power is not None
     boot = Bootstrap(rules.bootstrap.level, 2_000, rules.bootstrap.seed)
+    short = set((rule.power.get("below_target") or {}).get("estimates", []))
     for k, estimate in enumerate(plan_of(rule.power["estimates"])):
         inside, outside = inside_and_outside(rule.band, estimate.expected_half_width)
-        for centre, expected in ((inside, HOLDS), (outside, FAILS)):
+        # An estimate whose expected interval is wider than its band cannot hold at the
+        # sample afforded: allowed only where the rules say so before data (claim 15's
+        # 5-10% under selective search), and then it can still fail.
+        wider = 2 * estimate.expected_half_width > rule.band.high - rule.band.low
+        assert not wider or estimate.label in short, (rules.claim, rule.ident, estimate.label)
+        for centre, expected in ((inside, HOLDS), (outside, FAILS))[1 if wider else 0:]:
             found = mean_summary(sample_at(centre, estimate, k), boot)
             check = interval_check("synthetic", found["low"], found["high"], rule.band)
             assert check.outcome == expected, (rules.claim, rule.ident, estimate.label, centre, found)
