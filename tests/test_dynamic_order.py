@@ -115,7 +115,7 @@ def test_othello_learns_quiet_squares_and_keeps_corners_first() -> None:
         tree.pop()
         tree.push(first[1])
         if reply[-1] in tree.moves():                    # ... ordered at ply 1 of another line
-            assert list(tree.moves())[0] == reply[-1]
+            assert next(iter(tree.moves())) == reply[-1]
         tree.reset()
         assert list(tree.moves()) == first
 
@@ -307,3 +307,16 @@ def test_the_options_are_listed_and_checked(game: str) -> None:
                               "pvs", "--depth", "2", "--out", "unused"])
     assert bad.exit_code == 2
     assert "killers='maybe' is not a boolean" in bad.stderr and "Traceback" not in bad.stderr
+
+
+@pytest.mark.parametrize("spec", ["othello:start,killers=1", "checkers:start,killers=1"])
+def test_a_match_searches_with_the_sets_options(spec: str) -> None:
+    """A match's move searches use the set's killers (and history): a cutoff taught at the
+    opening's root puts its move first; without the option nothing is learnt."""
+    from harness.match.rules import playing
+
+    for named, learns in ((spec, True), (spec.replace("killers=1", "killers=0"), False)):
+        tree: Any = playing(load_problems(named).problems[0]).tree()
+        static = list(tree.moves())
+        tree.cutoff(static[-1], 3)
+        assert (next(iter(tree.moves())) == static[-1]) == learns
