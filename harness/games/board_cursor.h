@@ -72,8 +72,9 @@
  *   BOARD_FREE     the name of its void f(Game *): what game_new took (references,
  *                  memory), given back when the tree goes.
  *   BOARD_CUTOFF   the name of its void f(Tree *, Move, long depth): the native cutoff
- *                  (the tree learns from a fail-high); left undefined, the move order is
- *                  static and the native cutoff NULL.
+ *                  (the tree learns from a fail-high; BOARD_SET_APART defines it as
+ *                  board_learning.h's); left undefined, the move order is static and the
+ *                  native cutoff NULL.
  *   BOARD_SLOT_HASH  the name of its uint64_t f(Tree *): the native slot_hash, where the
  *                  Python key is not an int (native_tree.h).
  *   BOARD_KEY_AND_SLOT  the name of its uint64_t f(Tree *, uint64_t *slot_hash): the
