@@ -19,7 +19,7 @@ COMPILED_SOURCES := harness/games/chess/_movegen.c harness/games/chess/_board.c 
     $(wildcard harness/games/chess/board_*.h) \
     harness/games/connect4/_board.c harness/games/othello/_board.c harness/games/openspiel/_cursor.c \
     harness/games/checkers/_board.c harness/search/_engine.c harness/games/native_tree.h harness/games/board_cursor.h \
-    harness/games/board_native.h \
+    harness/games/board_native.h harness/games/board_learning.h \
     $(wildcard harness/search/engine_*.h) \
     $(filter-out $(SEARCH_PYTHON:%=harness/search/%.py),$(wildcard harness/search/*.py))
 $(STAMP): pyproject.toml setup.py $(COMPILED_SOURCES)

@@ -62,6 +62,7 @@ class BuildWithRecord(build_ext):
 
 
 BOARD_CURSOR = ["harness/games/board_cursor.h", "harness/games/board_native.h",
+                "harness/games/board_learning.h",
                 "harness/games/native_tree.h"]
 """The headers a game's ``_board.c`` includes for its cursor: a change to any rebuilds it."""
 

@@ -3,7 +3,8 @@
 Each check runs in a fresh process, once as installed (compiled where a compiler was
 found) and once with ``HARNESS_PURE_PYTHON=1`` (the source), and compares everything the
 searches report: every variant, on synthetic trees and on chess positions, with the
-shared enhancements switched on in turn, and a trace.
+shared enhancements switched on in turn, on Othello and checkers positions with their
+killers and history, and a trace.
 """
 
 from __future__ import annotations
@@ -55,6 +56,21 @@ for board in boards:
     for variant in VARIANTS:
         for ordering, switches in chess_switches:
             record(ChessTree(board.copy(), ordering), variant.name, 2, switches)
+# Othello's and checkers' Python trees with killers and history (dynamic_order.py): what
+# the frame's cutoff teaches them orders the next nodes, in both cores alike.
+from harness.games.registry import load_problems
+from harness.games.othello.game import read_position
+from harness.games.othello.tree import OthelloTree
+from harness.games.checkers.board import parse_fen
+from harness.games.checkers.tree import CheckersTree
+learning = Switches(tt_size=256, iterative_deepening=True)
+for problem in list(load_problems("othello:phases.txt").problems)[5:25:10]:
+    for variant in VARIANTS:
+        record(OthelloTree(read_position(problem.position)[0], True, True), variant.name, 3, learning)
+for problem in list(load_problems("checkers:suite.txt").problems)[:2]:
+    for variant in VARIANTS:
+        record(CheckersTree(parse_fen(problem.position.split()[0]), True, True), variant.name, 4,
+               learning)
 print(json.dumps(out))
 """
 
@@ -75,7 +91,8 @@ def test_compiled_and_source_cores_report_the_same() -> None:
     installed = searches(pure=False)
     assert source["compiled"] is False
     assert installed["compiled"] is compiled.compiled_in_use()
-    assert len(source["runs"]) == 3 * (2 * len(VARIANTS) + 1) + 3 * 3 * len(VARIANTS)  # type: ignore[arg-type]
+    assert len(source["runs"]) == (3 * (2 * len(VARIANTS) + 1) + 3 * 3 * len(VARIANTS)  # type: ignore[arg-type]
+                                   + 4 * len(VARIANTS))
     assert installed["runs"] == source["runs"]
 
 

@@ -343,26 +343,32 @@ BOARD_SWITCHES = (Switches(), Switches(tt_size=1 << 12), Switches(tt_size=61, tt
                   Switches(iterative_deepening=True, refutations=True))
 
 
-def board_trees(game: str) -> list[Any]:
-    """Compiled trees of positions from every phase of the game's suite."""
+def board_trees(game: str, ordering: str = "") -> list[Any]:
+    """Compiled trees of positions from every phase of the game's suite, with the game
+    options ``ordering`` (``,killers=1,history=1``)."""
     if game == "othello":
-        problems = list(load_problems("othello:phases.txt").problems)[::12]
-        return [othello_compiled.CompiledTree(read_position(p.position)[0]) for p in problems]
-    problems = list(load_problems("checkers:suite.txt").problems)[::5]
+        problems = list(load_problems("othello:phases.txt" + ordering).problems)[::12]
+        return [othello_compiled.CompiledTree(read_position(p.position)[0],
+                                              bool(p.option("killers")), bool(p.option("history")))
+                for p in problems]
+    problems = list(load_problems("checkers:suite.txt" + ordering).problems)[::5]
     return [find_game("checkers").tree(p) for p in problems]
 
 
+@pytest.mark.parametrize("ordering", ["", ",killers=1,history=1"])
 @pytest.mark.parametrize("game", ["othello", "checkers"])
 @pytest.mark.parametrize("name", NATIVE + WITH_OPTIONS[:4])
-def test_board_games_search_the_same_nodes_in_both_frames(game: str, name: str) -> None:
+def test_board_games_search_the_same_nodes_in_both_frames(game: str, name: str,
+                                                          ordering: str) -> None:
     """The compiled Othello and checkers trees are native too: Othello's passes and exact
     end-game values, checkers' jumps and draws by the quiet-move rule, every
-    loop, in both frames."""
+    loop, in both frames; and the killers and history they learn from the compiled
+    frame's native cutoff as from the Python frame's ``cutoff``."""
     built = (othello_compiled if game == "othello" else checkers_compiled).compiled_available()
     if not built:
         pytest.skip(f"the compiled {game} tree was not built")
     spec = parse_variants(name)[0]
-    for i, tree in enumerate(board_trees(game)):
+    for i, tree in enumerate(board_trees(game, ordering)):
         depth = 2 if name == "minimax" else 2 + i % 3 + (game == "checkers")
         switches = BOARD_SWITCHES[i % len(BOARD_SWITCHES)]
         native = run_search(tree, spec, depth, switches)

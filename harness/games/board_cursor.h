@@ -44,8 +44,13 @@
  *   game_is_leaf   whether the node has no moves (terminal_value's precondition);
  *   game_terminal_value  the value of a node without moves, `ply` plies from the root.
  *
- * What a game may define besides, each optional (chess defines them all; Connect Four,
- * Othello and checkers none):
+ * What a game may define besides, each optional (chess defines them all but
+ * BOARD_SET_APART; Othello and checkers BOARD_SET_APART alone; Connect Four none):
+ *   BOARD_SET_APART, BOARD_HISTORY_SIZE  the tree offers killer moves and the history
+ *                  heuristic over the shared cursor (board_learning.h, included here, says
+ *                  what they are; its Game has `int killers_on, history_on`): moves() orders
+ *                  the quiet moves by what cutoff() learnt, which reset forgets, and the
+ *                  native cutoff is the same learning.
  *   BOARD_RESERVE  stack slots past BOARD_PLIES for the game's own searches below a
  *                  node (chess's quiescence), which push never reaches; default 0.
  *   BOARD_OVERFLOW_ERROR, BOARD_OVERFLOW_MESSAGE  the exception of a push past
@@ -67,8 +72,9 @@
  *   BOARD_FREE     the name of its void f(Game *): what game_new took (references,
  *                  memory), given back when the tree goes.
  *   BOARD_CUTOFF   the name of its void f(Tree *, Move, long depth): the native cutoff
- *                  (the tree learns from a fail-high); left undefined, the move order is
- *                  static and the native cutoff NULL.
+ *                  (the tree learns from a fail-high; BOARD_SET_APART defines it as
+ *                  board_learning.h's); left undefined, the move order is static and the
+ *                  native cutoff NULL.
  *   BOARD_SLOT_HASH  the name of its uint64_t f(Tree *): the native slot_hash, where the
  *                  Python key is not an int (native_tree.h).
  *   BOARD_KEY_AND_SLOT  the name of its uint64_t f(Tree *, uint64_t *slot_hash): the
@@ -145,11 +151,19 @@ static int BOARD_IN_CHECK(const Game *game, const State *state);
 static void BOARD_FREE(Game *game);
 #endif
 
+#ifdef BOARD_SET_APART
+#include "board_learning.h"   /* killers and history over the shared cursor */
+#define BOARD_CUTOFF board_learn_cutoff
+#endif
+
 typedef struct {
     PyObject_HEAD
     Game game;
     int ply;                         /* the cursor: plies from the root */
     State stack[BOARD_PLIES + 1 + BOARD_RESERVE];   /* the root, then the node after each push */
+#ifdef BOARD_SET_APART
+    BoardLearning learnt;            /* what cutoff() learnt since the last reset */
+#endif
 } Tree;
 
 /* The optional parts over the whole tree (each the game's function, named by its macro). */
@@ -200,7 +214,12 @@ static inline void board_push(Tree *t, Move move) {
 }
 
 static inline int board_moves(Tree *t, Move *out) {
-    return game_moves(&t->game, board_here(t), out);
+    int n = game_moves(&t->game, board_here(t), out);
+#ifdef BOARD_SET_APART
+    if (learning_active(&t->game) && n > 1 && n <= NATIVE_MAX_MOVES)
+        learning_order(&t->game, &t->learnt, board_here(t), t->ply, out, n);
+#endif
+    return n;
 }
 
 static inline long board_value(Tree *t) {
@@ -278,6 +297,9 @@ static PyObject *Tree_reset(Tree *self, PyObject *unused) {
 #ifdef BOARD_RESET
     BOARD_RESET(self);
 #endif
+#ifdef BOARD_SET_APART
+    learning_clear(&self->game, &self->learnt);
+#endif
     Py_RETURN_NONE;
 }
 
@@ -324,12 +346,31 @@ static PyObject *Tree_key(Tree *self, PyObject *unused) {
     return PyLong_FromUnsignedLongLong(board_key(self));
 }
 
-/* The move order is static: nothing to learn. */
+#ifdef BOARD_SET_APART
+/* The native cutoff (BOARD_CUTOFF): learn from a fail-high at the cursor's node. */
+static void board_learn_cutoff(Tree *t, Move move, long depth) {
+    learning_cutoff(&t->game, &t->learnt, board_here(t), t->ply, move, depth);
+}
+#endif
+
+/* Learn from a fail-high (BOARD_SET_APART, when killers or history are on: the move
+ * checked as push checks it), else nothing: the move order is static. */
 static PyObject *Tree_cutoff(Tree *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 2) {
         PyErr_Format(PyExc_TypeError, "cutoff(move, depth) takes 2 arguments (%zd given)", nargs);
         return NULL;
     }
+#ifdef BOARD_SET_APART
+    if (learning_active(&self->game)) {
+        Move move;
+        if (game_move_of(&self->game, board_here(self), args[0], &move) < 0)
+            return NULL;
+        long depth = PyLong_AsLong(args[1]);
+        if (depth == -1 && PyErr_Occurred())
+            return NULL;
+        board_learn_cutoff(self, move, depth);
+    }
+#endif
     Py_RETURN_NONE;
 }
 #endif

@@ -177,12 +177,16 @@ class OthelloPlaying(Playing):
         self.state = (board.mover, board.opponent, board.x_to_move)
         self.first_x = board.x_to_move
         """Whether player 0 (the side to move at the opening) is X."""
+        options = dict(problem.options)
+        self.ordering = (bool(options.get("killers")), bool(options.get("history")))
+        """The set's killers and history (off where it names neither): each move's
+        search orders with them."""
 
     def tree(self) -> Tree:
         from harness.games.othello.compiled import othello_tree
         from harness.games.othello.tree import Board
 
-        return othello_tree(Board(*self.state))
+        return othello_tree(Board(*self.state), None, *self.ordering)
 
     def play(self, move: str) -> None:
         from harness.games.othello.game import after, moves_at
@@ -231,11 +235,15 @@ class CheckersPlaying(Playing):
         self.position = parse_fen(problem.position.split()[0])
         choice = str(problem.option("tree"))
         self.compiled = None if choice == "auto" else choice == "compiled"
+        options = dict(problem.options)
+        self.ordering = (bool(options.get("killers")), bool(options.get("history")))
+        """The set's killers and history (off where it names neither): each move's
+        search orders with them."""
 
     def tree(self) -> Tree:
         from harness.games.checkers.compiled import checkers_tree
 
-        return checkers_tree(self.position, self.compiled)
+        return checkers_tree(self.position, self.compiled, *self.ordering)
 
     def play(self, move: str) -> None:
         from harness.games.checkers.board import move_name

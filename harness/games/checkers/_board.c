@@ -32,14 +32,16 @@ typedef struct {
     int side, quiet;
 } State;
 
-typedef struct {
-    char unused;             /* a tree holds nothing but its nodes: setup() gives the tables */
+typedef struct {             /* setup() gives the tables: a tree holds only its switches */
+    int killers_on, history_on;   /* CheckersTree's killers and history (../board_learning.h) */
 } Game;
 
 #define BOARD_PLIES 256      /* pushes past the root: the harness searches at most 100 plies */
 #define BOARD_NAME "checkers tree"
 #define BOARD_CACHED_MOVES 2048   /* every step and single jump: codes below 2^11 */
 #define BOARD_TACTICAL game_tactical
+#define BOARD_SET_APART game_set_apart   /* killers and history: a capture is not */
+#define BOARD_HISTORY_SIZE 2048          /* a step: start square and direction, below 2^11 */
 #include "../board_cursor.h"
 
 enum { BLACK = 0, WHITE = 1 };
@@ -265,6 +267,12 @@ static int game_tactical(const Game *g, const State *s, Move move) {
     return !bit(s->kings, start) && bit(CROWN_MASK[s->side], NEIGHBOUR[start][move >> 9 & 3]);
 }
 
+/* A capture: compulsory, so a node that has one has only captures, in their order; never
+ * a killer nor scored by history (CheckersTree.moves and CheckersTree.cutoff). */
+static int game_set_apart(const Game *g, const State *s, Move move) {
+    return (move >> 5 & 15) != 0;
+}
+
 /* ---- the Python methods of this tree alone ------------------------------------------- */
 
 /* board.move_name: 11-15, 22x15x8 (squares numbered from 1). */
@@ -293,7 +301,7 @@ static PyObject *Tree_move_name(Tree *self, PyObject *move) {
 
 static PyObject *Tree_get_ply(Tree *self, void *unused) { return PyLong_FromLong(self->ply); }
 
-/* ---- construction: CheckersTree(position) --------------------------------------------- */
+/* ---- construction: CheckersTree(position, killers, history) -------------------------- */
 
 static int int_attr(PyObject *object, const char *name, long long *out) {
     PyObject *value = PyObject_GetAttrString(object, name);
@@ -305,13 +313,15 @@ static int int_attr(PyObject *object, const char *name, long long *out) {
 }
 
 static int game_new(PyObject *args, PyObject *kwargs, Game *g, State *root) {
-    static char *keywords[] = {"position", NULL};
+    static char *keywords[] = {"position", "killers", "history", NULL};
     PyObject *position;
+    int killers = 0, history = 0;
     if (!READY) {
         PyErr_SetString(PyExc_RuntimeError, "checkers tree: setup() was not called");
         return -1;
     }
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O:CheckersTree", keywords, &position))
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|pp:CheckersTree", keywords, &position,
+                                     &killers, &history))
         return -1;
     long long black, white, kings, side, quiet;
     if (int_attr(position, "black", &black) || int_attr(position, "white", &white)
@@ -331,6 +341,8 @@ static int game_new(PyObject *args, PyObject *kwargs, Game *g, State *root) {
     root->kings = (u32)kings;
     root->side = (int)side;
     root->quiet = (int)quiet;
+    g->killers_on = killers;
+    g->history_on = history;
     return 0;
 }
 
@@ -349,13 +361,15 @@ static PyMethodDef Tree_methods[] = {
     BOARD_NOARGS(key, "Position.key: the Zobrist key of pieces, side and draw count."),
     BOARD_ONEARG(move_name, "PDN's name of a move: 11-15, 22x15x8."),
     BOARD_TACTICAL_METHOD("Whether a move captures or crowns a man (tree.CheckersTree.tactical)."),
-    BOARD_METHODS("cutoff(move, depth): the move order is fixed, nothing to learn."),
+    BOARD_METHODS("cutoff(move, depth): learn from a fail-high (killers, history; a capture "
+                  "teaches nothing); with neither on, nothing."),
     {NULL, NULL, 0, NULL},
 };
 
 static PyTypeObject TreeType = BOARD_TYPE(
     "harness.games.checkers._board.CheckersTree",
-    "CheckersTree(position)\n\nThe compiled twin of harness.games.checkers.tree.CheckersTree.");
+    "CheckersTree(position, killers=False, history=False)\n\n"
+    "The compiled twin of harness.games.checkers.tree.CheckersTree.");
 
 /* setup(zobrist, draw_plies, man, king, man_row, win): the tables of board.py and
  * evaluation.py (compiled.py calls it once at import). */

@@ -3,10 +3,10 @@
 The Python tree's move generation on Python integers costs more than the (compiled)
 search itself: about 100,000 nodes a second. ``_board.c``, built when the package is
 installed where a C compiler is found, is the same tree in C (the same moves in the same
-order, values and keys; ``tests/test_checkers_compiled.py`` compares every method and
-every search node for node). A build without a compiler, and ``HARNESS_PURE_PYTHON`` set
-in the environment (as for the search core, :mod:`harness.search.compiled`), run the
-Python tree.
+order, values and keys, the same killers and history: ``harness/games/board_learning.h``;
+``tests/test_checkers_compiled.py`` compares every method and every search node for
+node). A build without a compiler, and ``HARNESS_PURE_PYTHON`` set in the environment
+(as for the search core, :mod:`harness.search.compiled`), run the Python tree.
 """
 
 from __future__ import annotations
@@ -34,11 +34,12 @@ compiled_available = BUILD.available
 compiled_in_use = BUILD.in_use
 
 
-def checkers_tree(position: Position, compiled: bool | None = None) -> Tree:
-    """The tree of ``position``: compiled (``compiled=True``; a :class:`HarnessError`
-    where it was not built), Python (``False``), or by default the compiled one where it
-    is in use, else Python."""
+def checkers_tree(position: Position, compiled: bool | None = None, killers: bool = False,
+                  history: bool = False) -> Tree:
+    """The tree of ``position`` (with killer moves and the history heuristic where asked):
+    compiled (``compiled=True``; a :class:`HarnessError` where it was not built), Python
+    (``False``), or by default the compiled one where it is in use, else Python."""
     if not BUILD.chooses(compiled):
-        return CheckersTree(position)
-    tree: Tree = BUILD.module().CheckersTree(position)
+        return CheckersTree(position, killers, history)
+    tree: Tree = BUILD.module().CheckersTree(position, killers, history)
     return tree

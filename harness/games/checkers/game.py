@@ -51,6 +51,10 @@ class Checkers(Game):
                        "is not set); the same nodes either way", TREES),
         "plies": Option(0, "with start: one problem per distinct position this many plies "
                         "after it, named by its moves: the openings of a match", minimum=0),
+        "killers": Option(False, "killer moves (two per ply) first among the steps (a node "
+                          "with a capture has captures only: never reordered)"),
+        "history": Option(False, "steps by history score (depth squared per fail-high), ties "
+                          "in the static order"),
     }
     columns: ClassVar[Mapping[str, str]] = {"fen": "the position (PDN FEN)",
                                             "known_value": "the value the file gives (empty: none)"}
@@ -83,7 +87,8 @@ class Checkers(Game):
     def tree(self, problem: Problem) -> Tree:
         choice = str(problem.option("tree"))
         return checkers_tree(parse_fen(problem.position.split()[0]),
-                             None if choice == "auto" else choice == "compiled")
+                             None if choice == "auto" else choice == "compiled",
+                             bool(problem.option("killers")), bool(problem.option("history")))
 
     def columns_for(self, problem: Problem, best_move: str) -> dict[str, object]:
         known = _known(problem)

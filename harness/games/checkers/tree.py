@@ -23,17 +23,27 @@ from harness.games.checkers.board import (
     move_name,
 )
 from harness.games.checkers.evaluation import SELECTIVE_MARGINS, WIN, evaluate
+from harness.games.dynamic_order import DynamicOrder
 
 
 class CheckersTree:
-    """A checkers position walked through a cursor (see :class:`harness.games.base.Tree`)."""
+    """A checkers position walked through a cursor (see :class:`harness.games.base.Tree`).
 
-    __slots__ = ("_stack", "position", "root")
+    With ``killers`` or ``history`` (the game options) the tree learns from the search's
+    fail-highs (:class:`~harness.games.dynamic_order.DynamicOrder`). Captures are
+    compulsory, so a node has either captures only, which keep their order and teach
+    nothing, or steps only: those are the quiet moves, the killers of the ply first, then
+    by history score (a step's start square and direction), ties in the static order. A
+    crowning step is one of them: the static order does not set it apart (chess's MVV-LVA
+    puts promotions before its killers)."""
 
-    def __init__(self, position: Position) -> None:
+    __slots__ = ("_learnt", "_stack", "position", "root")
+
+    def __init__(self, position: Position, killers: bool = False, history: bool = False) -> None:
         self.root = position
         self.position = position
         self._stack: list[Position] = []
+        self._learnt = DynamicOrder(killers, history)
 
     @property
     def ply(self) -> int:
@@ -41,7 +51,10 @@ class CheckersTree:
         return len(self._stack)
 
     def moves(self) -> Sequence[int]:
-        return self.position.legal_moves()
+        moves = self.position.legal_moves()
+        if self._learnt.active and len(moves) > 1 and not move_jumps(moves[0]):
+            return self._learnt.order((), moves, len(self._stack))
+        return moves
 
     def push(self, move: object) -> None:
         self._stack.append(self.position)
@@ -80,11 +93,18 @@ class CheckersTree:
         return move_name(move)  # type: ignore[arg-type]
 
     def reset(self) -> None:
+        """Back to the root; killers and history forgotten."""
         self.position = self.root
         self._stack.clear()
+        self._learnt.clear()
 
     def cutoff(self, move: object, depth: int) -> None:
-        """The move order is fixed: nothing to learn."""
+        """Learn from a fail-high caused by ``move`` (killers and history, when on; a
+        capture teaches nothing)."""
+        if self._learnt.active:
+            code = int(move)  # type: ignore[call-overload]
+            if not move_jumps(code):
+                self._learnt.learn(code, len(self._stack), depth)
 
     # -- the selective switches (harness.games.base.SelectiveTree) -------------------
     selective_margins: SelectiveMargins = SELECTIVE_MARGINS

@@ -41,12 +41,15 @@ typedef struct {
     int weight[64];              /* tree.WEIGHT_MASKS: each weight ... */
     u64 weight_masks[64];        /* ... and its squares */
     int mobility;                /* tree.MOBILITY_WEIGHT */
+    int killers_on, history_on;  /* OthelloTree's killers and history (../board_learning.h) */
 } Game;
 
 #define BOARD_PLIES 130               /* a game lasts at most 2 * 60 plies from the start */
 #define BOARD_NAME "Othello tree"
 #define BOARD_CACHED_MOVES (PASS + 1)
 #define BOARD_TACTICAL game_tactical
+#define BOARD_SET_APART game_set_apart   /* killers and history: a corner or a pass is not */
+#define BOARD_HISTORY_SIZE 64            /* a quiet move is a square */
 #include "../board_cursor.h"
 
 /* tree.legal_moves: empty squares closing a line of the opponent's discs. Edax's
@@ -235,7 +238,13 @@ static int game_tactical(const Game *g, const State *s, Move square) {
     return square < PASS && (CORNERS >> square & 1);
 }
 
-/* ---- construction: OthelloTree(board, weights, ranks, mobility) ----------------------- */
+/* A corner or the pass: first in the static order, never a killer nor scored by history
+ * (OthelloTree.moves and OthelloTree.cutoff). */
+static int game_set_apart(const Game *g, const State *s, Move square) {
+    return square == PASS || (CORNERS >> square & 1);
+}
+
+/* ---- construction: OthelloTree(board, weights, ranks, mobility, killers, history) ------ */
 
 /* 64 ints from a sequence (a table of tree.py), each in [low, high]; -1 with an exception. */
 static int table(PyObject *sequence, const char *what, long low, long high, long *out) {
@@ -265,11 +274,12 @@ static int table(PyObject *sequence, const char *what, long low, long high, long
 }
 
 static int game_new(PyObject *args, PyObject *kwargs, Game *g, State *root) {
-    static char *keywords[] = {"board", "weights", "ranks", "mobility", NULL};
+    static char *keywords[] = {"board", "weights", "ranks", "mobility", "killers", "history",
+                               NULL};
     PyObject *board, *weights_table, *ranks_table;
-    int mobility;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOOi:OthelloTree", keywords, &board,
-                                     &weights_table, &ranks_table, &mobility))
+    int mobility, killers = 0, history = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOOi|pp:OthelloTree", keywords, &board,
+                                     &weights_table, &ranks_table, &mobility, &killers, &history))
         return -1;
     long weights[64], ranks[64];
     if (table(weights_table, "weights", -1000, 1000, weights) < 0
@@ -305,6 +315,8 @@ static int game_new(PyObject *args, PyObject *kwargs, Game *g, State *root) {
         }
     }
     g->mobility = mobility;
+    g->killers_on = killers;
+    g->history_on = history;
     root->mover = mover;
     root->opponent = opponent;
     root->x_to_move = x_to_move != 0;
@@ -359,15 +371,16 @@ static PyMethodDef Tree_methods[] = {
     BOARD_ONEARG(move_name, "a1 .. h8, or pass."),
     BOARD_NOARGS(player, "X or O: the player to move."),
     BOARD_TACTICAL_METHOD("Whether a move takes a corner (tree.OthelloTree.tactical)."),
-    BOARD_METHODS("cutoff(move, depth): the move order is static, nothing to learn."),
+    BOARD_METHODS("cutoff(move, depth): learn from a fail-high (killers, history; a corner "
+                  "or a pass teaches nothing); with neither on, nothing."),
     {NULL, NULL, 0, NULL},
 };
 
 static PyTypeObject TreeType = BOARD_TYPE(
     "harness.games.othello._board.OthelloTree",
-    "OthelloTree(board, weights, ranks, mobility)\n\n"
+    "OthelloTree(board, weights, ranks, mobility, killers=False, history=False)\n\n"
     "The compiled twin of harness.games.othello.tree.OthelloTree, with its tables "
-    "(SQUARE_WEIGHTS, MOVE_RANKS, MOBILITY_WEIGHT).");
+    "(SQUARE_WEIGHTS, MOVE_RANKS, MOBILITY_WEIGHT) and its ordering switches.");
 
 static PyMethodDef module_methods[] = {
     BOARD_SELECTIVE_SETUP,

@@ -70,6 +70,9 @@ class Othello(Game):
         "plies": Option(0, "with start: one problem per distinct position this many plies "
                         "after it (a pass is a ply), named by its moves: the openings of a "
                         "match", minimum=0),
+        "killers": Option(False, "killer moves (two per ply) after the corners"),
+        "history": Option(False, "non-corner moves by history score (depth squared per "
+                          "fail-high), ties in the static order"),
     }
 
     def load(self, spec: str, options: tuple[tuple[str, OptionValue], ...],
@@ -99,7 +102,8 @@ class Othello(Game):
 
     def tree(self, problem: Problem) -> Tree:
         board, _ = read_position(problem.position)
-        return othello_tree(board)
+        return othello_tree(board, killers=bool(problem.option("killers")),
+                            history=bool(problem.option("history")))
 
     def work(self, problem: Problem) -> float:
         """Two to the default depth: a rough rank (a solve before a middle-game search)."""

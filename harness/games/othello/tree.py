@@ -23,6 +23,7 @@ import operator
 from collections.abc import Sequence
 
 from harness.games.base import SelectiveMargins
+from harness.games.dynamic_order import DynamicOrder
 
 FULL = (1 << 64) - 1
 NOT_A = FULL ^ sum(1 << (8 * row) for row in range(8))
@@ -224,14 +225,22 @@ State = tuple[int, int, bool]
 
 
 class OthelloTree:
-    """An Othello position walked through a cursor (see :class:`harness.games.base.Tree`)."""
+    """An Othello position walked through a cursor (see :class:`harness.games.base.Tree`).
 
-    __slots__ = ("_stack", "board", "root")
+    With ``killers`` or ``history`` (the game options) the tree learns from the search's
+    fail-highs (:class:`~harness.games.dynamic_order.DynamicOrder`): the corners keep their
+    place first (rank 0 of the static order, and the moves :meth:`tactical` names), the
+    other squares follow, the killers of the ply first, then by history score, ties in the
+    static order. A corner or a pass teaches nothing: a corner is searched first anyway,
+    and a pass is the only move where it is one."""
 
-    def __init__(self, board: Board) -> None:
+    __slots__ = ("_learnt", "_stack", "board", "root")
+
+    def __init__(self, board: Board, killers: bool = False, history: bool = False) -> None:
         self.root: State = (board.mover, board.opponent, board.x_to_move)
         self.board = Board(*self.root)
         self._stack: list[State] = []
+        self._learnt = DynamicOrder(killers, history)
 
     def moves(self) -> Sequence[int]:
         b = self.board
@@ -245,6 +254,9 @@ class OthelloTree:
                 low = bits & -bits
                 found.append(low.bit_length() - 1)
                 bits ^= low
+        if self._learnt.active and len(found) > 1:
+            return self._learnt.order([m for m in found if CORNERS >> m & 1],
+                                      [m for m in found if not CORNERS >> m & 1], len(self._stack))
         return found
 
     def push(self, move: object) -> None:
@@ -308,12 +320,19 @@ class OthelloTree:
         return "X" if self.board.x_to_move else "O"
 
     def reset(self) -> None:
+        """Back to the root; killers and history forgotten."""
         if self._stack:
             self.board.mover, self.board.opponent, self.board.x_to_move = self.root
             self._stack.clear()
+        self._learnt.clear()
 
     def cutoff(self, move: object, depth: int) -> None:
-        """The move order is static: nothing to learn."""
+        """Learn from a fail-high caused by ``move`` (killers and history, when on; a
+        corner or a pass teaches nothing)."""
+        if self._learnt.active:
+            square = operator.index(move)  # type: ignore[arg-type]
+            if square != PASS and not CORNERS >> square & 1:
+                self._learnt.learn(square, len(self._stack), depth)
 
     # -- the selective switches (harness.games.base.SelectiveTree) -------------------
     selective_margins: SelectiveMargins = SELECTIVE_MARGINS
