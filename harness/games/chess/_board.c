@@ -39,6 +39,7 @@
 
 #include "board_position.h"   /* tables, positions, make, evaluation */
 #include "board_moves.h"      /* legal moves in python-chess's order, check, MVV-LVA, perft */
+#include "board_lists.h"      /* the search's move lists in one pass */
 #include "board_key.h"        /* keys hashed as position_key's tuples */
 #include "board_see.h"        /* static exchange evaluation, the quiescence options' moves */
 
@@ -460,7 +461,10 @@ static struct PyModuleDef module = {
 };
 
 PyMODINIT_FUNC PyInit__board(void) {
-    make_tables();
+    if (!make_tables()) {
+        PyErr_SetString(PyExc_ImportError, "_board: a slider's magic number collides");
+        return NULL;
+    }
     if (PyType_Ready(&KeyType) < 0)
         return NULL;
     QNODES = PyUnicode_InternFromString("qnodes");

@@ -98,15 +98,25 @@ static void order_by_history(const Game *g, int *moves, int n) {
 static int ordered_moves(Tree *t, int *order) {
     const Pos *p = board_here(t);
     const Game *g = &t->game;
-    MoveList legal;
-    legal_moves(p, &legal);
-    int tactical = 0, n = legal.count;
-    if (g->mvv_lva) {
-        int quiet[MAX_MOVES], quiet_count;
-        tactical = split_tactical(p, legal.codes, n, order, quiet, &quiet_count);
-        memcpy(order + tactical, quiet, quiet_count * sizeof(int));
+    int tactical = 0, n, king = king_square(p, p->turn);
+    if (king >= 0 && !attackers(p, !p->turn, king, occupancy(p))) {
+        Lists lists;                                  /* (most nodes: one pass) */
+        node_lists(p, king, g->mvv_lva, &lists);
+        tactical = lists.tactical_count;
+        n = tactical + lists.quiet_count;
+        memcpy(order, lists.tactical, tactical * sizeof(int));
+        memcpy(order + tactical, lists.quiet, lists.quiet_count * sizeof(int));
     } else {
-        memcpy(order, legal.codes, n * sizeof(int));
+        MoveList legal;
+        legal_moves(p, &legal);
+        n = legal.count;
+        if (g->mvv_lva) {
+            int quiet[MAX_MOVES], quiet_count;
+            tactical = split_tactical(p, legal.codes, n, order, quiet, &quiet_count);
+            memcpy(order + tactical, quiet, quiet_count * sizeof(int));
+        } else {
+            memcpy(order, legal.codes, n * sizeof(int));
+        }
     }
     if ((g->killers_on || g->history_on) && n > 1) {
         int *rest = order + tactical, rest_count = n - tactical;

@@ -6,6 +6,7 @@
 #define HARNESS_CHESS_BOARD_POSITION_H
 
 #include "board_geometry.h"
+#include "board_magic.h"      /* rook_attacks, bishop_attacks */
 
 #define FILE_C 0x0404040404040404ULL
 #define FILE_D 0x0808080808080808ULL
@@ -21,40 +22,15 @@ static inline int lsb(u64 b) { return __builtin_ctzll(b); }
 
 /* ---- tables ---------------------------------------------------------------------------- */
 
-static u64 rays[8][64];            /* from a square (excluded) to the edge, by direction */
-static const int STEPS[8][2] = {{0, 1}, {1, 1}, {1, 0}, {-1, 1},       /* increasing squares */
-                                {0, -1}, {-1, -1}, {-1, 0}, {1, -1}};  /* decreasing */
-
 /* evaluation.py's tables, from setup(): material plus piece-square, White +, Black -. */
 static int square_mg[2][7][64], square_eg[2][7][64];
 static int phase_weight[7];
 static long piece_values[7];       /* middle-game material, for MVV-LVA */
 
-static void make_tables(void) {
+/* The geometry and the sliders' tables (at import): 0 if a magic number does not hold. */
+static int make_tables(void) {
     make_geometry();
-    for (int a = 0; a < 64; a++)
-        for (int d = 0; d < 8; d++) {
-            u64 ray = 0;
-            for (int f = (a & 7) + STEPS[d][0], r = (a >> 3) + STEPS[d][1];
-                 f >= 0 && f < 8 && r >= 0 && r < 8; f += STEPS[d][0], r += STEPS[d][1])
-                ray |= BIT(r * 8 + f);
-            rays[d][a] = ray;
-        }
-}
-
-static inline u64 ray_attacks(int d, int square, u64 occupied) {
-    u64 ray = rays[d][square], blockers = ray & occupied;
-    if (blockers)
-        ray ^= rays[d][d < 4 ? lsb(blockers) : msb(blockers)];
-    return ray;
-}
-
-static inline u64 rook_attacks(int s, u64 occ) {
-    return ray_attacks(0, s, occ) | ray_attacks(2, s, occ) | ray_attacks(4, s, occ) | ray_attacks(6, s, occ);
-}
-
-static inline u64 bishop_attacks(int s, u64 occ) {
-    return ray_attacks(1, s, occ) | ray_attacks(3, s, occ) | ray_attacks(5, s, occ) | ray_attacks(7, s, occ);
+    return make_magic();
 }
 
 /* ---- positions ------------------------------------------------------------------------- */
