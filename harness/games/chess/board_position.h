@@ -88,7 +88,10 @@ static inline void remove_piece(Pos *p, int color, int type, int square) {
 #define TO(code) ((code) >> 6 & 63)
 #define PROMOTION(code) ((code) >> 12)
 
-/* play.py's play() into `n` (a copy of `p`): code -1 is the null move. */
+/* play.py's play() into `n` (a copy of `p`): code -1 is the null move. An ordinary move
+ * (all but castling and en passant) changes the bitboards by exclusive-or and the
+ * evaluation by the mover's two squares' difference; the phase changes only with a capture
+ * or a promotion. */
 static void make(const Pos *p, Pos *n, int code) {
     *n = *p;
     int turn = p->turn;
@@ -113,9 +116,14 @@ static void make(const Pos *p, Pos *n, int code) {
             return;
         }
     }
-    remove_piece(n, turn, mover, origin);
+    n->castling = rights;
     if (to_bb & p->side[!turn]) {
-        remove_piece(n, !turn, piece_type_at(p, target), target);
+        int victim = piece_type_at(p, target);
+        n->bb[victim] ^= to_bb;
+        n->side[!turn] ^= to_bb;
+        n->mg -= square_mg[!turn][victim][target];
+        n->eg -= square_eg[!turn][victim][target];
+        n->phase -= phase_weight[victim];
     } else if (mover == PAWN) {
         int step = target - origin;
         if (step == 16 && origin >> 3 == 1)
@@ -125,8 +133,16 @@ static void make(const Pos *p, Pos *n, int code) {
         else if (target == p->ep && (step == 7 || step == 9 || step == -7 || step == -9))
             remove_piece(n, !turn, PAWN, turn ? p->ep - 8 : p->ep + 8);
     }
-    add_piece(n, turn, promotion ? promotion : mover, target);
-    n->castling = rights;
+    int placed = promotion ? promotion : mover;
+    n->piece[origin] = NONE;
+    n->piece[target] = (unsigned char)placed;
+    n->bb[mover] ^= from_bb;
+    n->bb[placed] ^= to_bb;
+    n->side[turn] ^= from_bb | to_bb;
+    n->mg += square_mg[turn][placed][target] - square_mg[turn][mover][origin];
+    n->eg += square_eg[turn][placed][target] - square_eg[turn][mover][origin];
+    if (promotion)
+        n->phase += phase_weight[promotion] - phase_weight[PAWN];
 }
 
 /* evaluation.score: the tapered score for the side to move (floor division, as Python). */
