@@ -84,6 +84,7 @@ typedef struct {
 #define BOARD_SLOT_HASH slot_hash
 #define BOARD_KEY_AND_SLOT key_and_slot
 #define BOARD_QUIESCE quiesce_native
+#define BOARD_CHILD_QUIESCE child_quiesce_native
 #define BOARD_IN_CHECK game_in_check
 #define BOARD_NULL_MOVE (-1)
 #define BOARD_NULL_ALLOWED null_allowed
@@ -115,7 +116,7 @@ static int read_code(PyObject *move, int *code) {
 
 /* A checked push (the Python methods'): room on the stack, a piece of the side to move on
  * the move's square (a pass needs none). */
-static int step_in(Tree *t, int code) {
+static int can_step(Tree *t, int code) {
     if (!board_has_room(t))
         return 0;
     const Pos *p = board_here(t);
@@ -123,6 +124,12 @@ static int step_in(Tree *t, int code) {
         PyErr_Format(PyExc_ValueError, "move code %d: no piece of the side to move on its square", code);
         return 0;
     }
+    return 1;
+}
+
+static int step_in(Tree *t, int code) {
+    if (!can_step(t, code))
+        return 0;
     board_push(t, code);
     return 1;
 }
@@ -166,9 +173,7 @@ static long board_child_value(Tree *t, Move move) {
         board_pop(t);
         return value;
     }
-    Pos child;
-    make(board_here(t), &child, (int)move);
-    return evaluate(&child);
+    return child_evaluation(board_here(t), (int)move);
 }
 
 /* The native key is a digest of position_key's fields; its slot, the tuple's hash as

@@ -145,14 +145,56 @@ static void make(const Pos *p, Pos *n, int code) {
         n->phase += phase_weight[promotion] - phase_weight[PAWN];
 }
 
-/* evaluation.score: the tapered score for the side to move (floor division, as Python). */
-static inline long evaluate(const Pos *p) {
-    int phase = p->phase > FULL_PHASE ? FULL_PHASE : p->phase;
-    long total = (long)p->mg * phase + (long)p->eg * (FULL_PHASE - phase);
+/* evaluation.score from the material sums and the phase, for the side `turn` (floor
+ * division, as Python). */
+static inline long tapered(int mg, int eg, int phase, int turn) {
+    if (phase > FULL_PHASE)
+        phase = FULL_PHASE;
+    long total = (long)mg * phase + (long)eg * (FULL_PHASE - phase);
     long value = total / FULL_PHASE;
     if (total % FULL_PHASE != 0 && total < 0)
         value -= 1;
-    return p->turn ? value : -value;
+    return turn ? value : -value;
+}
+
+/* evaluation.score: the tapered score for the side to move. */
+static inline long evaluate(const Pos *p) { return tapered(p->mg, p->eg, p->phase, p->turn); }
+
+/* evaluate() of the position `code` (-1: the null move) leads to, the position not made:
+ * make's changes to the material sums and the phase alone. A horizon leaf's quiescence
+ * often ends at its stand pat, and then its move need not be played. */
+static long child_evaluation(const Pos *p, int code) {
+    int turn = p->turn, mg = p->mg, eg = p->eg, phase = p->phase;
+    if (code >= 0) {
+        int origin = FROM(code), target = TO(code), promotion = PROMOTION(code);
+        int mover = piece_type_at(p, origin), step = target - origin;
+        if (mover == KING && (BIT(origin) & (BIT(4) | BIT(60))) && (step == 2 || step == -2)) {
+            int rook_from = step > 0 ? origin + 3 : origin - 4, rook_to = step > 0 ? origin + 1 : origin - 1;
+            mg += square_mg[turn][KING][target] - square_mg[turn][KING][origin]
+                  + square_mg[turn][ROOK][rook_to] - square_mg[turn][ROOK][rook_from];
+            eg += square_eg[turn][KING][target] - square_eg[turn][KING][origin]
+                  + square_eg[turn][ROOK][rook_to] - square_eg[turn][ROOK][rook_from];
+            return tapered(mg, eg, phase, !turn);
+        }
+        if (BIT(target) & p->side[!turn]) {
+            int victim = piece_type_at(p, target);
+            mg -= square_mg[!turn][victim][target];
+            eg -= square_eg[!turn][victim][target];
+            phase -= phase_weight[victim];
+        } else if (mover == PAWN && target == p->ep
+                   && (step == 7 || step == 9 || step == -7 || step == -9)) {
+            int taken = turn ? p->ep - 8 : p->ep + 8;
+            mg -= square_mg[!turn][PAWN][taken];
+            eg -= square_eg[!turn][PAWN][taken];
+            phase -= phase_weight[PAWN];
+        }
+        int placed = promotion ? promotion : mover;
+        mg += square_mg[turn][placed][target] - square_mg[turn][mover][origin];
+        eg += square_eg[turn][placed][target] - square_eg[turn][mover][origin];
+        if (promotion)
+            phase += phase_weight[promotion] - phase_weight[PAWN];
+    }
+    return tapered(mg, eg, phase, !turn);
 }
 
 #endif
