@@ -24,6 +24,10 @@ static inline int lsb(u64 b) { return __builtin_ctzll(b); }
 
 /* evaluation.py's tables, from setup(): material plus piece-square, White +, Black -. */
 static int square_mg[2][7][64], square_eg[2][7][64];
+/* Both at once: the middle-game value times 2^32 plus the endgame one (PAIR), so that one
+ * addition moves both sums (a position carries their pair, unpacked by tapered). */
+static long long square_pair[2][7][64];
+#define PAIR(mg, eg) ((long long)(mg) * 4294967296LL + (eg))
 static int phase_weight[7];
 static long piece_values[7];       /* middle-game material, for MVV-LVA */
 
@@ -41,7 +45,8 @@ typedef struct {
     u64 castling;          /* python-chess's castling_rights, cleaned */
     int turn;              /* 1: White to move */
     int ep;                /* python-chess's ep_square, -1 for None */
-    int mg, eg, phase;     /* evaluation.material_sum, unpacked */
+    int phase;             /* evaluation's game phase (the phase weights' sum) */
+    long long pair;        /* evaluation.material_sum: PAIR(middle game, endgame) */
     unsigned char piece[64];   /* the piece type on each square (NONE: empty) */
 } Pos;
 
@@ -69,8 +74,7 @@ static inline void add_piece(Pos *p, int color, int type, int square) {
     p->piece[square] = (unsigned char)type;
     p->bb[type] |= BIT(square);
     p->side[color] |= BIT(square);
-    p->mg += square_mg[color][type][square];
-    p->eg += square_eg[color][type][square];
+    p->pair += square_pair[color][type][square];
     p->phase += phase_weight[type];
 }
 
@@ -78,8 +82,7 @@ static inline void remove_piece(Pos *p, int color, int type, int square) {
     p->piece[square] = NONE;
     p->bb[type] &= ~BIT(square);
     p->side[color] &= ~BIT(square);
-    p->mg -= square_mg[color][type][square];
-    p->eg -= square_eg[color][type][square];
+    p->pair -= square_pair[color][type][square];
     p->phase -= phase_weight[type];
 }
 
@@ -121,8 +124,7 @@ static void make(const Pos *p, Pos *n, int code) {
         int victim = piece_type_at(p, target);
         n->bb[victim] ^= to_bb;
         n->side[!turn] ^= to_bb;
-        n->mg -= square_mg[!turn][victim][target];
-        n->eg -= square_eg[!turn][victim][target];
+        n->pair -= square_pair[!turn][victim][target];
         n->phase -= phase_weight[victim];
     } else if (mover == PAWN) {
         int step = target - origin;
@@ -139,18 +141,19 @@ static void make(const Pos *p, Pos *n, int code) {
     n->bb[mover] ^= from_bb;
     n->bb[placed] ^= to_bb;
     n->side[turn] ^= from_bb | to_bb;
-    n->mg += square_mg[turn][placed][target] - square_mg[turn][mover][origin];
-    n->eg += square_eg[turn][placed][target] - square_eg[turn][mover][origin];
+    n->pair += square_pair[turn][placed][target] - square_pair[turn][mover][origin];
     if (promotion)
         n->phase += phase_weight[promotion] - phase_weight[PAWN];
 }
 
-/* evaluation.score from the material sums and the phase, for the side `turn` (floor
+/* evaluation.score from the material sums' pair and the phase, for the side `turn` (floor
  * division, as Python). */
-static inline long tapered(int mg, int eg, int phase, int turn) {
+static inline long tapered(long long pair, int phase, int turn) {
+    int eg = (int)(unsigned)(unsigned long long)pair;     /* the low half, signed */
+    long mg = (long)((pair - eg) >> 32);
     if (phase > FULL_PHASE)
         phase = FULL_PHASE;
-    long total = (long)mg * phase + (long)eg * (FULL_PHASE - phase);
+    long total = mg * phase + (long)eg * (FULL_PHASE - phase);
     long value = total / FULL_PHASE;
     if (total % FULL_PHASE != 0 && total < 0)
         value -= 1;
@@ -158,43 +161,39 @@ static inline long tapered(int mg, int eg, int phase, int turn) {
 }
 
 /* evaluation.score: the tapered score for the side to move. */
-static inline long evaluate(const Pos *p) { return tapered(p->mg, p->eg, p->phase, p->turn); }
+static inline long evaluate(const Pos *p) { return tapered(p->pair, p->phase, p->turn); }
 
 /* evaluate() of the position `code` (-1: the null move) leads to, the position not made:
  * make's changes to the material sums and the phase alone. A horizon leaf's quiescence
  * often ends at its stand pat, and then its move need not be played. */
 static long child_evaluation(const Pos *p, int code) {
-    int turn = p->turn, mg = p->mg, eg = p->eg, phase = p->phase;
+    int turn = p->turn, phase = p->phase;
+    long long pair = p->pair;
     if (code >= 0) {
         int origin = FROM(code), target = TO(code), promotion = PROMOTION(code);
         int mover = piece_type_at(p, origin), step = target - origin;
         if (mover == KING && (BIT(origin) & (BIT(4) | BIT(60))) && (step == 2 || step == -2)) {
             int rook_from = step > 0 ? origin + 3 : origin - 4, rook_to = step > 0 ? origin + 1 : origin - 1;
-            mg += square_mg[turn][KING][target] - square_mg[turn][KING][origin]
-                  + square_mg[turn][ROOK][rook_to] - square_mg[turn][ROOK][rook_from];
-            eg += square_eg[turn][KING][target] - square_eg[turn][KING][origin]
-                  + square_eg[turn][ROOK][rook_to] - square_eg[turn][ROOK][rook_from];
-            return tapered(mg, eg, phase, !turn);
+            pair += square_pair[turn][KING][target] - square_pair[turn][KING][origin]
+                    + square_pair[turn][ROOK][rook_to] - square_pair[turn][ROOK][rook_from];
+            return tapered(pair, phase, !turn);
         }
         if (BIT(target) & p->side[!turn]) {
             int victim = piece_type_at(p, target);
-            mg -= square_mg[!turn][victim][target];
-            eg -= square_eg[!turn][victim][target];
+            pair -= square_pair[!turn][victim][target];
             phase -= phase_weight[victim];
         } else if (mover == PAWN && target == p->ep
                    && (step == 7 || step == 9 || step == -7 || step == -9)) {
             int taken = turn ? p->ep - 8 : p->ep + 8;
-            mg -= square_mg[!turn][PAWN][taken];
-            eg -= square_eg[!turn][PAWN][taken];
+            pair -= square_pair[!turn][PAWN][taken];
             phase -= phase_weight[PAWN];
         }
         int placed = promotion ? promotion : mover;
-        mg += square_mg[turn][placed][target] - square_mg[turn][mover][origin];
-        eg += square_eg[turn][placed][target] - square_eg[turn][mover][origin];
+        pair += square_pair[turn][placed][target] - square_pair[turn][mover][origin];
         if (promotion)
             phase += phase_weight[promotion] - phase_weight[PAWN];
     }
-    return tapered(mg, eg, phase, !turn);
+    return tapered(pair, phase, !turn);
 }
 
 #endif
