@@ -115,14 +115,35 @@ static void add_piece_moves(const Pos *p, Lists *l, int king, u64 blockers, u64 
             targets = safe_king_targets(p, targets, occupied);
         else
             targets = safe_targets(targets, origin, king, blockers);
-        while (targets) {
-            int target = msb(targets);
-            targets ^= BIT(target);
-            if (them & BIT(target))
-                add_tactical(p, l, CODE(origin, target, 0), p->piece[target]);
-            else
+        if (!l->split) {                    /* one list: captures among the quiet moves */
+            while (targets) {
+                int target = msb(targets);
+                targets ^= BIT(target);
                 add_quiet(l, CODE(origin, target, 0));
+            }
+            continue;
         }
+        for (u64 captures = targets & them; captures;) {
+            int target = msb(captures);
+            captures ^= BIT(target);
+            add_tactical(p, l, CODE(origin, target, 0), p->piece[target]);
+        }
+        /* The quiet ones, counted in a local: a store into quiet[] might otherwise be
+         * taken to change quiet_count (both are ints), which would be read again each
+         * move. A piece has at most 27 targets. */
+        u64 quiet = targets & ~them;
+        int count = l->quiet_count;
+        if (count + 27 > MAX_MOVES) {       /* (no position a game reaches has so many) */
+            for (; quiet; quiet ^= BIT(msb(quiet)))
+                add_quiet(l, CODE(origin, msb(quiet), 0));
+            continue;
+        }
+        while (quiet) {
+            int target = msb(quiet);
+            quiet ^= BIT(target);
+            l->quiet[count++] = CODE(origin, target, 0);
+        }
+        l->quiet_count = count;
     }
 }
 
