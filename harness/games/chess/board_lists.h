@@ -96,19 +96,16 @@ static void add_en_passant(const Pos *p, Lists *l) {
             add_tactical(p, l, ep.codes[i], PAWN);
 }
 
-/* The pieces' and the pawns' captures to `to_mask` (which holds only the other side's
- * pieces): pieces by origin from h8 down, targets likewise, then pawns the same way, as
- * Board.generate_pseudo_legal_moves gives them, the unsafe ones left out. With `quiets`,
- * the pieces' moves to empty squares too, in their place among them. */
-static void add_piece_moves(const Pos *p, Lists *l, int king, u64 blockers, u64 to_mask,
-                            int quiets) {
+/* The pieces' moves (pawns apart), the unsafe ones left out, in
+ * Board.generate_pseudo_legal_moves's order: pieces by origin from h8 down, each one's
+ * targets likewise. */
+static void add_piece_moves(const Pos *p, Lists *l, int king, u64 blockers) {
     int turn = p->turn;
     u64 us = p->side[turn], them = p->side[!turn], occupied = us | them;
-    u64 reach = quiets ? ~us : to_mask;
     for (u64 origins = us & ~p->bb[PAWN]; origins;) {
         int origin = msb(origins);
         origins ^= BIT(origin);
-        u64 targets = piece_attacks(p, origin, occupied) & reach;
+        u64 targets = piece_attacks(p, origin, occupied) & ~us;
         if (!targets)
             continue;
         if (origin == king)
@@ -146,6 +143,33 @@ static void add_piece_moves(const Pos *p, Lists *l, int king, u64 blockers, u64 
         l->quiet_count = count;
     }
 }
+
+/* The safe captures of the pieces on `origins`, each attacking `attacks(origin)`. */
+#define ADD_CAPTURES(origins, attacks)                                                      \
+    for (u64 from_ = (origins); from_; from_ &= from_ - 1) {                               \
+        int origin = lsb(from_);                                                           \
+        u64 targets = (attacks) & them;                                                    \
+        if (!targets)                                                                      \
+            continue;                                                                      \
+        targets = origin == king ? safe_king_targets(p, targets, occupied)                 \
+                                 : safe_targets(targets, origin, king, blockers);          \
+        for (; targets; targets &= targets - 1)                                            \
+            add_tactical(p, l, CODE(origin, lsb(targets), 0), p->piece[lsb(targets)]);     \
+    }
+
+/* The pieces' safe captures for a quiescence node (sorted, so found in any order): kind by
+ * kind, without add_piece_moves's dispatch on each piece's type; a queen's diagonal and
+ * straight captures found apart (they never share a target). */
+static void add_piece_captures(const Pos *p, Lists *l, int king, u64 blockers) {
+    int turn = p->turn;
+    u64 us = p->side[turn], them = p->side[!turn], occupied = us | them;
+    u64 queens = p->bb[QUEEN];
+    ADD_CAPTURES(us & p->bb[KNIGHT], knight_attacks[origin])
+    ADD_CAPTURES(us & (p->bb[BISHOP] | queens), bishop_attacks(origin, occupied))
+    ADD_CAPTURES(us & (p->bb[ROOK] | queens), rook_attacks(origin, occupied))
+    ADD_CAPTURES(us & p->bb[KING], king_attacks[origin])
+}
+#undef ADD_CAPTURES
 
 /* The pawns' captures (onto `them`), origins and targets from h8 down. */
 static void add_pawn_captures(const Pos *p, Lists *l, int king, u64 blockers) {
@@ -192,7 +216,7 @@ static void node_lists(const Pos *p, int king, int split, Lists *l) {
     l->tactical_count = l->quiet_count = 0;
     l->split = split;
     u64 blockers = slider_blockers(p, king);
-    add_piece_moves(p, l, king, blockers, p->side[!p->turn], 1);
+    add_piece_moves(p, l, king, blockers);
     if (p->bb[KING] & p->side[p->turn]) {
         MoveList castles;                       /* castling_moves tests its own safety */
         castles.count = 0;
@@ -219,7 +243,7 @@ static int quiescence_moves(const Pos *p, int *sorted) {
     l.tactical_count = l.quiet_count = 0;
     l.split = 1;
     u64 blockers = slider_blockers(p, king);
-    add_piece_moves(p, &l, king, blockers, p->side[!p->turn], 0);
+    add_piece_captures(p, &l, king, blockers);
     add_pawn_captures(p, &l, king, blockers);
     add_pawn_pushes(p, &l, king, blockers, BACK_RANKS);
     if (p->ep > 0)
