@@ -245,7 +245,8 @@ static int quiescence_moves(const Pos *p, int *sorted) {
     u64 blockers = slider_blockers(p, king);
     add_piece_captures(p, &l, king, blockers);
     add_pawn_captures(p, &l, king, blockers);
-    add_pawn_pushes(p, &l, king, blockers, BACK_RANKS);
+    if (p->bb[PAWN] & p->side[p->turn] & (p->turn ? RANK_8 >> 8 : RANK_1 << 8))
+        add_pawn_pushes(p, &l, king, blockers, BACK_RANKS);   /* (promotions alone) */
     if (p->ep > 0)
         add_en_passant(p, &l);
     memcpy(sorted, l.tactical, l.tactical_count * sizeof(int));
