@@ -140,13 +140,9 @@ static int step_in(Tree *t, int code) {
 /* ---- the cursor's operations (BOARD_OWN_CURSOR): on moves moves() gave, unchecked ----- */
 
 static int board_moves(Tree *t, Move *out) {
-    int order[MAX_MOVES];
     if (draw_here(t))
         return 0;
-    int n = ordered_moves(t, order);
-    for (int i = 0; i < n; i++)
-        out[i] = order[i];
-    return n;
+    return ordered_moves(t, out);
 }
 
 static void board_push(Tree *t, Move move) {
