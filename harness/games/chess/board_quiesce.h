@@ -54,18 +54,25 @@ static long quiesce_node(Tree *t, long alpha, long beta, long long *qnodes, int 
             }
         }
         (*qnodes)++;
-        /* a quiet check or evasion may repeat (a capture never does): the draw test */
-        board_push(t, code);
-        long v;
-        if (g->draws && counted_draw(t)) {
-            v = 0;
+        /* A plain child whose stand pat cuts is answered without its move (as child_quiesce
+         * does; not with draws, whose test needs the child on the path). */
+        long v, child_stand_pat = 0;
+        if (below == Q_PLAIN && !g->draws
+                && (child_stand_pat = child_evaluation(p, code)) >= -alpha) {
+            v = -child_stand_pat;
         } else {
-            int child = below;
-            if (child == Q_BELOW_HORIZON)
-                child = in_check(board_here(t)) ? Q_EVASION : Q_PLAIN;
-            v = -quiesce_node(t, -beta, -alpha, qnodes, child);
+            /* a quiet check or evasion may repeat (a capture never does): the draw test */
+            board_push(t, code);
+            if (g->draws && counted_draw(t)) {
+                v = 0;
+            } else {
+                int child = below;
+                if (child == Q_BELOW_HORIZON)
+                    child = in_check(board_here(t)) ? Q_EVASION : Q_PLAIN;
+                v = -quiesce_node(t, -beta, -alpha, qnodes, child);
+            }
+            board_pop(t);
         }
-        board_pop(t);
         if (v > best) {
             best = v;
             if (v >= beta)
