@@ -95,7 +95,7 @@ def compiled_extensions() -> list[Extension]:
                             extra_compile_args=["-O2"], optional=True),
                   Extension("harness.games.chess._board", ["harness/games/chess/_board.c"],
                             depends=[*(f"harness/games/chess/board_{part}.h"
-                                       for part in ("geometry", "position", "moves", "key", "see",
+                                       for part in ("geometry", "magic", "position", "moves", "lists", "key", "see",
                                                     "draws", "order", "quiesce")),
                                      *BOARD_CURSOR],
                             extra_compile_args=["-O2"], optional=True)]

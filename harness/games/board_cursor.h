@@ -81,6 +81,9 @@
  *                  native key_and_slot, key and slot hash from one computation.
  *   BOARD_QUIESCE  the name of its long f(Tree *, long alpha, long beta, long long
  *                  *qnodes): the native quiesce, and child_quiesce (push, quiesce, pop).
+ *   BOARD_CHILD_QUIESCE  (with BOARD_QUIESCE) the name of its long f(Tree *, Move, long
+ *                  alpha, long beta, long long *qnodes): the native child_quiesce, where
+ *                  the game answers some children without the push (chess: a stand pat).
  *   BOARD_IN_CHECK the name of its int f(const Game *, const State *): the native and the
  *                  Python in_check (BOARD_IN_CHECK_METHOD), for the check extension.
  *   BOARD_NULL_MOVE, BOARD_NULL_ALLOWED  the Move a pass is (board_push plays it) and the
@@ -181,6 +184,9 @@ static uint64_t BOARD_KEY_AND_SLOT(Tree *t, uint64_t *slot_hash);
 #endif
 #ifdef BOARD_QUIESCE
 static long BOARD_QUIESCE(Tree *t, long alpha, long beta, long long *qnodes);
+#endif
+#ifdef BOARD_CHILD_QUIESCE
+static long BOARD_CHILD_QUIESCE(Tree *t, Move move, long alpha, long beta, long long *qnodes);
 #endif
 #ifdef BOARD_NULL_MOVE
 static int BOARD_NULL_ALLOWED(Tree *t, int either);

@@ -81,10 +81,14 @@ static long native_quiesce(PyObject *t, long alpha, long beta, long long *qnodes
 
 static long native_child_quiesce(PyObject *t, Move move, long alpha, long beta,
                                  long long *qnodes) {
+#ifdef BOARD_CHILD_QUIESCE
+    return BOARD_CHILD_QUIESCE(TREE(t), move, alpha, beta, qnodes);
+#else
     board_push(TREE(t), move);
     long value = BOARD_QUIESCE(TREE(t), alpha, beta, qnodes);
     board_pop(TREE(t));
     return value;
+#endif
 }
 #define BOARD_NATIVE_QUIESCE native_quiesce
 #define BOARD_NATIVE_CHILD_QUIESCE native_child_quiesce

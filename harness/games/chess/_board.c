@@ -39,6 +39,7 @@
 
 #include "board_position.h"   /* tables, positions, make, evaluation */
 #include "board_moves.h"      /* legal moves in python-chess's order, check, MVV-LVA, perft */
+#include "board_lists.h"      /* the search's move lists in one pass */
 #include "board_key.h"        /* keys hashed as position_key's tuples */
 #include "board_see.h"        /* static exchange evaluation, the quiescence options' moves */
 
@@ -83,6 +84,7 @@ typedef struct {
 #define BOARD_SLOT_HASH slot_hash
 #define BOARD_KEY_AND_SLOT key_and_slot
 #define BOARD_QUIESCE quiesce_native
+#define BOARD_CHILD_QUIESCE child_quiesce_native
 #define BOARD_IN_CHECK game_in_check
 #define BOARD_NULL_MOVE (-1)
 #define BOARD_NULL_ALLOWED null_allowed
@@ -114,7 +116,7 @@ static int read_code(PyObject *move, int *code) {
 
 /* A checked push (the Python methods'): room on the stack, a piece of the side to move on
  * the move's square (a pass needs none). */
-static int step_in(Tree *t, int code) {
+static int can_step(Tree *t, int code) {
     if (!board_has_room(t))
         return 0;
     const Pos *p = board_here(t);
@@ -122,6 +124,12 @@ static int step_in(Tree *t, int code) {
         PyErr_Format(PyExc_ValueError, "move code %d: no piece of the side to move on its square", code);
         return 0;
     }
+    return 1;
+}
+
+static int step_in(Tree *t, int code) {
+    if (!can_step(t, code))
+        return 0;
     board_push(t, code);
     return 1;
 }
@@ -132,13 +140,9 @@ static int step_in(Tree *t, int code) {
 /* ---- the cursor's operations (BOARD_OWN_CURSOR): on moves moves() gave, unchecked ----- */
 
 static int board_moves(Tree *t, Move *out) {
-    int order[MAX_MOVES];
     if (draw_here(t))
         return 0;
-    int n = ordered_moves(t, order);
-    for (int i = 0; i < n; i++)
-        out[i] = order[i];
-    return n;
+    return ordered_moves(t, out);
 }
 
 static void board_push(Tree *t, Move move) {
@@ -165,9 +169,7 @@ static long board_child_value(Tree *t, Move move) {
         board_pop(t);
         return value;
     }
-    Pos child;
-    make(board_here(t), &child, (int)move);
-    return evaluate(&child);
+    return child_evaluation(board_here(t), (int)move);
 }
 
 /* The native key is a digest of position_key's fields; its slot, the tuple's hash as
@@ -443,6 +445,11 @@ static PyObject *setup(PyObject *self, PyObject *args) {
         return NULL;
     for (int i = 0; i < 7; i++)
         phase_weight[i] = (int)weight[i];
+    for (int color = 0; color < 2; color++)
+        for (int type_ = 0; type_ < 7; type_++)
+            for (int square = 0; square < 64; square++)
+                square_pair[color][type_][square] = PAIR(square_mg[color][type_][square],
+                                                         square_eg[color][type_][square]);
     mate_score = mate;
     Py_XSETREF(board_selective_margins, Py_NewRef(margins));
     ready = 1;
@@ -460,7 +467,10 @@ static struct PyModuleDef module = {
 };
 
 PyMODINIT_FUNC PyInit__board(void) {
-    make_tables();
+    if (!make_tables()) {
+        PyErr_SetString(PyExc_ImportError, "_board: a slider's magic number collides");
+        return NULL;
+    }
     if (PyType_Ready(&KeyType) < 0)
         return NULL;
     QNODES = PyUnicode_InternFromString("qnodes");

@@ -280,22 +280,6 @@ static int split_tactical(const Pos *p, const int *codes, int count, int *tactic
     return n;
 }
 
-/* The legal captures and promotions in MVV-LVA order (ChessTree._qmoves). */
-static int quiescence_moves(const Pos *p, int *sorted) {
-    MoveList candidates, legal;
-    candidates.count = 0;
-    int king = king_square(p, p->turn);
-    if (king < 0 || attackers(p, !p->turn, king, occupancy(p))) {
-        legal_moves(p, &legal);
-    } else {
-        u64 them = p->side[!p->turn];
-        pseudo_moves(p, ALL_SQUARES, them, BACK_RANKS, 0, &candidates);   /* (no en passant: */
-        ep_moves(p, ALL_SQUARES, ALL_SQUARES, &candidates);               /* not to `them`) */
-        keep_safe(p, king, &candidates, &legal);
-    }
-    return split_tactical(p, legal.codes, legal.count, sorted, NULL, NULL);
-}
-
 static int has_legal_en_passant(const Pos *p) {
     if (p->ep < 0)
         return 0;

@@ -69,13 +69,13 @@ static inline int contains(const int *codes, int count, int code) {
  * the moves with a score sorted as one packed key each (the score, then the move's place
  * reversed, so that ties keep their order), the rest after them in their order. Most
  * quiet moves have none, and the insertion sort moves one word a step. */
-static void order_by_history(const Game *g, int *moves, int n) {
+static void order_by_history(const Game *g, Move *moves, int n) {
     unsigned long long keys[MAX_MOVES];
     int unscored[MAX_MOVES], scored = 0, rest = 0;
     for (int i = 0; i < n; i++) {
         long long score = g->history[FROM(moves[i])][TO(moves[i])];
         if (score <= 0) {
-            unscored[rest++] = moves[i];
+            unscored[rest++] = (int)moves[i];
             continue;
         }
         unsigned long long key = (unsigned long long)score << 8 | (unsigned)(255 - i);
@@ -86,45 +86,71 @@ static void order_by_history(const Game *g, int *moves, int n) {
         }
         keys[j] = key;
     }
-    int original[MAX_MOVES];
-    memcpy(original, moves, n * sizeof(int));
+    Move original[MAX_MOVES];
+    memcpy(original, moves, n * sizeof(Move));
     for (int k = 0; k < scored; k++)
         moves[k] = original[255 - (int)(keys[k] & 255)];
-    memcpy(moves + scored, unscored, rest * sizeof(int));
+    for (int k = 0; k < rest; k++)
+        moves[scored + k] = unscored[k];
 }
 
-/* ChessTree.moves into order[]: the static order (MVV-LVA split or generation order),
- * then _dynamic_order with killers or history; the count. */
-static int ordered_moves(Tree *t, int *order) {
+/* Whether moves[0:count] holds `code`. */
+static inline int holds(const Move *moves, int count, int code) {
+    for (int i = 0; i < count; i++)
+        if (moves[i] == code)
+            return 1;
+    return 0;
+}
+
+/* ChessTree.moves into order[] (the frame's Moves, written once): the static order
+ * (MVV-LVA split or generation order), then _dynamic_order with killers or history; the
+ * count. */
+static int ordered_moves(Tree *t, Move *order) {
     const Pos *p = board_here(t);
     const Game *g = &t->game;
-    MoveList legal;
-    legal_moves(p, &legal);
-    int tactical = 0, n = legal.count;
-    if (g->mvv_lva) {
-        int quiet[MAX_MOVES], quiet_count;
-        tactical = split_tactical(p, legal.codes, n, order, quiet, &quiet_count);
-        memcpy(order + tactical, quiet, quiet_count * sizeof(int));
+    int tactical = 0, n = 0, king = king_square(p, p->turn);
+    if (king >= 0 && !attackers(p, !p->turn, king, occupancy(p))) {
+        Lists lists;                                  /* (most nodes: one pass) */
+        node_lists(p, king, g->mvv_lva, &lists);
+        tactical = lists.tactical_count;
+        for (int i = 0; i < tactical; i++)
+            order[n++] = lists.tactical[i];
+        for (int i = 0; i < lists.quiet_count; i++)
+            order[n++] = lists.quiet[i];
     } else {
-        memcpy(order, legal.codes, n * sizeof(int));
+        MoveList legal;
+        legal_moves(p, &legal);
+        if (g->mvv_lva) {
+            int sorted[MAX_MOVES], quiet[MAX_MOVES], quiet_count;
+            tactical = split_tactical(p, legal.codes, legal.count, sorted, quiet, &quiet_count);
+            for (int i = 0; i < tactical; i++)
+                order[n++] = sorted[i];
+            for (int i = 0; i < quiet_count; i++)
+                order[n++] = quiet[i];
+        } else {
+            for (int i = 0; i < legal.count; i++)
+                order[n++] = legal.codes[i];
+        }
     }
     if ((g->killers_on || g->history_on) && n > 1) {
-        int *rest = order + tactical, rest_count = n - tactical;
+        Move *rest = order + tactical;
+        int rest_count = n - tactical;
         if (g->history_on)
             order_by_history(g, rest, rest_count);
         if (g->killers_on && t->ply < g->killer_plies) {
             int found[2], count = 0;
             for (int k = 0; k < g->killer_count[t->ply]; k++)
-                if (contains(rest, rest_count, g->killers[t->ply][k]))
+                if (holds(rest, rest_count, g->killers[t->ply][k]))
                     found[count++] = g->killers[t->ply][k];
             if (count) {
-                int reordered[MAX_MOVES], m = 0;
+                Move reordered[MAX_MOVES];
+                int m = 0;
                 for (int k = 0; k < count; k++)
                     reordered[m++] = found[k];
                 for (int i = 0; i < rest_count; i++)
-                    if (!contains(found, count, rest[i]))
+                    if (!contains(found, count, (int)rest[i]))
                         reordered[m++] = rest[i];
-                memcpy(rest, reordered, rest_count * sizeof(int));
+                memcpy(rest, reordered, rest_count * sizeof(Move));
             }
         }
     }

@@ -6,6 +6,7 @@
 #define HARNESS_CHESS_BOARD_POSITION_H
 
 #include "board_geometry.h"
+#include "board_magic.h"      /* rook_attacks, bishop_attacks */
 
 #define FILE_C 0x0404040404040404ULL
 #define FILE_D 0x0808080808080808ULL
@@ -21,40 +22,19 @@ static inline int lsb(u64 b) { return __builtin_ctzll(b); }
 
 /* ---- tables ---------------------------------------------------------------------------- */
 
-static u64 rays[8][64];            /* from a square (excluded) to the edge, by direction */
-static const int STEPS[8][2] = {{0, 1}, {1, 1}, {1, 0}, {-1, 1},       /* increasing squares */
-                                {0, -1}, {-1, -1}, {-1, 0}, {1, -1}};  /* decreasing */
-
 /* evaluation.py's tables, from setup(): material plus piece-square, White +, Black -. */
 static int square_mg[2][7][64], square_eg[2][7][64];
+/* Both at once: the middle-game value times 2^32 plus the endgame one (PAIR), so that one
+ * addition moves both sums (a position carries their pair, unpacked by tapered). */
+static long long square_pair[2][7][64];
+#define PAIR(mg, eg) ((long long)(mg) * 4294967296LL + (eg))
 static int phase_weight[7];
 static long piece_values[7];       /* middle-game material, for MVV-LVA */
 
-static void make_tables(void) {
+/* The geometry and the sliders' tables (at import): 0 if a magic number does not hold. */
+static int make_tables(void) {
     make_geometry();
-    for (int a = 0; a < 64; a++)
-        for (int d = 0; d < 8; d++) {
-            u64 ray = 0;
-            for (int f = (a & 7) + STEPS[d][0], r = (a >> 3) + STEPS[d][1];
-                 f >= 0 && f < 8 && r >= 0 && r < 8; f += STEPS[d][0], r += STEPS[d][1])
-                ray |= BIT(r * 8 + f);
-            rays[d][a] = ray;
-        }
-}
-
-static inline u64 ray_attacks(int d, int square, u64 occupied) {
-    u64 ray = rays[d][square], blockers = ray & occupied;
-    if (blockers)
-        ray ^= rays[d][d < 4 ? lsb(blockers) : msb(blockers)];
-    return ray;
-}
-
-static inline u64 rook_attacks(int s, u64 occ) {
-    return ray_attacks(0, s, occ) | ray_attacks(2, s, occ) | ray_attacks(4, s, occ) | ray_attacks(6, s, occ);
-}
-
-static inline u64 bishop_attacks(int s, u64 occ) {
-    return ray_attacks(1, s, occ) | ray_attacks(3, s, occ) | ray_attacks(5, s, occ) | ray_attacks(7, s, occ);
+    return make_magic();
 }
 
 /* ---- positions ------------------------------------------------------------------------- */
@@ -65,7 +45,8 @@ typedef struct {
     u64 castling;          /* python-chess's castling_rights, cleaned */
     int turn;              /* 1: White to move */
     int ep;                /* python-chess's ep_square, -1 for None */
-    int mg, eg, phase;     /* evaluation.material_sum, unpacked */
+    int phase;             /* evaluation's game phase (the phase weights' sum) */
+    long long pair;        /* evaluation.material_sum: PAIR(middle game, endgame) */
     unsigned char piece[64];   /* the piece type on each square (NONE: empty) */
 } Pos;
 
@@ -93,8 +74,7 @@ static inline void add_piece(Pos *p, int color, int type, int square) {
     p->piece[square] = (unsigned char)type;
     p->bb[type] |= BIT(square);
     p->side[color] |= BIT(square);
-    p->mg += square_mg[color][type][square];
-    p->eg += square_eg[color][type][square];
+    p->pair += square_pair[color][type][square];
     p->phase += phase_weight[type];
 }
 
@@ -102,8 +82,7 @@ static inline void remove_piece(Pos *p, int color, int type, int square) {
     p->piece[square] = NONE;
     p->bb[type] &= ~BIT(square);
     p->side[color] &= ~BIT(square);
-    p->mg -= square_mg[color][type][square];
-    p->eg -= square_eg[color][type][square];
+    p->pair -= square_pair[color][type][square];
     p->phase -= phase_weight[type];
 }
 
@@ -112,7 +91,10 @@ static inline void remove_piece(Pos *p, int color, int type, int square) {
 #define TO(code) ((code) >> 6 & 63)
 #define PROMOTION(code) ((code) >> 12)
 
-/* play.py's play() into `n` (a copy of `p`): code -1 is the null move. */
+/* play.py's play() into `n` (a copy of `p`): code -1 is the null move. An ordinary move
+ * (all but castling and en passant) changes the bitboards by exclusive-or and the
+ * evaluation by the mover's two squares' difference; the phase changes only with a capture
+ * or a promotion. */
 static void make(const Pos *p, Pos *n, int code) {
     *n = *p;
     int turn = p->turn;
@@ -137,9 +119,13 @@ static void make(const Pos *p, Pos *n, int code) {
             return;
         }
     }
-    remove_piece(n, turn, mover, origin);
+    n->castling = rights;
     if (to_bb & p->side[!turn]) {
-        remove_piece(n, !turn, piece_type_at(p, target), target);
+        int victim = piece_type_at(p, target);
+        n->bb[victim] ^= to_bb;
+        n->side[!turn] ^= to_bb;
+        n->pair -= square_pair[!turn][victim][target];
+        n->phase -= phase_weight[victim];
     } else if (mover == PAWN) {
         int step = target - origin;
         if (step == 16 && origin >> 3 == 1)
@@ -149,18 +135,65 @@ static void make(const Pos *p, Pos *n, int code) {
         else if (target == p->ep && (step == 7 || step == 9 || step == -7 || step == -9))
             remove_piece(n, !turn, PAWN, turn ? p->ep - 8 : p->ep + 8);
     }
-    add_piece(n, turn, promotion ? promotion : mover, target);
-    n->castling = rights;
+    int placed = promotion ? promotion : mover;
+    n->piece[origin] = NONE;
+    n->piece[target] = (unsigned char)placed;
+    n->bb[mover] ^= from_bb;
+    n->bb[placed] ^= to_bb;
+    n->side[turn] ^= from_bb | to_bb;
+    n->pair += square_pair[turn][placed][target] - square_pair[turn][mover][origin];
+    if (promotion)
+        n->phase += phase_weight[promotion] - phase_weight[PAWN];
 }
 
-/* evaluation.score: the tapered score for the side to move (floor division, as Python). */
-static inline long evaluate(const Pos *p) {
-    int phase = p->phase > FULL_PHASE ? FULL_PHASE : p->phase;
-    long total = (long)p->mg * phase + (long)p->eg * (FULL_PHASE - phase);
+/* evaluation.score from the material sums' pair and the phase, for the side `turn` (floor
+ * division, as Python). */
+static inline long tapered(long long pair, int phase, int turn) {
+    int eg = (int)(unsigned)(unsigned long long)pair;     /* the low half, signed */
+    long mg = (long)((pair - eg) >> 32);
+    if (phase > FULL_PHASE)
+        phase = FULL_PHASE;
+    long total = mg * phase + (long)eg * (FULL_PHASE - phase);
     long value = total / FULL_PHASE;
     if (total % FULL_PHASE != 0 && total < 0)
         value -= 1;
-    return p->turn ? value : -value;
+    return turn ? value : -value;
+}
+
+/* evaluation.score: the tapered score for the side to move. */
+static inline long evaluate(const Pos *p) { return tapered(p->pair, p->phase, p->turn); }
+
+/* evaluate() of the position `code` (-1: the null move) leads to, the position not made:
+ * make's changes to the material sums and the phase alone. A horizon leaf's quiescence
+ * often ends at its stand pat, and then its move need not be played. */
+static long child_evaluation(const Pos *p, int code) {
+    int turn = p->turn, phase = p->phase;
+    long long pair = p->pair;
+    if (code >= 0) {
+        int origin = FROM(code), target = TO(code), promotion = PROMOTION(code);
+        int mover = piece_type_at(p, origin), step = target - origin;
+        if (mover == KING && (BIT(origin) & (BIT(4) | BIT(60))) && (step == 2 || step == -2)) {
+            int rook_from = step > 0 ? origin + 3 : origin - 4, rook_to = step > 0 ? origin + 1 : origin - 1;
+            pair += square_pair[turn][KING][target] - square_pair[turn][KING][origin]
+                    + square_pair[turn][ROOK][rook_to] - square_pair[turn][ROOK][rook_from];
+            return tapered(pair, phase, !turn);
+        }
+        if (BIT(target) & p->side[!turn]) {
+            int victim = piece_type_at(p, target);
+            pair -= square_pair[!turn][victim][target];
+            phase -= phase_weight[victim];
+        } else if (mover == PAWN && target == p->ep
+                   && (step == 7 || step == 9 || step == -7 || step == -9)) {
+            int taken = turn ? p->ep - 8 : p->ep + 8;
+            pair -= square_pair[!turn][PAWN][taken];
+            phase -= phase_weight[PAWN];
+        }
+        int placed = promotion ? promotion : mover;
+        pair += square_pair[turn][placed][target] - square_pair[turn][mover][origin];
+        if (promotion)
+            phase += phase_weight[promotion] - phase_weight[PAWN];
+    }
+    return tapered(pair, phase, !turn);
 }
 
 #endif

@@ -54,18 +54,25 @@ static long quiesce_node(Tree *t, long alpha, long beta, long long *qnodes, int 
             }
         }
         (*qnodes)++;
-        /* a quiet check or evasion may repeat (a capture never does): the draw test */
-        board_push(t, code);
-        long v;
-        if (g->draws && counted_draw(t)) {
-            v = 0;
+        /* A plain child whose stand pat cuts is answered without its move (as child_quiesce
+         * does; not with draws, whose test needs the child on the path). */
+        long v, child_stand_pat = 0;
+        if (below == Q_PLAIN && !g->draws
+                && (child_stand_pat = child_evaluation(p, code)) >= -alpha) {
+            v = -child_stand_pat;
         } else {
-            int child = below;
-            if (child == Q_BELOW_HORIZON)
-                child = in_check(board_here(t)) ? Q_EVASION : Q_PLAIN;
-            v = -quiesce_node(t, -beta, -alpha, qnodes, child);
+            /* a quiet check or evasion may repeat (a capture never does): the draw test */
+            board_push(t, code);
+            if (g->draws && counted_draw(t)) {
+                v = 0;
+            } else {
+                int child = below;
+                if (child == Q_BELOW_HORIZON)
+                    child = in_check(board_here(t)) ? Q_EVASION : Q_PLAIN;
+                v = -quiesce_node(t, -beta, -alpha, qnodes, child);
+            }
+            board_pop(t);
         }
-        board_pop(t);
         if (v > best) {
             best = v;
             if (v >= beta)
@@ -88,6 +95,28 @@ static long quiesce_native(Tree *t, long alpha, long beta, long long *qnodes) {
     if (counted_draw(t))
         return 0;
     long value = quiesce(t, alpha, beta, qnodes);
+    t->game.overflow = 0;
+    return value;
+}
+
+/* quiesce at the child of `code`, the cursor left here, a draw first (as quiesce_native,
+ * the overflow flag left for the Python methods): a stand pat at or above beta answers
+ * before the move is played (without draws, which need the path). */
+static long child_quiesce(Tree *t, int code, long alpha, long beta, long long *qnodes) {
+    if (!t->game.draws) {
+        long stand_pat = child_evaluation(board_here(t), code);
+        if (stand_pat >= beta)
+            return stand_pat;
+    }
+    board_push(t, code);
+    long value = counted_draw(t) ? 0 : quiesce(t, alpha, beta, qnodes);
+    board_pop(t);
+    return value;
+}
+
+/* child_quiesce for the frame (BOARD_CHILD_QUIESCE). */
+static long child_quiesce_native(Tree *t, Move move, long alpha, long beta, long long *qnodes) {
+    long value = child_quiesce(t, (int)move, alpha, beta, qnodes);
     t->game.overflow = 0;
     return value;
 }
@@ -146,10 +175,9 @@ static PyObject *Tree_child_quiesce(Tree *t, PyObject *const *args, Py_ssize_t n
         PyErr_SetString(PyExc_TypeError, "child_quiesce(move, alpha, beta, counters)");
         return NULL;
     }
-    if (!read_code(args[0], &code) || !read_window(args + 1, &alpha, &beta) || !step_in(t, code))
+    if (!read_code(args[0], &code) || !read_window(args + 1, &alpha, &beta) || !can_step(t, code))
         return NULL;
-    long value = counted_draw(t) ? 0 : quiesce(t, alpha, beta, &qnodes);
-    board_pop(t);
+    long value = child_quiesce(t, code, alpha, beta, &qnodes);
     if (!add_qnodes(t, args[3], qnodes))
         return NULL;
     return PyLong_FromLong(value);

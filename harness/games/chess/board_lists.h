@@ -1,0 +1,256 @@
+/* The search's move lists in one pass, for the compiled chess tree (_board.c, the only file
+ * that includes this, after board_moves.h): the legal moves of a node not in check split
+ * into MVV-LVA-sorted tactical moves and quiet ones in python-chess's order
+ * (ChessTree.moves's static order), and the legal captures and promotions of a quiescence
+ * node in MVV-LVA order (ChessTree._qmoves).
+ *
+ * board_moves.h gets the same lists in three passes (pseudo-legal moves into a list,
+ * Board._is_safe's filter into another, then split_tactical), each move written and read
+ * again by every pass; here a move is generated, tested and put in its place once, the
+ * pinned pieces' targets cut to their pin's line as sets, and a quiescence node looks only
+ * at targets the other side occupies (and promotion squares). The order is the same: the
+ * MVV-LVA key (movegen.mvv_lva: the score, then from, to, promotion) is unique to a move,
+ * so the tactical moves sort the same whatever order they are found in, and the quiet ones
+ * come in python-chess's generation order (Board.generate_pseudo_legal_moves: pieces by
+ * square from h8 down, castling, pawn captures, single then double pushes, en passant).
+ * A node in check, or without a king, takes board_moves.h's way (evasions are a tenth of
+ * the nodes). tests/test_chess_compiled.py compares both with the Python tree. */
+#ifndef HARNESS_CHESS_BOARD_LISTS_H
+#define HARNESS_CHESS_BOARD_LISTS_H
+
+/* Tactical moves (sorted by MVV-LVA key) and quiet ones (in the order found). */
+typedef struct {
+    long long keys[MAX_MOVES];
+    int tactical[MAX_MOVES], quiet[MAX_MOVES];
+    int tactical_count, quiet_count;
+    int split;                      /* 0: every move into quiet[], in the order found */
+} Lists;
+
+/* movegen.mvv_lva's key of a tactical move taking `victim` (NONE: a promotion alone). */
+static inline long long mvv_lva_key(const Pos *p, int code, int victim) {
+    long score = piece_values[p->piece[FROM(code)]]
+                 - 10 * (piece_values[victim] + piece_values[PROMOTION(code)]);
+    return (long long)(score + (1L << 30)) << 20 | (long long)FROM(code) << 12 | TO(code) << 6
+           | PROMOTION(code);
+}
+
+static inline void add_tactical(const Pos *p, Lists *l, int code, int victim) {
+    if (!l->split) {
+        if (l->quiet_count < MAX_MOVES)
+            l->quiet[l->quiet_count++] = code;
+        return;
+    }
+    if (l->tactical_count >= MAX_MOVES)
+        return;
+    long long key = mvv_lva_key(p, code, victim);
+    int j = l->tactical_count++;
+    while (j > 0 && l->keys[j - 1] > key) {
+        l->keys[j] = l->keys[j - 1];
+        l->tactical[j] = l->tactical[j - 1];
+        j--;
+    }
+    l->keys[j] = key;
+    l->tactical[j] = code;
+}
+
+static inline void add_quiet(Lists *l, int code) {
+    if (l->quiet_count < MAX_MOVES)
+        l->quiet[l->quiet_count++] = code;
+}
+
+/* A pawn's move from `origin` to `target` (all four promotions on the last rank). */
+static inline void add_pawn_move(const Pos *p, Lists *l, int origin, int target, int victim) {
+    if (BIT(target) & BACK_RANKS) {
+        for (int i = 0; i < 4; i++)
+            add_tactical(p, l, CODE(origin, target, PROMOTIONS[i]), victim);
+    } else if (victim != NONE) {
+        add_tactical(p, l, CODE(origin, target, 0), victim);
+    } else {
+        add_quiet(l, CODE(origin, target, 0));
+    }
+}
+
+/* The targets Board._is_safe allows a piece other than the king on `origin`: a pinned one
+ * (on `blockers`) stays on its line through the king. */
+static inline u64 safe_targets(u64 targets, int origin, int king, u64 blockers) {
+    return (blockers & BIT(origin)) ? targets & line_through[origin][king] : targets;
+}
+
+/* The king's targets that the other side does not attack (Board._is_safe's king rule: not
+ * in check, so no slider x-rays through the king's square). */
+static inline u64 safe_king_targets(const Pos *p, u64 targets, u64 occupied) {
+    u64 safe = 0;
+    for (; targets; targets &= targets - 1)
+        if (!attackers(p, !p->turn, lsb(targets), occupied))
+            safe |= targets & -targets;
+    return safe;
+}
+
+/* Board.generate_pseudo_legal_ep's moves that do not leave the king attacked. */
+static void add_en_passant(const Pos *p, Lists *l) {
+    MoveList ep;
+    ep.count = 0;
+    ep_moves(p, ALL_SQUARES, ALL_SQUARES, &ep);
+    for (int i = 0; i < ep.count; i++)
+        if (!leaves_king_attacked(p, ep.codes[i]))
+            add_tactical(p, l, ep.codes[i], PAWN);
+}
+
+/* The pieces' moves (pawns apart), the unsafe ones left out, in
+ * Board.generate_pseudo_legal_moves's order: pieces by origin from h8 down, each one's
+ * targets likewise. */
+static void add_piece_moves(const Pos *p, Lists *l, int king, u64 blockers) {
+    int turn = p->turn;
+    u64 us = p->side[turn], them = p->side[!turn], occupied = us | them;
+    for (u64 origins = us & ~p->bb[PAWN]; origins;) {
+        int origin = msb(origins);
+        origins ^= BIT(origin);
+        u64 targets = piece_attacks(p, origin, occupied) & ~us;
+        if (!targets)
+            continue;
+        if (origin == king)
+            targets = safe_king_targets(p, targets, occupied);
+        else
+            targets = safe_targets(targets, origin, king, blockers);
+        if (!l->split) {                    /* one list: captures among the quiet moves */
+            while (targets) {
+                int target = msb(targets);
+                targets ^= BIT(target);
+                add_quiet(l, CODE(origin, target, 0));
+            }
+            continue;
+        }
+        for (u64 captures = targets & them; captures;) {
+            int target = msb(captures);
+            captures ^= BIT(target);
+            add_tactical(p, l, CODE(origin, target, 0), p->piece[target]);
+        }
+        /* The quiet ones, counted in a local: a store into quiet[] might otherwise be
+         * taken to change quiet_count (both are ints), which would be read again each
+         * move. A piece has at most 27 targets. */
+        u64 quiet = targets & ~them;
+        int count = l->quiet_count;
+        if (count + 27 > MAX_MOVES) {       /* (no position a game reaches has so many) */
+            for (; quiet; quiet ^= BIT(msb(quiet)))
+                add_quiet(l, CODE(origin, msb(quiet), 0));
+            continue;
+        }
+        while (quiet) {
+            int target = msb(quiet);
+            quiet ^= BIT(target);
+            l->quiet[count++] = CODE(origin, target, 0);
+        }
+        l->quiet_count = count;
+    }
+}
+
+/* The safe captures of the pieces on `origins`, each attacking `attacks(origin)`. */
+#define ADD_CAPTURES(origins, attacks)                                                      \
+    for (u64 from_ = (origins); from_; from_ &= from_ - 1) {                               \
+        int origin = lsb(from_);                                                           \
+        u64 targets = (attacks) & them;                                                    \
+        if (!targets)                                                                      \
+            continue;                                                                      \
+        targets = origin == king ? safe_king_targets(p, targets, occupied)                 \
+                                 : safe_targets(targets, origin, king, blockers);          \
+        for (; targets; targets &= targets - 1)                                            \
+            add_tactical(p, l, CODE(origin, lsb(targets), 0), p->piece[lsb(targets)]);     \
+    }
+
+/* The pieces' safe captures for a quiescence node (sorted, so found in any order): kind by
+ * kind, without add_piece_moves's dispatch on each piece's type; a queen's diagonal and
+ * straight captures found apart (they never share a target). */
+static void add_piece_captures(const Pos *p, Lists *l, int king, u64 blockers) {
+    int turn = p->turn;
+    u64 us = p->side[turn], them = p->side[!turn], occupied = us | them;
+    u64 queens = p->bb[QUEEN];
+    ADD_CAPTURES(us & p->bb[KNIGHT], knight_attacks[origin])
+    ADD_CAPTURES(us & (p->bb[BISHOP] | queens), bishop_attacks(origin, occupied))
+    ADD_CAPTURES(us & (p->bb[ROOK] | queens), rook_attacks(origin, occupied))
+    ADD_CAPTURES(us & p->bb[KING], king_attacks[origin])
+}
+#undef ADD_CAPTURES
+
+/* The pawns' captures (onto `them`), origins and targets from h8 down. */
+static void add_pawn_captures(const Pos *p, Lists *l, int king, u64 blockers) {
+    int turn = p->turn;
+    u64 pawns = p->bb[PAWN] & p->side[turn], them = p->side[!turn];
+    u64 capturers = pawns & (turn ? ((them >> 7) & ~FILE_A) | ((them >> 9) & ~FILE_H)
+                                  : ((them << 9) & ~FILE_A) | ((them << 7) & ~FILE_H));
+    while (capturers) {
+        int origin = msb(capturers);
+        capturers ^= BIT(origin);
+        u64 targets = safe_targets(pawn_attacks[turn][origin] & them, origin, king, blockers);
+        while (targets) {
+            int target = msb(targets);
+            targets ^= BIT(target);
+            add_pawn_move(p, l, origin, target, p->piece[target]);
+        }
+    }
+}
+
+/* The pawns' pushes to `push_mask`: single pushes from h8 down, then double ones. */
+static void add_pawn_pushes(const Pos *p, Lists *l, int king, u64 blockers, u64 push_mask) {
+    int turn = p->turn;
+    u64 pawns = p->bb[PAWN] & p->side[turn], single, twice;
+    int step = pawn_pushes(pawns, occupancy(p), turn, &single, &twice);
+    single &= push_mask;
+    twice &= push_mask;
+    while (single) {
+        int target = msb(single), origin = target + step;
+        single ^= BIT(target);
+        if (!(blockers & BIT(origin)) || (line_through[origin][target] & BIT(king)))
+            add_pawn_move(p, l, origin, target, NONE);
+    }
+    while (twice) {
+        int target = msb(twice), origin = target + 2 * step;
+        twice ^= BIT(target);
+        if (!(blockers & BIT(origin)) || (line_through[origin][target] & BIT(king)))
+            add_quiet(l, CODE(origin, target, 0));
+    }
+}
+
+/* The legal moves of a node not in check whose king is on `king`, in python-chess's order
+ * (split: tactical ones sorted by MVV-LVA apart). */
+static void node_lists(const Pos *p, int king, int split, Lists *l) {
+    l->tactical_count = l->quiet_count = 0;
+    l->split = split;
+    u64 blockers = slider_blockers(p, king);
+    add_piece_moves(p, l, king, blockers);
+    if (p->bb[KING] & p->side[p->turn]) {
+        MoveList castles;                       /* castling_moves tests its own safety */
+        castles.count = 0;
+        castling_moves(p, ALL_SQUARES, ALL_SQUARES, &castles);
+        for (int i = 0; i < castles.count; i++)
+            add_quiet(l, castles.codes[i]);
+    }
+    add_pawn_captures(p, l, king, blockers);
+    add_pawn_pushes(p, l, king, blockers, ALL_SQUARES);
+    if (p->ep > 0)
+        add_en_passant(p, l);
+}
+
+/* The legal captures and promotions in MVV-LVA order into sorted[] (ChessTree._qmoves);
+ * their count. */
+static int quiescence_moves(const Pos *p, int *sorted) {
+    int king = king_square(p, p->turn);
+    if (king < 0 || attackers(p, !p->turn, king, occupancy(p))) {
+        MoveList legal;
+        legal_moves(p, &legal);
+        return split_tactical(p, legal.codes, legal.count, sorted, NULL, NULL);
+    }
+    Lists l;
+    l.tactical_count = l.quiet_count = 0;
+    l.split = 1;
+    u64 blockers = slider_blockers(p, king);
+    add_piece_captures(p, &l, king, blockers);
+    add_pawn_captures(p, &l, king, blockers);
+    if (p->bb[PAWN] & p->side[p->turn] & (p->turn ? RANK_8 >> 8 : RANK_1 << 8))
+        add_pawn_pushes(p, &l, king, blockers, BACK_RANKS);   /* (promotions alone) */
+    if (p->ep > 0)
+        add_en_passant(p, &l);
+    memcpy(sorted, l.tactical, l.tactical_count * sizeof(int));
+    return l.tactical_count;
+}
+
+#endif
