@@ -331,10 +331,11 @@ GAME_PHASES = ("opening", "middle", "endgame")
 
 def game_phases(*suites: str) -> dict[str, str]:
     """Each position's game phase by its id, from the ``c0`` of the suites named (found by
-    :func:`find_suite`; ``opening: game 1, ply 12``); positions that say none are absent."""
+    :func:`find_suite`; ``opening: game 1, ply 12``; a name as the rows give it, with the
+    chess options after a comma, names its file); positions that say none are absent."""
     found: dict[str, str] = {}
     for suite in suites:
-        for line in find_suite(suite).read_text(encoding="utf-8").splitlines():
+        for line in find_suite(str(suite).split(",")[0]).read_text(encoding="utf-8").splitlines():
             ident, phase = re.search(r'\bid "([^"]+)"', line), re.search(r'\bc0 "(\w+):', line)
             if ident and phase:
                 found[ident.group(1)] = phase.group(1)

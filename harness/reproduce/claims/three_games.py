@@ -268,8 +268,7 @@ def phase_numbers(frame: pd.DataFrame, depths: Sequence[int]) -> dict[str, dict[
     passes per iteration after the first. Openings, a third of the positions, can decide a
     pooled figure alone (the third referee reading: 11.1 passes per iteration at depth 6
     against 6.35 and 5.59)."""
-    # A suite's rows name it with the chess options after a comma (claim 15's).
-    phase_of = frame["problem_id"].map(game_phases(*{str(s).split(",")[0] for s in frame["suite"].unique()}))
+    phase_of = frame["problem_id"].map(game_phases(*frame["suite"].unique()))
     found: dict[str, dict[str, Any]] = {}
     for phase in GAME_PHASES:
         rows = frame[phase_of == phase]
