@@ -1,8 +1,8 @@
 """``headline``: the run the performance issue is about, timed end to end.
 
-    python -m benchmarks.headline [--limit N] [--jobs 2] [--depth 1-6] [--keep DIR]
+    python -m benchmarks.headline [--limit N] [--jobs 2] [--depth 1-7] [--keep DIR]
 
-runs ``harness run --suite wac.epd --variants core --depth 1-6 --jobs 2`` (all 300
+runs ``harness run --suite wac.epd --variants core --depth 1-7 --jobs 2`` (all 300
 positions; depths 1-5 took about an hour before the optimisation work, 12.4 minutes with
 the Python chess tree; ``--depth 1-5`` gives that figure) as a subprocess and reports its
 wall time and peak memory: the largest resident set of any one process
@@ -187,7 +187,7 @@ def main(argv: list[str] | None = None) -> int:
                                      description="Time the full WAC core run.")
     parser.add_argument("--limit", type=int, metavar="N", help="Only the first N positions.")
     parser.add_argument("--jobs", type=int, default=2, help="Worker processes [default: 2].")
-    parser.add_argument("--depth", default="1-6", help="Depths [default: 1-6].")
+    parser.add_argument("--depth", default="1-7", help="Depths [default: 1-7].")
     parser.add_argument("--variants", default="core", help="Variants [default: core].")
     parser.add_argument("--suite", type=Path, help="EPD file [default: wac.epd, found as the "
                                                    "harness finds suites].")
