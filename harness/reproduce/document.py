@@ -432,6 +432,11 @@ SCALE_WORDS: dict[tuple[str, ...], Callable[[Scale], str]] = {
         "Plaat et al.'s three games on the modern profile: " + listed(
             f"{name} at most {count} positions, depths {first}-{last}"
             for name, count, first, last in s.modern_games)),
+    ("schaeffer_games",): lambda s: (
+        "Schaeffer's enhancements in Othello and checkers: " + listed(
+            f"{name} at most {count} positions, the full factorial to depth {factorial}, "
+            f"the checks' searches to {deepest}"
+            for name, count, factorial, deepest in s.schaeffer_games)),
     ("seeds",): lambda s: "tree seeds: " + listed(f"{name} {seed}" for name, seed in s.seeds),
 }
 """The scale in words, a line per part of the reproduction, keyed by the fields of

@@ -73,7 +73,7 @@ class Scale:
     """The SSS* claims: trees per shape, ordering and value model."""
     seeds: tuple[tuple[str, int], ...] = (("games", 11), ("knuth-moore", 1), ("pearl", 6),
                                           ("plaat-sss", 5), ("pvs-modern", 45), ("schaeffer", 41),
-                                          ("stockman", 4), ("sweep", 3),
+                                          ("schaeffer-games", 61), ("stockman", 4), ("sweep", 3),
                                           ("three-games-modern", 51))
     """The synthetic datasets' tree seeds, by name in sorted order (each claim's rules name
     them per phase: :mod:`harness.reproduce.phases`); these are the exploration's."""
@@ -97,6 +97,11 @@ class Scale:
     per game (``chess``, ``othello``, ``checkers``) the most positions searched and the
     shallowest and deepest depth (each depth an iterative-deepening search of its own)."""
 
+    schaeffer_games: tuple[tuple[str, int, int, int], ...] = ()
+    """Schaeffer's claim in Othello and checkers
+    (:mod:`harness.reproduce.claims.schaeffer_games`): per game the most positions searched,
+    the deepest depth of the full factorial and the deepest depth."""
+
     def seed_of(self, dataset: str) -> int:
         """The tree seed of a synthetic dataset."""
         return dict(self.seeds)[dataset]
@@ -108,7 +113,8 @@ QUICK = Scale(km_max_leaves=40_000, km_branchings=(2, 3, 4, 5, 8), km_trees=2,
               connect4=(("Test_L3_R1", 1000), ("Test_L2_R1", 100), ("Test_L1_R1", 20)),
               games=(("chess", 4, 2, 3), ("othello", 4, 3, 4), ("checkers", 4, 4, 6),
                      ("synthetic", 4, 3, 4), ("synthetic-random", 4, 3, 4)),
-              modern_games=(("chess", 2, 6, 7), ("othello", 2, 6, 7), ("checkers", 2, 8, 9)))
+              modern_games=(("chess", 2, 6, 7), ("othello", 2, 6, 7), ("checkers", 2, 8, 9)),
+              schaeffer_games=(("othello", 2, 4, 5), ("checkers", 2, 4, 5)))
 """The quick scale: a few minutes on two cores (CI)."""
 
 FULL = Scale(km_max_leaves=2_000_000, km_branchings=(2, 3, 4, 5, 6, 8, 10), km_trees=5,
@@ -118,7 +124,8 @@ FULL = Scale(km_max_leaves=2_000_000, km_branchings=(2, 3, 4, 5, 6, 8, 10), km_t
              best_first_trees=6, schaeffer=(30, 6, 8), pvs_modern=(30, 12),
              games=(("chess", 470, 3, 6), ("othello", 128, 6, 10), ("checkers", 552, 10, 13),
                     ("synthetic", 100, 3, 7), ("synthetic-random", 100, 3, 7)),
-             modern_games=(("chess", 200, 7, 11), ("othello", 128, 10, 14), ("checkers", 400, 13, 17)))
+             modern_games=(("chess", 200, 7, 11), ("othello", 128, 10, 14), ("checkers", 400, 13, 17)),
+             schaeffer_games=(("othello", 128, 8, 8), ("checkers", 200, 8, 8)))
 """The full scale: about 20 minutes on two cores (docs/reproduce.md has its table).
 Chess stops at depth 4: at depth 5 the chess part alone ran 11 of 30 positions in 35
 minutes. The unordered configuration of claim 4 is most of it (91% of the chess search

@@ -51,12 +51,13 @@ PHASE_RULE = (
 """The report's words on phases."""
 
 SEEDED = ("knuth-moore", "pearl", "sweep", "stockman", "plaat-sss", "games", "schaeffer",
-          "pvs-modern", "three-games-modern")
+          "pvs-modern", "three-games-modern", "schaeffer-games")
 """The seeded datasets, each named by its seed (``games``: Plaat et al.'s three games,
 whose seed names their position files and synthetic trees; ``schaeffer`` and
 ``pvs-modern``: claims 13's and 14's chess positions, a suite and a range each phase
 names beside its seed: :func:`seeded_positions`; ``three-games-modern``: claim 15's
-positions of the three games, as ``games`` names them)."""
+positions of the three games, as ``games`` names them; ``schaeffer-games``: claim 16's
+Othello and checkers positions, likewise)."""
 
 
 @dataclass(frozen=True)

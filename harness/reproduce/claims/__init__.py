@@ -20,6 +20,7 @@ from harness.reproduce.claims import (
     pvs_article,
     pvs_modern,
     schaeffer,
+    schaeffer_games,
     stockman,
     three_games_modern,
     three_games_report,
@@ -42,6 +43,7 @@ CLAIMS: tuple[ClaimInfo, ...] = (
     schaeffer.CLAIM,
     pvs_modern.CLAIM,
     three_games_modern.CLAIM,
+    schaeffer_games.CLAIM,
 )
 """The claims, in report order (a claim's number is its place here)."""
 

@@ -112,17 +112,25 @@ class Combination:
             on.discard("refutations")
         return Combination(frozenset(on))
 
-    def run(self, depth: int, tt_size: int) -> Run:
-        """Its search to ``depth``: the variant, the frame's switches and chess's ordering."""
+    def run(self, depth: int, tt_size: int, window: int = WINDOW, chess: bool = True) -> Run:
+        """Its search to ``depth``: the variant (aspiration's half-width ``window``), the
+        frame's switches and, in chess, the tree's ordering (elsewhere killers and history
+        are the problem's options: :meth:`game_options`)."""
         search = self.search()
         on = search.on
         inner = "pvs" if "minimal-window" in on else "alphabeta"
-        variant = f"aspiration:inner={inner},window={WINDOW}" if "aspiration" in on else inner
+        variant = f"aspiration:inner={inner},window={window}" if "aspiration" in on else inner
         switches = Switches(tt_size=tt_size if "table" in on else 0,
                             iterative_deepening="deepening" in on,
                             refutations="refutations" in on)
-        ordering = Ordering(mvv_lva=True, killers="killers" in on, history="history" in on)
+        ordering = (Ordering(mvv_lva=True, killers="killers" in on, history="history" in on)
+                    if chess else None)
         return Run(search.label, variant, depth, switches, ordering)
+
+    def game_options(self) -> str:
+        """Killers and history as a game's problem options (``killers=1,history=0``): fixed
+        when a tree is made in Othello and checkers, so a job per setting."""
+        return f"killers={int('killers' in self.on)},history={int('history' in self.on)}"
 
 
 EVERY = tuple(Combination.of(c) for k in range(len(ENHANCEMENTS) + 1)
@@ -258,29 +266,32 @@ def _share_text(found: Mapping[str, float]) -> str:
             f"median {found['median']:.4f}{over}, not judged)")
 
 
-def judge(numbers: Mapping[str, Any]) -> list[Check]:
+def judge(numbers: Mapping[str, Any], rules_of: rules.Rules = RULES,
+          where: str = "") -> list[Check]:
     """Claim 13: the share at every depth, each other enhancement's gain at the deepest;
-    the same with deepening counted with table + history, as extensions."""
+    the same with deepening counted with table + history, as extensions. ``rules_of``:
+    the rules whose bands judge (another claim's asking the same of another game, named
+    in each statement by ``where``)."""
     depths = numbers["depths"]
     deepest = max(depths, key=int)
     checks: list[Check] = []
     for ident, key, what in (("share", "share", "table + history"),
                              ("share/with-deepening", "share_deepening",
                               "table + history + iterative deepening")):
-        rule = RULES.check(ident)
+        rule = rules_of.check(ident)
         for depth, found in depths.items():
             share = found[key]
             checks.append(interval_check(
-                f"depth {depth}: {what} achieve at least 99% of the possible reduction in tree "
+                f"{where}depth {depth}: {what} achieve at least 99% of the possible reduction in tree "
                 f"size (share in {rule.band})", share["low"], share["high"], rule.band,
                 _share_text(share), rule.kind, extension=rule.extension))
     for ident, key, base in (("insignificant", "gains", "table + history"),
                              ("insignificant/with-deepening", "gains_deepening",
                               "table + history + iterative deepening")):
         for name, gain in depths[deepest][key].items():
-            rule = RULES.check(ident if key == "gains_deepening" else f"{ident}/{name}")
+            rule = rules_of.check(ident if key == "gains_deepening" else f"{ident}/{name}")
             checks.append(interval_check(
-                f"depth {deepest}: {NAMES[name]} added to {base} gains at most 1% of the "
+                f"{where}depth {deepest}: {NAMES[name]} added to {base} gains at most 1% of the "
                 f"possible reduction (gain in {rule.band})", gain["low"], gain["high"],
                 rule.band, _share_text(gain), rule.kind, extension=rule.extension))
     return checks
@@ -290,8 +301,10 @@ def judge(numbers: Mapping[str, Any]) -> list[Check]:
 # The report
 
 
-def tables(numbers: Mapping[str, Any]) -> list[tuple[str, list[str], list[list[str]]]]:
-    """The shares and gains per depth, and every search at the deepest factorial depth."""
+def tables(numbers: Mapping[str, Any], where: str = "",
+           level: float = RULES.bootstrap.level) -> list[tuple[str, list[str], list[list[str]]]]:
+    """The shares and gains per depth, and every search at the deepest factorial depth
+    (``where``: the game, before each title, where a claim has several)."""
     depths = numbers["depths"]
     share_rows = [[d, f"{x['share']['value']:.4f}", f"{x['share']['low']:.4f} to {x['share']['high']:.4f}",
                    f"{x['share_deepening']['value']:.4f}",
@@ -308,20 +321,20 @@ def tables(numbers: Mapping[str, Any]) -> list[tuple[str, list[str], list[list[s
                                           if e in searches[label].on) or "none (bare)",
                          f"{found['totals'][label]:,.0f}", f"{found['to_bare'][label]:.4f}",
                          f"{found['to_all'][label]:.3f}", ", ".join(same)])
-    return [("The share of the possible reduction, and each other enhancement's gain over table "
-             "+ history (fractions of the possible reduction), per depth",
-             ["depth", "share: table + history", f"{RULES.bootstrap.level:.0%} interval",
+    return [(f"{where}The share of the possible reduction, and each other enhancement's gain "
+             "over table + history (fractions of the possible reduction), per depth",
+             ["depth", "share: table + history", f"{level:.0%} interval",
               "share with iterative deepening", *(f"gain: {NAMES[e]}" for e in OTHERS),
               "positions"], share_rows),
-            (f"Every combination at depth {factorial} (the deepest of the full factorial): total "
+            (f"{where}Every combination at depth {factorial} (the deepest of the full factorial): total "
              "nodes summed over the positions, relative to the bare search and to all seven",
              ["search", "enhancements", "total nodes", "/ bare", "/ all seven",
               "the same search as"], rows)]
 
 
-def chart(numbers: Mapping[str, Any]) -> Figure:
+def chart(numbers: Mapping[str, Any], where: str = "") -> Figure:
     """Left: the share per depth with its interval, the claimed 99% marked; right: each other
-    enhancement's gain at the deepest depth."""
+    enhancement's gain at the deepest depth (``where``: the game, before each title)."""
     depths = numbers["depths"]
     names = list(depths)
     deepest = max(depths, key=int)
@@ -340,7 +353,7 @@ def chart(numbers: Mapping[str, Any]) -> Figure:
         left.set_xticks(np.arange(len(names)), names)
         left.set_xlabel("depth")
         left.set_ylabel("share of the possible reduction")
-        left.set_title("What table + history achieve")
+        left.set_title(f"{where}What table + history achieve")
         left.legend(fontsize=7)
         gains = depths[deepest]["gains"]
         y = np.arange(len(gains))
@@ -355,7 +368,7 @@ def chart(numbers: Mapping[str, Any]) -> Figure:
                        max(0.05, float(np.nanmax(high)) + 0.01))
         right.set_yticks(y, [NAMES[e] for e in gains])
         right.set_xlabel("gain over table + history (share of the possible reduction)")
-        right.set_title(f"Each other enhancement, depth {deepest}")
+        right.set_title(f"{where}Each other enhancement, depth {deepest}")
         right.legend(fontsize=7)
     return fig
 
