@@ -217,7 +217,7 @@ def test_an_unknown_spec_lists_the_shipped_suites() -> None:
     with pytest.raises(HarnessError, match=r"othello:nowhere.txt: no such file, and not start or a "
                                            r"suite the project ships \(modern-confirm.txt, phases.txt, "
                                            r"plaat-confirm-3.txt, "
-                                           r"plaat-confirm.txt, plaat-explore.txt\)"):
+                                           r"plaat-confirm.txt, plaat-explore.txt, schaeffer-confirm.txt\)"):
         load_problems("othello:nowhere.txt")
 
 

@@ -79,7 +79,8 @@ TINY = Scale(km_max_leaves=64, km_branchings=(2, 3), km_trees=1, pearl=((3, 4),)
              best_first_shapes=("b=2,d=3",),
              games=(("chess", 1, 2, 2), ("othello", 1, 2, 3), ("checkers", 1, 3, 4),
                     ("synthetic", 2, 2, 3), ("synthetic-random", 2, 2, 3)),
-             modern_games=(("chess", 1, 2, 3), ("othello", 1, 3, 4), ("checkers", 1, 4, 5)))
+             modern_games=(("chess", 1, 2, 3), ("othello", 1, 3, 4), ("checkers", 1, 4, 5)),
+             schaeffer_games=(("othello", 1, 4, 4), ("checkers", 1, 4, 4)))
 """A scale small enough for a test to run every claim."""
 
 EPD = (

@@ -60,7 +60,8 @@ def test_a_confirmation_measures_the_held_out_data() -> None:
     assert (scale.chess_first, scale.chess_positions) == (1, 300)
     assert dict(scale.seeds) == {"games": 13, "knuth-moore": 1001, "pearl": 2002, "sweep": 2003,
                                  "stockman": 1004, "plaat-sss": 1005, "schaeffer": 43,
-                                 "pvs-modern": 46, "three-games-modern": 53}
+                                 "pvs-modern": 46, "three-games-modern": 53,
+                                 "schaeffer-games": 63}
     assert scale.chess_depth == measure.FULL.chess_depth and scale.connect4 == measure.FULL.connect4
 
 

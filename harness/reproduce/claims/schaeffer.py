@@ -266,19 +266,19 @@ def _share_text(found: Mapping[str, float]) -> str:
             f"median {found['median']:.4f}{over}, not judged)")
 
 
-def judge(numbers: Mapping[str, Any], rules_of: rules.Rules = RULES,
-          where: str = "") -> list[Check]:
+def judge(numbers: Mapping[str, Any], rules_of: rules.Rules = RULES, where: str = "",
+          suffix: str = "") -> list[Check]:
     """Claim 13: the share at every depth, each other enhancement's gain at the deepest;
     the same with deepening counted with table + history, as extensions. ``rules_of``:
-    the rules whose bands judge (another claim's asking the same of another game, named
-    in each statement by ``where``)."""
+    the rules whose bands judge (another claim's, asking the same of another game: named
+    in each statement by ``where``, its checks' identifiers ending in ``suffix``)."""
     depths = numbers["depths"]
     deepest = max(depths, key=int)
     checks: list[Check] = []
     for ident, key, what in (("share", "share", "table + history"),
                              ("share/with-deepening", "share_deepening",
                               "table + history + iterative deepening")):
-        rule = rules_of.check(ident)
+        rule = rules_of.check(ident + suffix)
         for depth, found in depths.items():
             share = found[key]
             checks.append(interval_check(
@@ -289,7 +289,8 @@ def judge(numbers: Mapping[str, Any], rules_of: rules.Rules = RULES,
                              ("insignificant/with-deepening", "gains_deepening",
                               "table + history + iterative deepening")):
         for name, gain in depths[deepest][key].items():
-            rule = rules_of.check(ident if key == "gains_deepening" else f"{ident}/{name}")
+            rule = rules_of.check((ident if key == "gains_deepening" else f"{ident}/{name}")
+                                  + suffix)
             checks.append(interval_check(
                 f"{where}depth {deepest}: {NAMES[name]} added to {base} gains at most 1% of the "
                 f"possible reduction (gain in {rule.band})", gain["low"], gain["high"],
@@ -364,8 +365,10 @@ def chart(numbers: Mapping[str, Any], where: str = "") -> Figure:
                        color="#1f4e79")
         right.axvspan(-1, 0.01, color="#2ca02c", alpha=0.12, label="claimed: insignificant (<= 1%)")
         right.axvline(0, color="black", linewidth=1)
-        right.set_xlim(min(-0.02, float(np.nanmin(low)) - 0.01),
-                       max(0.05, float(np.nanmax(high)) + 0.01))
+        ends = np.concatenate([low, high])
+        ends = ends[~np.isnan(ends)]    # a small tree may leave no reduction to share
+        right.set_xlim(min(-0.02, float(ends.min(initial=0.0)) - 0.01),
+                       max(0.05, float(ends.max(initial=0.0)) + 0.01))
         right.set_yticks(y, [NAMES[e] for e in gains])
         right.set_xlabel("gain over table + history (share of the possible reduction)")
         right.set_title(f"{where}Each other enhancement, depth {deepest}")

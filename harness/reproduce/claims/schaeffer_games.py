@@ -17,6 +17,7 @@ evaluation's units.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from typing import Any
 
@@ -116,10 +117,32 @@ def numbers_of(frame: pd.DataFrame, boot: Bootstrap, scale: Scale) -> dict[str, 
             for game in GAMES if game in parts}
 
 
+def judged_from(game: str) -> int:
+    """The shallowest depth judged in ``game`` (the rules'; shallower ones are reported)."""
+    return int(RULES.parameters["judged_from"][game])
+
+
 def judge(games: Mapping[str, Any]) -> list[Check]:
-    """Claim 13's checks in each game, the game named in each statement."""
-    return [check for game, numbers in games.items()
-            for check in schaeffer.judge(numbers, RULES, f"{game}, ")]
+    """Claim 13's checks in each game from its :func:`judged_from` depth, the game named in
+    each statement, each check the game's own rule (``share/othello``); a game searched to
+    no judged depth (a small scale) has none."""
+    checks: list[Check] = []
+    for game, numbers in games.items():
+        judged = {d: x for d, x in numbers["depths"].items() if int(d) >= judged_from(game)}
+        if judged:
+            checks += schaeffer.judge({**numbers, "depths": judged}, RULES, f"{game}, ",
+                                      f"/{game}")
+    return checks
+
+
+def share_text(found: Mapping[str, float]) -> str:
+    """A share and its interval, or why it has none: the seven enhancements together did
+    not reduce the tree (in the totals, or in some resample)."""
+    if math.isnan(found["value"]):
+        return "undefined (the seven together did not reduce the tree)"
+    if math.isnan(found["low"]):
+        return f"{found['value']:.4f} (no interval: some resamples had no reduction to share)"
+    return f"{found['value']:.4f} ({found['low']:.4f} to {found['high']:.4f})"
 
 
 def measured_text(game: str, numbers: Mapping[str, Any]) -> str:
@@ -127,11 +150,10 @@ def measured_text(game: str, numbers: Mapping[str, Any]) -> str:
     depths = numbers["depths"]
     deepest = max(depths, key=int)
     return (f"{game.capitalize()}: the share of the possible reduction table + history "
-            "achieve, per depth: " + "; ".join(
-                f"{d}: {x['share']['value']:.4f} ({x['share']['low']:.4f} to "
-                f"{x['share']['high']:.4f})" for d, x in depths.items())
+            f"achieve, per depth (judged from depth {judged_from(game)}): " + "; ".join(
+                f"{d}: {share_text(x['share'])}" for d, x in depths.items())
             + "; with iterative deepening: " + ", ".join(
-                f"{x['share_deepening']['value']:.4f}" for x in depths.values())
+                share_text(x["share_deepening"]).split(" (")[0] for x in depths.values())
             + f". At depth {deepest}, each other enhancement's gain over table + history: "
             + ", ".join(f"{NAMES[e]} {g['value']:+.4f}"
                         for e, g in depths[deepest]["gains"].items())
