@@ -333,6 +333,10 @@ def tables(numbers: Mapping[str, Any], where: str = "",
               "the same search as"], rows)]
 
 
+SHARE_AXIS_TOP = 1.5
+"""The top of the share axis: shares above it are marked at the edge with their value."""
+
+
 def chart(numbers: Mapping[str, Any], where: str = "") -> Figure:
     """Left: the share per depth with its interval, the claimed 99% marked; right: each other
     enhancement's gain at the deepest depth (``where``: the game, before each title)."""
@@ -348,9 +352,23 @@ def chart(numbers: Mapping[str, Any], where: str = "") -> Figure:
             low = np.array([depths[d][key]["low"] for d in names])
             high = np.array([depths[d][key]["high"] for d in names])
             x = np.arange(len(names)) + (k - 0.5) * 0.2
+            color = charts.variant_style(k)["color"]
             left.errorbar(x, values, yerr=[values - low, high - values], fmt="o", capsize=3,
-                          label=label, color=charts.variant_style(k)["color"])
+                          label=label, color=color)
+            # A share far above 1 (a small tree the seven barely reduce) would squash the
+            # rest: it is drawn at the top edge with its value written beside it.
+            for xi, value in zip(x, values, strict=True):
+                if value > SHARE_AXIS_TOP:
+                    left.plot([xi], [SHARE_AXIS_TOP], marker="^", color=color)
+                    left.annotate(f"{value:.2f}", (xi, SHARE_AXIS_TOP), fontsize=7,
+                                  xytext=(-24 if k == 0 else 4, -11), textcoords="offset points",
+                                  color=color)
         left.axhline(0.99, color="#2ca02c", linewidth=1, label="claimed: 99%")
+        shown = [float(depths[d][key][end]) for d in names
+                 for key in ("share", "share_deepening") for end in ("low", "value", "high")]
+        shown = [e for e in shown if not math.isnan(e)]
+        top = SHARE_AXIS_TOP if any(e > SHARE_AXIS_TOP for e in shown) else max([1.0, *shown])
+        left.set_ylim(min([0.5, *shown]) - 0.05, top + 0.05)
         left.set_xticks(np.arange(len(names)), names)
         left.set_xlabel("depth")
         left.set_ylabel("share of the possible reduction")
