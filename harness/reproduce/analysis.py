@@ -19,7 +19,7 @@ from harness.errors import HarnessError
 from harness.report import stats
 from harness.reproduce.measure import ORDERING_LEVELS, VALUE_MODELS, Job, Scale
 from harness.reproduce.rules import Bootstrap, Rules
-from harness.reproduce.verdicts import NO_WAC, Check
+from harness.reproduce.verdicts import NO_WAC, NOT_MEASURED, Check
 
 
 @dataclass(frozen=True)
@@ -108,6 +108,13 @@ class Section:
     tables: list[tuple[str, list[str], list[list[str]]]] = field(default_factory=list)
     figures: list[tuple[str, str, Figure]] = field(default_factory=list)
     verdict: str | None = None
+
+
+def unmeasured_section(info: ClaimInfo) -> Section:
+    """The section of a claim whose run has no rows (its data were not found or not asked
+    for): said so, with the verdict :data:`NOT_MEASURED`."""
+    return Section(info, "Not measured.", "Not measured: no rows.", {"measured": False}, [],
+                   verdict=NOT_MEASURED)
 
 
 class Context:

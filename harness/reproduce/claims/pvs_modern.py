@@ -36,6 +36,7 @@ from harness.reproduce.analysis import (
     pair_ratio,
     rate_summary,
     refuse_unfinished,
+    unmeasured_section,
     wtl,
 )
 from harness.reproduce.claims.pvs_article import article_checks, quiescence_share
@@ -245,8 +246,7 @@ def analyse(ctx: Context, info: ClaimInfo) -> Section:
     frame = ctx.frames.get(KEY)
     phase, data = seeded_phase(RULES, KEY, ctx.scale.seed_of(KEY))
     if frame is None or frame.empty:
-        return Section(info, "Not measured.", "Not measured: no rows.", {"measured": False}, [],
-                       verdict="not measured")
+        return unmeasured_section(info)
     numbers = {**numbers_of(frame, str(data["suite"]), RULES.bootstrap), "phase": phase,
                "suite": data["suite"], "profile": PROFILE.name}
     checks = judge(numbers)

@@ -42,6 +42,7 @@ from harness.reproduce.analysis import (
     percentile_interval,
     refuse_unfinished,
     resampled_sums,
+    unmeasured_section,
 )
 from harness.reproduce.measure import Job, Run, Scale
 from harness.reproduce.phases import seeded_phase, seeded_positions
@@ -398,8 +399,7 @@ def analyse(ctx: Context, info: ClaimInfo) -> Section:
     frame = ctx.frames.get(KEY)
     phase, data = phase_data(ctx.scale.seed_of(KEY))
     if frame is None or frame.empty:
-        return Section(info, "Not measured.", "Not measured: no rows.", {"measured": False}, [],
-                       verdict="not measured")
+        return unmeasured_section(info)
     boot = RULES.bootstrap
     full, deeper = depths_of(ctx.scale)
     numbers = {"depths": numbers_of(frame, boot), "factorial_depth": full[-1] if full else 0,

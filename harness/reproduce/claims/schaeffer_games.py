@@ -24,7 +24,7 @@ from typing import Any
 import pandas as pd
 
 from harness.reproduce import rules
-from harness.reproduce.analysis import ClaimInfo, Context, Section
+from harness.reproduce.analysis import ClaimInfo, Context, Section, unmeasured_section
 from harness.reproduce.claims import schaeffer
 from harness.reproduce.claims.schaeffer import (
     ALL,
@@ -165,8 +165,7 @@ def analyse(ctx: Context, info: ClaimInfo) -> Section:
     frame = ctx.frames.get(KEY)
     phase, data = seeded_phase(RULES, KEY, ctx.scale.seed_of(KEY))
     if frame is None or frame.empty:
-        return Section(info, "Not measured.", "Not measured: no rows.", {"measured": False}, [],
-                       verdict="not measured")
+        return unmeasured_section(info)
     games = numbers_of(frame, RULES.bootstrap, ctx.scale)
     checks = judge(games)
     sizes = {game: (count, factorial, deepest)

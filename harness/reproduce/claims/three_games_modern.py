@@ -24,7 +24,15 @@ from matplotlib.figure import Figure
 
 from harness.report import charts
 from harness.reproduce import rules
-from harness.reproduce.analysis import ClaimInfo, Context, Section, fmt, interval, wtl
+from harness.reproduce.analysis import (
+    ClaimInfo,
+    Context,
+    Section,
+    fmt,
+    interval,
+    unmeasured_section,
+    wtl,
+)
 from harness.reproduce.claims.mtdf import compare, plaat_checks
 from harness.reproduce.claims.three_games import (
     GAMES,
@@ -260,8 +268,7 @@ def measured_text(numbers: Mapping[str, Any]) -> str:
 def analyse(ctx: Context, info: ClaimInfo) -> Section:
     frame = ctx.frames.get(KEY)
     if frame is None or frame.empty:
-        return Section(info, "Not measured.", "Not measured: no rows.", {"measured": False}, [],
-                       verdict="not measured")
+        return unmeasured_section(info)
     phase, data = seeded_phase(RULES, KEY, ctx.scale.seed_of(KEY))
     numbers = {**numbers_of(frame, RULES.bootstrap), "phase": phase, "profile": PROFILE.name}
     checks = judge(numbers)
