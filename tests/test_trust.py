@@ -298,6 +298,26 @@ def test_ctrl_c_in_reproduce_keeps_what_was_measured_and_resume_finishes(
     assert invoke("reproduce", "--resume", str(out)).exit_code == 2        # nothing left to do
 
 
+def test_a_dask_run_beside_another_cluster_warns_of_nothing(tmp_path: Path) -> None:
+    """Dask's default HTTP port taken (another cluster, another run): the local cluster's
+    scheduler takes a free one without a word (it once warned in three lines)."""
+    pytest.importorskip("distributed")
+    import contextlib
+    import socket
+
+    with socket.socket() as taken:
+        with contextlib.suppress(OSError):      # taken already, by something else: the same
+            taken.bind(("127.0.0.1", 8787))
+        taken.listen()
+        done = subprocess.run([sys.executable, "-m", "harness", "run", "--problems",
+                               "random:b=3,d=3,n=4,seed=1", "--variants", "alphabeta",
+                               "--depth", "3", "--executor", "dask", "--jobs", "2", "--no-progress",
+                               "--out", str(tmp_path / "run")],
+                              capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == ""
+
+
 @posix_only
 def test_ctrl_c_on_dask_prints_no_worker_traceback(tmp_path: Path) -> None:
     pytest.importorskip("distributed")

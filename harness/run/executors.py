@@ -287,9 +287,13 @@ class _Dask(Workers):
                 # cancelled tasks and lost heartbeats of a shutdown (a job's own error
                 # still reaches the parent through its future).
                 with _ctrl_c_ignored():
+                    # No dashboard; the scheduler's own HTTP routes on a free port, so
+                    # that a second run beside this one (or any cluster on Dask's default
+                    # 8787) warns of nothing.
                     self.cluster = LocalCluster(n_workers=count,
                                                 threads_per_worker=1, processes=True,
                                                 dashboard_address=None,
+                                                scheduler_kwargs={"dashboard_address": ":0"},
                                                 silence_logs=logging.CRITICAL)
                 with collector_paused():
                     self.client = Client(self.cluster)
