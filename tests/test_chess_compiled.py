@@ -153,6 +153,14 @@ def answers(tree: Any, python: bool) -> dict[str, object]:
     return found
 
 
+def check_stages(native: CompiledTree) -> None:
+    """The compiled frame's two stages (captures and promotions, then quiet moves) are
+    moves() cut in two, and has_rest says whether the second holds any."""
+    first, rest, has_rest = native.staged_moves()  # type: ignore[attr-defined]
+    assert first + rest == list(native.moves())
+    assert has_rest == bool(rest)
+
+
 @settings(max_examples=60, deadline=None)
 @given(start=st.sampled_from(FENS), ordering=st.sampled_from(ORDERINGS),
        choices=st.lists(st.integers(0, 1 << 16), min_size=4, max_size=24),
@@ -182,6 +190,7 @@ def test_every_method_agrees_along_random_games(start: str, ordering: Ordering,
             break
         history.append(answers(python, True))
         assert answers(native, False) == history[-1]
+        check_stages(native)
     for _ in range(min(back, len(history) - 1)):
         history.pop()
         python.pop()

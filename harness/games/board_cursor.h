@@ -86,6 +86,10 @@
  *                  the game answers some children without the push (chess: a stand pat).
  *   BOARD_IN_CHECK the name of its int f(const Game *, const State *): the native and the
  *                  Python in_check (BOARD_IN_CHECK_METHOD), for the check extension.
+ *   BOARD_STAGED_MOVES  the game's moves come in two stages (chess: captures and
+ *                  promotions, then quiet moves): it writes board_first_moves,
+ *                  board_rest_moves and board_has_rest (declared below), the native
+ *                  first_moves, rest_moves and has_rest (native_tree.h).
  *   BOARD_NULL_MOVE, BOARD_NULL_ALLOWED  the Move a pass is (board_push plays it) and the
  *                  name of its int f(Tree *, int either): the native push_null and
  *                  null_allowed, and the Python ones (BOARD_NULL_METHODS), for the null
@@ -190,6 +194,11 @@ static long BOARD_CHILD_QUIESCE(Tree *t, Move move, long alpha, long beta, long 
 #endif
 #ifdef BOARD_NULL_MOVE
 static int BOARD_NULL_ALLOWED(Tree *t, int either);
+#endif
+#ifdef BOARD_STAGED_MOVES
+static int board_first_moves(Tree *t, Move *out, int *complete);
+static int board_rest_moves(Tree *t, Move *out);
+static int board_has_rest(Tree *t);
 #endif
 
 static PyTypeObject TreeType;        /* the game's: native_tree() checks an instance is one */

@@ -116,6 +116,21 @@ static int native_null_allowed(PyObject *t, int either) { return BOARD_NULL_ALLO
 #define BOARD_NATIVE_NULL_ALLOWED NULL
 #endif
 
+#ifdef BOARD_STAGED_MOVES
+static int native_first_moves(PyObject *t, Move *out, int *complete) {
+    return board_first_moves(TREE(t), out, complete);
+}
+static int native_rest_moves(PyObject *t, Move *out) { return board_rest_moves(TREE(t), out); }
+static int native_has_rest(PyObject *t) { return board_has_rest(TREE(t)); }
+#define BOARD_NATIVE_FIRST_MOVES native_first_moves
+#define BOARD_NATIVE_REST_MOVES native_rest_moves
+#define BOARD_NATIVE_HAS_REST native_has_rest
+#else
+#define BOARD_NATIVE_FIRST_MOVES NULL
+#define BOARD_NATIVE_REST_MOVES NULL
+#define BOARD_NATIVE_HAS_REST NULL
+#endif
+
 static const NativeTree NATIVE = {
     .version = NATIVE_TREE_VERSION,
     .moves = native_moves,
@@ -137,6 +152,9 @@ static const NativeTree NATIVE = {
     .push_null = BOARD_NATIVE_PUSH_NULL,
     .null_allowed = BOARD_NATIVE_NULL_ALLOWED,
     .tactical = BOARD_NATIVE_TACTICAL,  /* NULL: no selective switches */
+    .first_moves = BOARD_NATIVE_FIRST_MOVES,
+    .rest_moves = BOARD_NATIVE_REST_MOVES,
+    .has_rest = BOARD_NATIVE_HAS_REST,
 };
 
 static PyObject *Tree_native_tree(Tree *self, PyObject *unused) {

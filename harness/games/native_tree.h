@@ -23,7 +23,7 @@
 #include <stdint.h>
 
 #define NATIVE_TREE_CAPSULE "harness.search.native_tree"
-#define NATIVE_TREE_VERSION 4
+#define NATIVE_TREE_VERSION 5
 #define NATIVE_MAX_MOVES 512    /* the most children a node of a native tree may have */
 
 typedef int64_t Move;
@@ -63,6 +63,15 @@ typedef struct {
     int (*null_allowed)(PyObject *tree, int either);        /* EnhancedTree.null_allowed */
     int (*tactical)(PyObject *tree, Move move);            /* SelectiveTree.tactical: the
                                                                selective switches */
+    /* moves() in two stages, where a node's first moves often settle it (chess: its
+     * captures and promotions, then its quiet moves): first_moves gives the first of
+     * moves()'s list, in its order, and their count (0 only when moves() gives none),
+     * *complete set to 0 when more may follow and to 1 when they are the whole list;
+     * rest_moves, at the same node, the others in moves()'s order (its count); has_rest,
+     * whether rest_moves would give any. Each NULL where the tree has no stages. */
+    int (*first_moves)(PyObject *tree, Move *out, int *complete);
+    int (*rest_moves)(PyObject *tree, Move *out);
+    int (*has_rest)(PyObject *tree);
 } NativeTree;
 
 /* ---- for the trees: the capsule their native_tree() returns ---------------------------- */

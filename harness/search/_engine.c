@@ -101,9 +101,9 @@ static long root_pass(Engine *e, int depth, long alpha, long beta, Move *move) {
         return horizon(e, alpha, beta);
     }
     Move moves[NATIVE_MAX_MOVES];
-    int n;
+    Children ch = {moves, 0, 1};
     long answer;
-    if (settled(e, moves, &n, &alpha, &beta, &answer))
+    if (settled(e, &ch, &alpha, &beta, &answer))
         return answer;
     Move hash_move = NO_MOVE;
     Key key = {0, 0};
@@ -117,7 +117,7 @@ static long root_pass(Engine *e, int depth, long alpha, long beta, Move *move) {
             hash_move = entry->move;
         }
     }
-    long value = expand(e, e->root_loop, moves, n, depth, alpha, beta, hash_move, key);
+    long value = expand(e, e->root_loop, &ch, depth, alpha, beta, hash_move, key);
     if (!e->failed) {
         /* Refutation tables keep every node's line; the root's is the PV only when exact. */
         if (!e->refutations || (alpha < value && value < beta))
@@ -498,6 +498,9 @@ static PyObject *Engine_new(PyTypeObject *type, PyObject *args, PyObject *kwargs
         || rules.mate;
     e->checks = extend_checks || (e->selective && api->in_check != NULL);
     e->refutations = refutations;
+    /* Staged children where the tree offers them and nothing needs the whole list first
+     * (refutation_move looks through it, IID searches it twice). */
+    e->staged = api->first_moves != NULL && !refutations && !e->rules.iid;
     e->node_limit = (long long)1 << 62;
     e->best_move = NO_MOVE;
     if (table_size > 0 && take_table(e, (size_t)table_size) < 0) {

@@ -6,9 +6,35 @@
 
 /* ---- the frame (core.py) ------------------------------------------------------------------ */
 
+/* A node's children in search order: moves[0..n) known, and with complete 0 more that the
+ * tree's rest_moves gives (staged generation: a cut node is often settled by its first
+ * moves, its captures, and its quiet ones are then never generated). */
+typedef struct {
+    Move *moves;
+    int n, complete;
+} Children;
+
 static long node(Engine *e, int loop, int depth, long alpha, long beta);
-static void run_loop(Engine *e, int loop, const Move *moves, int n, int depth, long alpha,
-                     long beta, long *value, int *last, Move *best_move);
+static void run_loop(Engine *e, int loop, Children *ch, int depth, long alpha, long beta,
+                     long *value, int *last, Move *best_move);
+
+/* Whether the node has an i-th child (i at most n), its rest asked for when the known ones
+ * run out; the cursor is at the node. */
+static inline int has_child(Engine *e, Children *ch, int i) {
+    if (i < ch->n)
+        return 1;
+    if (ch->complete)
+        return 0;
+    ch->n += e->api->rest_moves(e->tree, ch->moves + ch->n);
+    ch->complete = 1;
+    return i < ch->n;
+}
+
+/* Whether a child follows the i-th: what a cut node's cutoffs counter asks (core.py's
+ * last < len(moves) - 1), without the rest made. */
+static inline int child_after(Engine *e, const Children *ch, int i) {
+    return i < ch->n - 1 || (!ch->complete && e->api->has_rest(e->tree));
+}
 
 /* selective.reduction: plies a quiet late move loses (LMR_STEPS). */
 static inline int reduction(int depth, int index) {
@@ -226,10 +252,15 @@ static int bounded(Engine *e, long *alpha, long *beta, long *answer) {
 
 /* A node with no move ends the game (a leaf, its terminal value); a node whose value bounds
  * leave no window is answered by them (bounded). Either: 1 and the value in *answer; else 0
- * and the node's moves in moves[0..*n). */
-static inline int settled(Engine *e, Move *moves, int *n, long *alpha, long *beta, long *answer) {
-    *n = e->api->moves(e->tree, moves);
-    if (*n == 0) {
+ * and the node's children in *ch (its first stage where the frame stages them). */
+static inline int settled(Engine *e, Children *ch, long *alpha, long *beta, long *answer) {
+    if (e->staged) {
+        ch->n = e->api->first_moves(e->tree, ch->moves, &ch->complete);
+    } else {
+        ch->n = e->api->moves(e->tree, ch->moves);
+        ch->complete = 1;
+    }
+    if (ch->n == 0) {
         e->counters[LEAVES]++;
         *answer = e->api->terminal_value(e->tree);
         return 1;
@@ -238,16 +269,18 @@ static inline int settled(Engine *e, Move *moves, int *n, long *alpha, long *bet
 }
 
 /* Search.expand: the loop over the children (hash move first), the node classified, stored. */
-static long expand(Engine *e, int loop, Move *moves, int n, int depth, long alpha, long beta,
+static long expand(Engine *e, int loop, Children *ch, int depth, long alpha, long beta,
                    Move hash_move, Key key) {
+    Move *moves = ch->moves;
     if (hash_move != NO_MOVE && moves[0] != hash_move) {
-        for (int k = 1; k < n; k++)
+        for (int k = 1; has_child(e, ch, k); k++)   /* (a quiet hash move: the rest made) */
             if (moves[k] == hash_move) {
                 memmove(moves + 1, moves, k * sizeof(Move));
                 moves[0] = hash_move;
                 break;
             }
     }
+    int n = ch->n;
     if (e->table.size && e->api->child_key != NULL && (depth > 1 || e->store_leaves)) {
         /* The children the loop may search probe the table first thing, each a cache
          * miss: ask for their slots now, so the misses overlap rather than follow one
@@ -268,7 +301,7 @@ static long expand(Engine *e, int loop, Move *moves, int n, int depth, long alph
     long value = 0;
     int last = 0;
     Move best = NO_MOVE;
-    run_loop(e, loop, moves, n, depth, alpha, beta, &value, &last, &best);
+    run_loop(e, loop, ch, depth, alpha, beta, &value, &last, &best);
     if (e->failed)
         return 0;
     long long *c = e->counters;
@@ -277,7 +310,7 @@ static long expand(Engine *e, int loop, Move *moves, int n, int depth, long alph
         c[CUT_NODES]++;
         if (last == 0)
             c[FAIL_HIGHS_FIRST]++;
-        if (last < n - 1)
+        if (child_after(e, ch, last))
             c[CUTOFFS]++;
         if (best != NO_MOVE && e->api->cutoff != NULL)
             e->api->cutoff(e->tree, best, depth);
@@ -407,9 +440,9 @@ static long node(Engine *e, int loop, int depth, long alpha, long beta) {
         return value;
     }
     Move moves[NATIVE_MAX_MOVES];
-    int n;
+    Children ch = {moves, 0, 1};
     long answer;
-    if (settled(e, moves, &n, &alpha, &beta, &answer))
+    if (settled(e, &ch, &alpha, &beta, &answer))
         return answer;
     if (e->selective && selective_node(e, depth, alpha, beta, in_check, &answer))
         return answer;
@@ -430,16 +463,16 @@ static long node(Engine *e, int loop, int depth, long alpha, long beta) {
         }
     }
     if (e->refutations && hash_move == NO_MOVE)
-        hash_move = refutation_move(e, moves, n);
+        hash_move = refutation_move(e, moves, ch.n);   /* (not staged: ch is whole) */
     if (e->rules.iid && hash_move == NO_MOVE && depth >= IID_DEPTH) {
         c[IID_SEARCHES]++;                   /* its best move is searched first */
-        expand(e, loop, moves, n, depth - IID_REDUCTION, alpha, beta, NO_MOVE, key);
+        expand(e, loop, &ch, depth - IID_REDUCTION, alpha, beta, NO_MOVE, key);
         if (e->failed)
             return 0;
         hash_move = e->best_move;
         Py_CLEAR(e->line);
     }
-    return expand(e, loop, moves, n, depth, alpha, beta, hash_move, key);
+    return expand(e, loop, &ch, depth, alpha, beta, hash_move, key);
 }
 
 #endif

@@ -1,6 +1,7 @@
 /* The loops of the compiled engine (_engine.c, the only file that includes this): each the
  * twin of its Python loop, line for line, with the Python's names (alphabeta.py, pvs.py,
- * negascout.py, zwp.py). A loop is given the node's children in search order, its depth
+ * negascout.py, zwp.py). A loop is given the node's children in search order (Children:
+ * has_child asks the tree for the rest when the known ones run out), its depth
  * and window, and sets the value to return, the index of the last child it searched and
  * the move that produced the value (NO_MOVE for None), as a Python Loop returns them.
  * After every child searched it checks e->failed (the Python frame's exception): the
@@ -13,45 +14,45 @@
 #define SEARCHED() do { if (e->failed) return; } while (0)   /* the child failed: unwind */
 
 /* alphabeta.py: minimax (prune 0), alphabeta (fail-hard) and alphabeta-fs (soft). */
-static void loop_alphabeta(Engine *e, int loop, const Move *moves, int n, int depth,
+static void loop_alphabeta(Engine *e, int loop, Children *ch, int depth,
                            long alpha, long beta, long *value, int *last, Move *best_move) {
     int soft = loop == LOOP_ALPHABETA_FS, prune = loop != LOOP_MINIMAX;
     long best = -INF;
     *best_move = NO_MOVE;
-    for (int i = 0; i < n; i++) {
-        long v = -child(e, loop, moves[i], depth - 1, -beta, -alpha);
+    for (int i = 0; has_child(e, ch, i); i++) {
+        long v = -child(e, loop, ch->moves[i], depth - 1, -beta, -alpha);
         SEARCHED();
         if (v > best) {
             best = v;
-            *best_move = moves[i];
+            *best_move = ch->moves[i];
         }
         if (!prune)
             continue;
         if (v >= beta) {
             *value = soft ? v : beta;
             *last = i;
-            *best_move = moves[i];
+            *best_move = ch->moves[i];
             return;
         }
         if (v > alpha)
             alpha = v;
     }
     *value = prune && !soft ? alpha : best;
-    *last = n - 1;
+    *last = ch->n - 1;
 }
 
 /* pvs.pvs: the first child (Moreland: until a child raised alpha) with the full window,
  * each later one a zero-window test around alpha, searched again when it fails high
  * inside the window. */
-static void loop_pvs(Engine *e, const Move *moves, int n, int depth, long alpha, long beta,
+static void loop_pvs(Engine *e, Children *ch, int depth, long alpha, long beta,
                      long *value, int *last, Move *best_move) {
     const LoopParameters *p = &e->loop;
     int wide = beta > alpha + 1;             /* called with more than a zero window */
     long best = -INF;
     int found_pv = 0;
     *best_move = NO_MOVE;
-    for (int i = 0; i < n; i++) {
-        Move m = moves[i];
+    for (int i = 0; has_child(e, ch, i); i++) {
+        Move m = ch->moves[i];
         long v;
         if (!found_pv || depth < p->zw_min_depth) {
             v = -child(e, LOOP_PVS, m, depth - 1, -beta, -alpha);
@@ -80,26 +81,28 @@ static void loop_pvs(Engine *e, const Move *moves, int n, int depth, long alpha,
         }
     }
     *value = p->soft ? best : alpha;
-    *last = n - 1;
+    *last = ch->n - 1;
 }
 
 /* pvs.pvs_marsland: fail-soft; tests around max(alpha, best), a failed-high test searched
  * again with (merit, beta). */
-static void loop_pvs_marsland(Engine *e, const Move *moves, int n, int depth, long alpha,
+static void loop_pvs_marsland(Engine *e, Children *ch, int depth, long alpha,
                               long beta, long *value, int *last, Move *best_move) {
     int wide = beta > alpha + 1;
-    long best = -child(e, LOOP_PVS_MARSLAND, moves[0], depth - 1, -beta, -alpha);
+    long best = -child(e, LOOP_PVS_MARSLAND, ch->moves[0], depth - 1, -beta, -alpha);
     SEARCHED();
-    Move best_at = moves[0];
-    for (int i = 1; i < n; i++) {
-        if (best >= beta) {
+    Move best_at = ch->moves[0];
+    for (int i = 1;; i++) {
+        if (best >= beta) {                  /* (before the rest is asked for) */
             *value = best;
             *last = i - 1;
             *best_move = best_at;
             return;
         }
+        if (!has_child(e, ch, i))
+            break;
         alpha = MAX(alpha, best);
-        Move m = moves[i];
+        Move m = ch->moves[i];
         long merit = -test(e, LOOP_PVS_MARSLAND, m, depth - 1, -alpha - 1, -alpha, wide);
         SEARCHED();
         if (merit > best) {
@@ -113,19 +116,19 @@ static void loop_pvs_marsland(Engine *e, const Move *moves, int n, int depth, lo
         }
     }
     *value = best;
-    *last = n - 1;
+    *last = ch->n - 1;
     *best_move = best_at;
 }
 
 /* negascout.negascout: the window (alpha, alpha + 1) after the first child, a failed-high
  * test searched again with (t, beta), the larger value kept. */
-static void loop_negascout(Engine *e, const Move *moves, int n, int depth, long alpha,
+static void loop_negascout(Engine *e, Children *ch, int depth, long alpha,
                            long beta, long *value, int *last, Move *best_move) {
     int wide = beta > alpha + 1;
     long b = beta;
     *best_move = NO_MOVE;
-    for (int i = 0; i < n; i++) {
-        Move m = moves[i];
+    for (int i = 0; has_child(e, ch, i); i++) {
+        Move m = ch->moves[i];
         long t = i == 0 ? -child(e, LOOP_NEGASCOUT, m, depth - 1, -b, -alpha)
                         : -test(e, LOOP_NEGASCOUT, m, depth - 1, -b, -alpha, wide);
         SEARCHED();
@@ -147,17 +150,17 @@ static void loop_negascout(Engine *e, const Move *moves, int n, int depth, long 
         b = alpha + 1;
     }
     *value = alpha;
-    *last = n - 1;
+    *last = ch->n - 1;
 }
 
 /* negascout.negascout_fs: Reinefeld's fail-soft NegaScout (m the best value so far). */
-static void loop_negascout_fs(Engine *e, const Move *moves, int n, int depth, long alpha,
+static void loop_negascout_fs(Engine *e, Children *ch, int depth, long alpha,
                               long beta, long *value, int *last, Move *best_move) {
     int wide = beta > alpha + 1;
     long m = -INF, nb = beta;
     *best_move = NO_MOVE;
-    for (int i = 0; i < n; i++) {
-        Move mv = moves[i];
+    for (int i = 0; has_child(e, ch, i); i++) {
+        Move mv = ch->moves[i];
         long a = MAX(alpha, m);
         long t = i == 0 ? -child(e, LOOP_NEGASCOUT_FS, mv, depth - 1, -nb, -a)
                         : -test(e, LOOP_NEGASCOUT_FS, mv, depth - 1, -nb, -a, wide);
@@ -180,17 +183,17 @@ static void loop_negascout_fs(Engine *e, const Move *moves, int n, int depth, lo
         nb = MAX(alpha, m) + 1;
     }
     *value = m;
-    *last = n - 1;
+    *last = ch->n - 1;
 }
 
 /* negascout.scout: Pearl's Scout; TEST is fail-hard zero-window alpha-beta, every one
  * counted. */
-static void loop_scout(Engine *e, const Move *moves, int n, int depth, long alpha, long beta,
+static void loop_scout(Engine *e, Children *ch, int depth, long alpha, long beta,
                        long *value, int *last, Move *best_move) {
     long v = -INF;
     *best_move = NO_MOVE;
-    for (int i = 0; i < n; i++) {
-        Move m = moves[i];
+    for (int i = 0; has_child(e, ch, i); i++) {
+        Move m = ch->moves[i];
         if (i == 0) {
             v = -child(e, LOOP_SCOUT, m, depth - 1, -INF, INF);
             SEARCHED();
@@ -206,19 +209,19 @@ static void loop_scout(Engine *e, const Move *moves, int n, int depth, long alph
         }
     }
     *value = v;
-    *last = n - 1;
+    *last = ch->n - 1;
 }
 
 /* pvs.belle: Belle's root over pvs (the engine's parameters: pvs's defaults); a fail-high
  * is pending, unresolved, until a second one. */
-static void loop_belle(Engine *e, const Move *moves, int n, int depth, long alpha, long beta,
+static void loop_belle(Engine *e, Children *ch, int depth, long alpha, long beta,
                        long *value, int *last, Move *best_move) {
     int wide = beta > alpha + 1;
     Move pending = NO_MOVE;
     long pending_value = alpha;
     *best_move = NO_MOVE;
-    for (int i = 0; i < n; i++) {
-        Move m = moves[i];
+    for (int i = 0; has_child(e, ch, i); i++) {
+        Move m = ch->moves[i];
         long v;
         if (i == 0) {
             v = -child(e, LOOP_PVS, m, depth - 1, -beta, -alpha);
@@ -260,7 +263,7 @@ static void loop_belle(Engine *e, const Move *moves, int n, int depth, long alph
             SEARCHED();
         }
     }
-    *last = n - 1;
+    *last = ch->n - 1;
     if (pending != NO_MOVE) {
         e->root_lower_bound = 1;
         *value = pending_value;
@@ -283,21 +286,21 @@ static inline long closed(Engine *e, int loop, Move m, int depth, long lo, long 
 }
 
 /* zwp.zwp's zero_window: plain alpha-beta with the strict criterion inside a test. */
-static void loop_zwp_zero(Engine *e, const Move *moves, int n, int depth, long alpha,
+static void loop_zwp_zero(Engine *e, Children *ch, int depth, long alpha,
                           long beta, long *value, int *last, Move *best_move) {
     long a = alpha + 1, b = MAX(beta - 1, alpha + 1), best = 0;
     int have = 0;
     *best_move = NO_MOVE;
     *last = 0;
-    for (int i = 0; i < n; i++) {
-        if (b < a)
+    for (int i = 0;; i++) {
+        if (b < a || !has_child(e, ch, i))   /* (the window first: the rest may be unasked) */
             break;
         *last = i;
-        long r = closed(e, LOOP_ZWP_ZERO, moves[i], depth - 1, -b, -a, ZWP_F);
+        long r = closed(e, LOOP_ZWP_ZERO, ch->moves[i], depth - 1, -b, -a, ZWP_F);
         SEARCHED();
         if (!have || r > best) {
             best = r;
-            *best_move = moves[i];
+            *best_move = ch->moves[i];
             have = 1;
         }
         a = MAX(a, r);
@@ -307,18 +310,18 @@ static void loop_zwp_zero(Engine *e, const Move *moves, int n, int depth, long a
 
 /* zwp.zwp's full(expected): the note's merged search at an expected PV, Cut or All node
  * (the loops LOOP_ZWP, LOOP_ZWP_CUT and LOOP_ZWP_ALL). */
-static void loop_zwp(Engine *e, int expected, const Move *moves, int n, int depth, long alpha,
+static void loop_zwp(Engine *e, int expected, Children *ch, int depth, long alpha,
                      long beta, long *value, int *last, Move *best_move) {
     const LoopParameters *p = &e->loop;
     long a = alpha + 1, b = MAX(beta - 1, alpha + 1), best = 0;
     int have = 0, met = 0;                   /* met: has a successor met alpha (pv_full)? */
     *best_move = NO_MOVE;
     *last = 0;
-    for (int i = 0; i < n; i++) {
-        if (b < a)
+    for (int i = 0;; i++) {
+        if (b < a || !has_child(e, ch, i))   /* (the window first: the rest may be unasked) */
             break;
         *last = i;
-        Move m = moves[i];
+        Move m = ch->moves[i];
         int below, is_test;
         if (expected == LOOP_ZWP) {
             int full_first = i == 0 || (p->pv_full && !met);
@@ -360,37 +363,37 @@ static void loop_zwp(Engine *e, int expected, const Move *moves, int n, int dept
 }
 
 /* The loop named `loop` (a Loop's call in core.py's expand). */
-static void run_loop(Engine *e, int loop, const Move *moves, int n, int depth, long alpha,
-                     long beta, long *value, int *last, Move *best_move) {
+static void run_loop(Engine *e, int loop, Children *ch, int depth, long alpha, long beta,
+                     long *value, int *last, Move *best_move) {
     switch (loop) {
     case LOOP_PVS:
-        loop_pvs(e, moves, n, depth, alpha, beta, value, last, best_move);
+        loop_pvs(e, ch, depth, alpha, beta, value, last, best_move);
         return;
     case LOOP_PVS_MARSLAND:
-        loop_pvs_marsland(e, moves, n, depth, alpha, beta, value, last, best_move);
+        loop_pvs_marsland(e, ch, depth, alpha, beta, value, last, best_move);
         return;
     case LOOP_NEGASCOUT:
-        loop_negascout(e, moves, n, depth, alpha, beta, value, last, best_move);
+        loop_negascout(e, ch, depth, alpha, beta, value, last, best_move);
         return;
     case LOOP_NEGASCOUT_FS:
-        loop_negascout_fs(e, moves, n, depth, alpha, beta, value, last, best_move);
+        loop_negascout_fs(e, ch, depth, alpha, beta, value, last, best_move);
         return;
     case LOOP_SCOUT:
-        loop_scout(e, moves, n, depth, alpha, beta, value, last, best_move);
+        loop_scout(e, ch, depth, alpha, beta, value, last, best_move);
         return;
     case LOOP_BELLE:
-        loop_belle(e, moves, n, depth, alpha, beta, value, last, best_move);
+        loop_belle(e, ch, depth, alpha, beta, value, last, best_move);
         return;
     case LOOP_ZWP:
     case LOOP_ZWP_CUT:
     case LOOP_ZWP_ALL:
-        loop_zwp(e, loop, moves, n, depth, alpha, beta, value, last, best_move);
+        loop_zwp(e, loop, ch, depth, alpha, beta, value, last, best_move);
         return;
     case LOOP_ZWP_ZERO:
-        loop_zwp_zero(e, moves, n, depth, alpha, beta, value, last, best_move);
+        loop_zwp_zero(e, ch, depth, alpha, beta, value, last, best_move);
         return;
     default:
-        loop_alphabeta(e, loop, moves, n, depth, alpha, beta, value, last, best_move);
+        loop_alphabeta(e, loop, ch, depth, alpha, beta, value, last, best_move);
     }
 }
 

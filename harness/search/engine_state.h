@@ -138,6 +138,7 @@ typedef struct {
     Move best_move;
     PyObject *line, *root_line;          /* core.py's _line and root_line (or NULL) */
     int refutations;                     /* core.py's refutations: refutation tables on */
+    int staged;                          /* the tree's first_moves, then rest_moves */
     Lines refutation_lines;              /* core.py's _refutation_lines, by root move */
     Lines lines[MAX_PLY + 1];
     PlyFacts facts[MAX_PLY + 2];         /* each written before it is read: not zeroed */

@@ -89,6 +89,7 @@ typedef struct {
 #define BOARD_NULL_MOVE (-1)
 #define BOARD_NULL_ALLOWED null_allowed
 #define BOARD_TACTICAL game_tactical
+#define BOARD_STAGED_MOVES
 #include "../board_cursor.h"
 
 static long mate_score;                   /* evaluation.MATE, from setup() */
@@ -363,6 +364,7 @@ static PyMethodDef Tree_methods[] = {
     BOARD_NOARGS(native_tree, "The tree's methods as C functions, for the compiled frame (a capsule)."),
     {"cutoff", FAST(Tree_cutoff), "Learn from a fail-high (killers, history; quiet moves only)."},
     BOARD_ONEARG(set_ordering, "Switch move ordering between searches."),
+    BOARD_NOARGS(staged_moves, "(first, rest, has_rest): moves() in the compiled frame's two stages."),
     BOARD_IN_CHECK_METHOD("Whether the side to move is in check."),
     BOARD_TACTICAL_METHOD("Whether a move captures, promotes or checks."),
     BOARD_ONEARG(see, "The static exchange evaluation of a move (see.py)."),

@@ -18,6 +18,8 @@
 #ifndef HARNESS_CHESS_BOARD_LISTS_H
 #define HARNESS_CHESS_BOARD_LISTS_H
 
+#include "../native_tree.h"   /* Move: quiet_lists writes the frame's array */
+
 /* Tactical moves (sorted by MVV-LVA key) and quiet ones (in the order found). */
 typedef struct {
     long long keys[MAX_MOVES];
@@ -230,15 +232,9 @@ static void node_lists(const Pos *p, int king, int split, Lists *l) {
         add_en_passant(p, l);
 }
 
-/* The legal captures and promotions in MVV-LVA order into sorted[] (ChessTree._qmoves);
- * their count. */
-static int quiescence_moves(const Pos *p, int *sorted) {
-    int king = king_square(p, p->turn);
-    if (king < 0 || attackers(p, !p->turn, king, occupancy(p))) {
-        MoveList legal;
-        legal_moves(p, &legal);
-        return split_tactical(p, legal.codes, legal.count, sorted, NULL, NULL);
-    }
+/* The legal captures and promotions of a node not in check whose king is on `king`, in
+ * MVV-LVA order, into sorted[] (node_lists's tactical list); their count. */
+static int tactical_lists(const Pos *p, int king, int *sorted) {
     Lists l;
     l.tactical_count = l.quiet_count = 0;
     l.split = 1;
@@ -251,6 +247,76 @@ static int quiescence_moves(const Pos *p, int *sorted) {
         add_en_passant(p, &l);
     memcpy(sorted, l.tactical, l.tactical_count * sizeof(int));
     return l.tactical_count;
+}
+
+/* The legal captures and promotions in MVV-LVA order into sorted[] (ChessTree._qmoves);
+ * their count. */
+static int quiescence_moves(const Pos *p, int *sorted) {
+    int king = king_square(p, p->turn);
+    if (king < 0 || attackers(p, !p->turn, king, occupancy(p))) {
+        MoveList legal;
+        legal_moves(p, &legal);
+        return split_tactical(p, legal.codes, legal.count, sorted, NULL, NULL);
+    }
+    return tactical_lists(p, king, sorted);
+}
+
+/* The quiet moves of a node not in check whose king is on `king` (node_lists's quiet list,
+ * in python-chess's order: pieces from h8 down, castling, single pushes, double pushes)
+ * into out; their count. The compiled frame's second stage: most cut nodes never ask. */
+static int quiet_lists(const Pos *p, int king, Move *out) {
+    int turn = p->turn, n = 0;
+    u64 us = p->side[turn], occupied = occupancy(p), empty = ~occupied;
+    u64 blockers = slider_blockers(p, king);
+    for (u64 origins = us & ~p->bb[PAWN]; origins;) {
+        int origin = msb(origins);
+        origins ^= BIT(origin);
+        u64 targets = piece_attacks(p, origin, occupied) & empty;
+        if (!targets)
+            continue;
+        targets = origin == king ? safe_king_targets(p, targets, occupied)
+                                 : safe_targets(targets, origin, king, blockers);
+        while (targets) {
+            int target = msb(targets);
+            targets ^= BIT(target);
+            out[n++] = CODE(origin, target, 0);
+        }
+    }
+    MoveList castles;                           /* castling_moves tests its own safety */
+    castles.count = 0;
+    castling_moves(p, ALL_SQUARES, ALL_SQUARES, &castles);
+    for (int i = 0; i < castles.count; i++)
+        out[n++] = castles.codes[i];
+    u64 single, twice;
+    int step = pawn_pushes(p->bb[PAWN] & us, occupied, turn, &single, &twice);
+    single &= ~BACK_RANKS;                      /* (promotions are tactical) */
+    while (single) {
+        int target = msb(single), origin = target + step;
+        single ^= BIT(target);
+        if (!(blockers & BIT(origin)) || (line_through[origin][target] & BIT(king)))
+            out[n++] = CODE(origin, target, 0);
+    }
+    while (twice) {
+        int target = msb(twice), origin = target + 2 * step;
+        twice ^= BIT(target);
+        if (!(blockers & BIT(origin)) || (line_through[origin][target] & BIT(king)))
+            out[n++] = CODE(origin, target, 0);
+    }
+    return n;
+}
+
+/* Whether quiet_lists would give any move: most positions show one at their first piece
+ * (a knight, bishop, rook or queen with an empty square it may go to); else the list. */
+static int has_quiet(const Pos *p, int king) {
+    u64 us = p->side[p->turn], occupied = occupancy(p);
+    u64 blockers = slider_blockers(p, king);
+    for (u64 origins = us & ~p->bb[PAWN] & ~p->bb[KING]; origins; origins &= origins - 1) {
+        int origin = lsb(origins);
+        if (safe_targets(piece_attacks(p, origin, occupied) & ~occupied, origin, king, blockers))
+            return 1;
+    }
+    Move quiet[MAX_MOVES];
+    return quiet_lists(p, king, quiet) > 0;
 }
 
 #endif

@@ -102,6 +102,28 @@ static inline int holds(const Move *moves, int count, int code) {
     return 0;
 }
 
+/* _dynamic_order's killers: those of this ply among the quiet moves rest[0:count] put
+ * first, in the killers' order. */
+static void order_by_killers(const Tree *t, Move *rest, int rest_count) {
+    const Game *g = &t->game;
+    if (t->ply >= g->killer_plies)
+        return;
+    int found[2], count = 0;
+    for (int k = 0; k < g->killer_count[t->ply]; k++)
+        if (holds(rest, rest_count, g->killers[t->ply][k]))
+            found[count++] = g->killers[t->ply][k];
+    if (count) {
+        Move reordered[MAX_MOVES];
+        int m = 0;
+        for (int k = 0; k < count; k++)
+            reordered[m++] = found[k];
+        for (int i = 0; i < rest_count; i++)
+            if (!contains(found, count, (int)rest[i]))
+                reordered[m++] = rest[i];
+        memcpy(rest, reordered, rest_count * sizeof(Move));
+    }
+}
+
 /* ChessTree.moves into order[] (the frame's Moves, written once): the static order
  * (MVV-LVA split or generation order), then _dynamic_order with killers or history; the
  * count. */
@@ -137,24 +159,51 @@ static int ordered_moves(Tree *t, Move *order) {
         int rest_count = n - tactical;
         if (g->history_on)
             order_by_history(g, rest, rest_count);
-        if (g->killers_on && t->ply < g->killer_plies) {
-            int found[2], count = 0;
-            for (int k = 0; k < g->killer_count[t->ply]; k++)
-                if (holds(rest, rest_count, g->killers[t->ply][k]))
-                    found[count++] = g->killers[t->ply][k];
-            if (count) {
-                Move reordered[MAX_MOVES];
-                int m = 0;
-                for (int k = 0; k < count; k++)
-                    reordered[m++] = found[k];
-                for (int i = 0; i < rest_count; i++)
-                    if (!contains(found, count, (int)rest[i]))
-                        reordered[m++] = rest[i];
-                memcpy(rest, reordered, rest_count * sizeof(Move));
-            }
-        }
+        if (g->killers_on)
+            order_by_killers(t, rest, rest_count);
     }
     return n;
+}
+
+/* The first stage (board_first_moves, the native first_moves): a node not in check, with
+ * MVV-LVA on and history off, gives its captures and promotions in ordered_moves's order
+ * (they come first there, and killers and history move only the quiet ones), the quiet
+ * ones left for board_rest_moves; any other node (or one without a capture) its whole
+ * list. History is left whole: the children's cutoffs change it before the quiet moves
+ * would be sorted (killers are learnt at the node's own ply, which its children never
+ * reach). */
+static int board_first_moves(Tree *t, Move *out, int *complete) {
+    const Pos *p = board_here(t);
+    const Game *g = &t->game;
+    *complete = 1;
+    if (draw_here(t))
+        return 0;
+    int king = king_square(p, p->turn);
+    if (!g->mvv_lva || g->history_on || king < 0 || attackers(p, !p->turn, king, occupancy(p)))
+        return ordered_moves(t, out);
+    int sorted[MAX_MOVES];
+    int n = tactical_lists(p, king, sorted);
+    if (n == 0)
+        return board_rest_moves(t, out);
+    for (int i = 0; i < n; i++)
+        out[i] = sorted[i];
+    *complete = 0;
+    return n;
+}
+
+/* The second stage: the quiet moves of a node board_first_moves left incomplete, in
+ * ordered_moves's order (killers first). */
+static int board_rest_moves(Tree *t, Move *out) {
+    const Pos *p = board_here(t);
+    int n = quiet_lists(p, king_square(p, p->turn), out);
+    if (t->game.killers_on)
+        order_by_killers(t, out, n);
+    return n;
+}
+
+static int board_has_rest(Tree *t) {
+    const Pos *p = board_here(t);
+    return has_quiet(p, king_square(p, p->turn));
 }
 
 /* ChessTree.cutoff's learning, for a move (-1: the null move) at `depth`: killers and
@@ -185,6 +234,37 @@ static void learn_cutoff(Tree *t, Move move, long depth) {
 static void forget(Tree *t) {
     t->game.repetition_draws = 0;
     clear_dynamic(&t->game);
+}
+
+/* moves[0:n] as a list of ints. */
+static PyObject *code_list(const Move *moves, int n) {
+    PyObject *list = PyList_New(n);
+    for (int i = 0; list != NULL && i < n; i++) {
+        PyObject *code = PyLong_FromLongLong(moves[i]);
+        if (code == NULL)
+            Py_CLEAR(list);
+        else
+            PyList_SET_ITEM(list, i, code);
+    }
+    return list;
+}
+
+/* staged_moves(): (first, rest, has_rest), the native stages as the compiled frame sees
+ * them (rest empty when first is the whole list), for the tests: first + rest is moves(). */
+static PyObject *Tree_staged_moves(Tree *t, PyObject *unused) {
+    Move moves[NATIVE_MAX_MOVES];
+    int complete, n = board_first_moves(t, moves, &complete), rest = 0, more = 0;
+    if (!complete) {
+        more = board_has_rest(t);
+        rest = board_rest_moves(t, moves + n);
+    }
+    PyObject *first = code_list(moves, n), *after = code_list(moves + n, rest);
+    if (first == NULL || after == NULL) {
+        Py_XDECREF(first);
+        Py_XDECREF(after);
+        return NULL;
+    }
+    return Py_BuildValue("(NNO)", first, after, more ? Py_True : Py_False);
 }
 
 /* ChessTree.cutoff. */
