@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import errno
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -69,12 +70,22 @@ def test_a_folder_that_cannot_be_written_is_named(tmp_path: Path) -> None:
         write_whole(tmp_path / "nowhere" / "a.txt", "text")
 
 
-@pytest.fixture
-def finished_run(tmp_path: Path) -> Path:
-    out = tmp_path / "run"
+@pytest.fixture(scope="module")
+def pristine_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One finished run (its report and charts drawn) for the whole module: a run takes
+    seconds, a copy of it milliseconds."""
+    out = tmp_path_factory.mktemp("pristine") / "run"
     result = CliRunner().invoke(cli, ["run", "--trees", "random:b=3,d=3,n=6,seed=1", "--depth", "1-3",
                                       "--variants", "alphabeta,pvs", "--no-progress", "--out", str(out)])
     assert result.exit_code == 0, result.output
+    return out
+
+
+@pytest.fixture
+def finished_run(pristine_run: Path, tmp_path: Path) -> Path:
+    """A test's own copy of the finished run, which it may break."""
+    out = tmp_path / "run"
+    shutil.copytree(pristine_run, out, ignore=shutil.ignore_patterns(".harness.lock"))
     return out
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -166,11 +167,21 @@ def test_workers_exit_when_their_parent_is_killed(tmp_path: Path) -> None:
         stop(process)
 
 
-@pytest.fixture
-def finished_run(tmp_path: Path) -> Path:
-    out = tmp_path / "run"
+@pytest.fixture(scope="module")
+def pristine_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One finished run for the whole module: a run takes seconds (its charts), a copy of
+    it milliseconds."""
+    out = tmp_path_factory.mktemp("pristine") / "run"
     assert invoke("run", "--trees", "random:b=3,d=3,n=6,seed=1", "--variants", "alphabeta,pvs",
                   "--depth", "2-3", "--out", str(out)).exit_code == 0
+    return out
+
+
+@pytest.fixture
+def finished_run(pristine_run: Path, tmp_path: Path) -> Path:
+    """A test's own copy of the finished run, which it may tear."""
+    out = tmp_path / "run"
+    shutil.copytree(pristine_run, out)
     return out
 
 
