@@ -81,6 +81,7 @@ def test_files_are_written_and_self_contained(cheap: ReproduceOutput) -> None:
         assert claim.title in md and f"Verdict: {claim.verdict}" in md
         assert {p.suffix for p in claim.charts} == {".png", ".svg"}
         assert all(p.is_file() and p.parent == out / "charts" for p in claim.charts)
+    assert "\n2 claims measured in " in md
     title = f"harness reproduce (quick): claims 1 and 2 of {len(registry.CLAIMS)}"   # what it shows
     assert md.startswith(f"# {title}\n") and f"<title>{title}</title>" in page
     assert "How verdicts are decided" in md and "nearer/b=3 (extension) in [0.9032, 1.0306]" in md
@@ -129,6 +130,12 @@ def test_chess_claims_are_skipped_cleanly_without_a_suite(tmp_path: Path,
     assert all(not c.checks and not c.charts for c in out.claims)
     assert out.data == ()
     assert NO_WAC in out.report_md.read_text(encoding="utf-8")
+
+
+def test_one_claim_is_one_claim_in_the_words(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(rp, "chess_suite", lambda *named: None)
+    out = reproduce(tmp_path / "out", quick=True, only=["mtdf"])
+    assert "\n1 claim measured in " in out.report_md.read_text(encoding="utf-8")
 
 
 def test_every_claim_runs_at_a_tiny_scale(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -233,6 +240,7 @@ def test_a_claim_is_one_record_in_the_list(tmp_path: Path, monkeypatch: pytest.M
     out = reproduce(tmp_path / "out", quick=True, only=[n, "knuth-moore"])
     assert [(c.key, c.verdict) for c in out.claims] == [("knuth-moore", KM_VERDICT), ("extra", HOLDS)]
     md = out.report_md.read_text(encoding="utf-8")
+    assert "\n2 claims measured in " in md
     assert f"## {n}. An extra claim" in md and f"- Extra ({n}): more than none." in md
     assert {p.name for p in out.data} == {"knuth-moore.csv", "extra.csv"}
     assert rp.summary_lines(out)[1].startswith(f"{n}. extra: holds. ")

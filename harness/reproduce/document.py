@@ -331,8 +331,8 @@ def _write_report(out_dir: Path, claims: Sequence[Claim], sections: Sequence[Sec
     mode = ("quick" if quick else "full") + (", confirmation" if phase == CONFIRM else "")
     title = f"harness reproduce ({mode}): {claims_shown(claims)}"
     doc.heading(1, title)
-    doc.para(f"{len(claims)} claims measured in {seconds:.0f} s of wall time with {jobs} "
-             f"worker process{'es' if jobs > 1 else ''}; git revision "
+    doc.para(f"{len(claims)} claim{'s' if len(claims) != 1 else ''} measured in {seconds:.0f} s "
+             f"of wall time with {jobs} worker process{'es' if jobs > 1 else ''}; git revision "
              f"`{env.get('git_revision') or 'unknown'}`, Python {env.get('python', '?')}. Every "
              "count is in `data/`, every number and verdict in `claims.json`.")
     # Every claim's fields, whichever claims ran (the third reading's M4): said so, and each
