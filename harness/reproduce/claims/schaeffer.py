@@ -174,18 +174,30 @@ def positions(scale: Scale) -> list[Problem]:
     return seeded_positions(RULES, KEY, scale, scale.schaeffer[0])
 
 
+def factorial_depths(first: int, factorial: int, deepest: int) -> tuple[range, range]:
+    """The depths of the full factorial (``first`` to ``factorial``), and the deeper ones
+    (to ``deepest``) of :func:`needed` only."""
+    return range(first, factorial + 1), range(factorial + 1, deepest + 1)
+
+
 def depths_of(scale: Scale) -> tuple[range, range]:
-    """The depths of the full factorial, and the deeper ones of :func:`needed` only."""
+    """The scale's depths of the full factorial, and the deeper ones of :func:`needed` only."""
     _, factorial, deepest = scale.schaeffer
-    return range(FIRST_DEPTH, factorial + 1), range(factorial + 1, deepest + 1)
+    return factorial_depths(FIRST_DEPTH, factorial, deepest)
+
+
+def searches(full: range, deeper: range) -> list[tuple[int, Combination]]:
+    """(depth, search) in the order a job runs them, shallow first: every distinct search
+    of the 128 combinations at each depth of ``full``, then those of :func:`needed` at each
+    of ``deeper``."""
+    return ([(d, c) for d in full for c in unique_searches(EVERY)]
+            + [(d, c) for d in deeper for c in unique_searches(needed())])
 
 
 def jobs(scale: Scale) -> list[Job]:
     """One job per position: every distinct search of the 128 combinations at each
     factorial depth, then those of :func:`needed` at the deeper depths."""
-    full, deeper = depths_of(scale)
-    runs = tuple([c.run(d, scale.tt_size) for d in full for c in unique_searches(EVERY)]
-                 + [c.run(d, scale.tt_size) for d in deeper for c in unique_searches(needed())])
+    runs = tuple(c.run(d, scale.tt_size) for d, c in searches(*depths_of(scale)))
     return [((("dataset", KEY),), p, runs) for p in positions(scale)]
 
 

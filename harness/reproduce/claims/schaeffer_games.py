@@ -31,7 +31,6 @@ from harness.reproduce.claims.schaeffer import (
     ENHANCEMENTS,
     EVERY,
     NAMES,
-    needed,
     unique_searches,
 )
 from harness.reproduce.claims.three_games import held_out_positions
@@ -60,14 +59,6 @@ def window(game: str) -> int:
     return int(RULES.parameters["aspiration_window"][game])
 
 
-def depths_of(first_last: tuple[int, int]) -> tuple[range, range]:
-    """The depths of the full factorial (from :data:`FIRST_DEPTH` to the first of
-    ``first_last``), and the deeper ones, to the second, where only the searches the checks
-    read are made."""
-    factorial, deepest = first_last
-    return range(FIRST_DEPTH, factorial + 1), range(factorial + 1, deepest + 1)
-
-
 # ---------------------------------------------------------------------------------------
 # The jobs
 
@@ -77,13 +68,11 @@ def game_jobs(game: str, data: Mapping[str, Any], explore: Mapping[str, Any], co
     """One job per position of ``game`` and setting of killers and history: the distinct
     searches of that setting, every combination at the factorial depths, the checks' at the
     deeper ones, shallow first."""
-    full, deeper = depths_of((factorial, deepest))
-    searches = [(d, c) for d in full for c in unique_searches(EVERY)]
-    searches += [(d, c) for d in deeper for c in unique_searches(needed())]
+    every = schaeffer.searches(*schaeffer.factorial_depths(FIRST_DEPTH, factorial, deepest))
     found: list[Job] = []
-    for options in sorted({c.game_options() for _, c in searches}):
+    for options in sorted({c.game_options() for _, c in every}):
         runs = tuple(c.run(d, tt_size, window(game), chess=False)
-                     for d, c in searches if c.game_options() == options)
+                     for d, c in every if c.game_options() == options)
         found += [((("dataset", KEY), ("set", game)), p, runs)
                   for p in held_out_positions(game, data, explore, count, options)]
     return found
