@@ -68,6 +68,9 @@ static const u64 BISHOP_MAGICS[64] = {
 
 static Magic rook_magic[64], bishop_magic[64];
 static u64 rook_table[ROOK_TABLE], bishop_table[BISHOP_TABLE];
+/* The attacks from each square on an empty board: 1 KB that stays cached, where a look into
+ * the 800 KB rook table often misses; a slider off these lines cannot attack the square. */
+static u64 rook_rays[64], bishop_rays[64];
 
 static inline u64 magic_attacks(const Magic *m, u64 occupied) {
     return m->attacks[((occupied & m->mask) * m->magic) >> m->shift];
@@ -98,13 +101,14 @@ static u64 walk_lines(int square, u64 occupied, const int (*steps)[2]) {
 /* One slider's magics into `magics` and `table` (of `size` words): 0 if a magic number
  * collides (two occupancies with different attacks on one index) or the table is short. */
 static int fill_magics(Magic *magics, u64 *table, int size, const u64 *numbers,
-                       const int (*steps)[2]) {
+                       const int (*steps)[2], u64 *rays) {
     int used = 0;
     for (int square = 0; square < 64; square++) {
         u64 edges = ((RANK_1 | RANK_8) & ~(RANK_1 << (8 * (square >> 3))))
                     | ((FILE_A | FILE_H) & ~(FILE_A << (square & 7)));
         Magic *m = &magics[square];
-        m->mask = walk_lines(square, 0, steps) & ~edges;
+        rays[square] = walk_lines(square, 0, steps);
+        m->mask = rays[square] & ~edges;
         m->magic = numbers[square];
         m->shift = 64 - __builtin_popcountll(m->mask);
         int count = 1 << (64 - m->shift);
@@ -132,8 +136,9 @@ static int fill_magics(Magic *magics, u64 *table, int size, const u64 *numbers,
 static int make_magic(void) {
     static const int rook_steps[4][2] = {{0, 1}, {1, 0}, {0, -1}, {-1, 0}};
     static const int bishop_steps[4][2] = {{1, 1}, {-1, 1}, {-1, -1}, {1, -1}};
-    return fill_magics(rook_magic, rook_table, ROOK_TABLE, ROOK_MAGICS, rook_steps)
-           && fill_magics(bishop_magic, bishop_table, BISHOP_TABLE, BISHOP_MAGICS, bishop_steps);
+    return fill_magics(rook_magic, rook_table, ROOK_TABLE, ROOK_MAGICS, rook_steps, rook_rays)
+           && fill_magics(bishop_magic, bishop_table, BISHOP_TABLE, BISHOP_MAGICS, bishop_steps,
+                          bishop_rays);
 }
 
 #endif

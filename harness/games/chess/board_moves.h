@@ -154,8 +154,8 @@ static void evasions(const Pos *p, int king, u64 checkers, MoveList *out) {
 /* Board._slider_blockers(king). */
 static u64 slider_blockers(const Pos *p, int king) {
     u64 occupied = occupancy(p);
-    u64 snipers = ((rook_attacks(king, 0) & (p->bb[ROOK] | p->bb[QUEEN]))
-                   | (bishop_attacks(king, 0) & (p->bb[BISHOP] | p->bb[QUEEN]))) & p->side[!p->turn];
+    u64 snipers = ((rook_rays[king] & (p->bb[ROOK] | p->bb[QUEEN]))
+                   | (bishop_rays[king] & (p->bb[BISHOP] | p->bb[QUEEN]))) & p->side[!p->turn];
     u64 blockers = 0;
     for (; snipers; snipers &= snipers - 1) {
         u64 b = between[king][lsb(snipers)] & occupied;

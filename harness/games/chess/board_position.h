@@ -58,8 +58,8 @@ static inline u64 attackers(const Pos *p, int color, int square, u64 occupied) {
     u64 found = (king_attacks[square] & p->bb[KING]) | (knight_attacks[square] & p->bb[KNIGHT])
         | (pawn_attacks[!color][square] & p->bb[PAWN]);
     u64 rq = (p->bb[ROOK] | queens) & p->side[color], bq = (p->bb[BISHOP] | queens) & p->side[color];
-    if (rq) found |= rook_attacks(square, occupied) & rq;
-    if (bq) found |= bishop_attacks(square, occupied) & bq;
+    if (rq & rook_rays[square]) found |= rook_attacks(square, occupied) & rq;
+    if (bq & bishop_rays[square]) found |= bishop_attacks(square, occupied) & bq;
     return found & p->side[color];
 }
 
