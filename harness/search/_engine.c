@@ -101,7 +101,7 @@ static long root_pass(Engine *e, int depth, long alpha, long beta, Move *move) {
         return horizon(e, alpha, beta);
     }
     Move moves[NATIVE_MAX_MOVES];
-    Children ch = {moves, 0, 1};
+    Children ch = {moves, 0, 1, 0, -1};
     long answer;
     if (settled(e, &ch, &alpha, &beta, &answer))
         return answer;

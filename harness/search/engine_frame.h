@@ -12,22 +12,39 @@
 typedef struct {
     Move *moves;
     int n, complete;
+    int prefetch;                            /* the children probe the table: prefetch */
+    int ahead;                               /* the last child whose slot was asked for */
 } Children;
 
 static long node(Engine *e, int loop, int depth, long alpha, long beta);
 static void run_loop(Engine *e, int loop, Children *ch, int depth, long alpha, long beta,
                      long *value, int *last, Move *best_move);
 
+/* A child probes the table first thing, most often a cache miss: its slot is asked for
+ * one child ahead, as the loop reaches the child before it, so the miss overlaps that
+ * child's search (Stockfish prefetches its entry as it makes a move). A cut node, which
+ * mostly searches one child, pays for one more child's key; a node that searches them all
+ * stops waiting on each. Counts nothing. */
+static inline void prefetch_child(Engine *e, Children *ch, int i) {
+    if (ch->prefetch && i > ch->ahead && i < ch->n) {
+        ch->ahead = i;
+        PREFETCH(slot_of(e, e->api->child_key(e->tree, ch->moves[i])));
+    }
+}
+
 /* Whether the node has an i-th child (i at most n), its rest asked for when the known ones
- * run out; the cursor is at the node. */
+ * run out; the cursor is at the node. The next child's slot is prefetched. */
 static inline int has_child(Engine *e, Children *ch, int i) {
-    if (i < ch->n)
-        return 1;
-    if (ch->complete)
-        return 0;
-    ch->n += e->api->rest_moves(e->tree, ch->moves + ch->n);
-    ch->complete = 1;
-    return i < ch->n;
+    if (i >= ch->n) {
+        if (ch->complete)
+            return 0;
+        ch->n += e->api->rest_moves(e->tree, ch->moves + ch->n);
+        ch->complete = 1;
+        if (i >= ch->n)
+            return 0;
+    }
+    prefetch_child(e, ch, i + 1);
+    return 1;
 }
 
 /* Whether a child follows the i-th: what a cut node's cutoffs counter asks (core.py's
@@ -272,6 +289,7 @@ static inline int settled(Engine *e, Children *ch, long *alpha, long *beta, long
 static long expand(Engine *e, int loop, Children *ch, int depth, long alpha, long beta,
                    Move hash_move, Key key) {
     Move *moves = ch->moves;
+    ch->prefetch = 0;                        /* (not while the hash move is looked for) */
     if (hash_move != NO_MOVE && moves[0] != hash_move) {
         for (int k = 1; has_child(e, ch, k); k++)   /* (a quiet hash move: the rest made) */
             if (moves[k] == hash_move) {
@@ -280,14 +298,9 @@ static long expand(Engine *e, int loop, Children *ch, int depth, long alpha, lon
                 break;
             }
     }
-    int n = ch->n;
-    if (e->table.size && e->api->child_key != NULL && (depth > 1 || e->store_leaves)) {
-        /* The children the loop may search probe the table first thing, each a cache
-         * miss: ask for their slots now, so the misses overlap rather than follow one
-         * another (Stockfish prefetches its entry as it makes a move). Counts nothing. */
-        for (int i = 0; i < (n < PREFETCH_CHILDREN ? n : PREFETCH_CHILDREN); i++)
-            PREFETCH(slot_of(e, e->api->child_key(e->tree, moves[i])));
-    }
+    ch->prefetch = e->table.size && e->api->child_key != NULL && (depth > 1 || e->store_leaves);
+    ch->ahead = -1;
+    prefetch_child(e, ch, 0);
     int ply = e->ply;
     if (e->selective) {                      /* no move of this node searched yet */
         e->facts[ply].count = 0;
@@ -440,7 +453,7 @@ static long node(Engine *e, int loop, int depth, long alpha, long beta) {
         return value;
     }
     Move moves[NATIVE_MAX_MOVES];
-    Children ch = {moves, 0, 1};
+    Children ch = {moves, 0, 1, 0, -1};
     long answer;
     if (settled(e, &ch, &alpha, &beta, &answer))
         return answer;

@@ -13,13 +13,6 @@
 #else
 #define PREFETCH(address) ((void)(address))
 #endif
-/* How many of a node's first children have their table slots prefetched (expand). The
- * first few are the ones a node that cuts off searches; a chess child's key costs a move
- * made and a key hashed, so prefetching all of a node's 35 children cost a chess search a
- * quarter of its time (pvs, 10 bench.epd positions, depth 7, iterative deepening, killers
- * and history: 4.1 M nodes + qnodes a second with all, 5.3 M with 4). Connect Four,
- * seven children at most, runs as fast with 4 as with all. */
-#define PREFETCH_CHILDREN 4
 #define MAX_MARGINS 16            /* the longest tuple of a game's SelectiveMargins */
 #define IID_DEPTH 4               /* selective.py's, with the next two */
 #define IID_REDUCTION 2
@@ -170,6 +163,8 @@ static inline Key key_here(Engine *e) {
 static inline Slot *slot_of(Engine *e, uint64_t hash) {
     size_t size = e->table.size;
     if (e->api->slot_hash != NULL) {
+        if ((size & (size - 1)) == 0)        /* Python's % by a power of two: the low bits */
+            return &e->table.slots[hash & (size - 1)];
         long long remainder = (long long)hash % (long long)size;
         return &e->table.slots[remainder < 0 ? remainder + (long long)size : remainder];
     }
