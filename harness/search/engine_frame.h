@@ -130,10 +130,14 @@ static inline Move refutation_move(Engine *e, const Move *moves, int n) {
     return NO_MOVE;
 }
 
+static long searched_node(Engine *e, int loop, Move move, int depth, long alpha, long beta);
+
 /* Search.searched_child: the leaf shortcut (a leaf evaluated from its parent when nothing
  * but the horizon looks at it: no null move, no check extension, no leaves in the table),
- * or the node, searched with `loop`. */
-static long searched_child(Engine *e, int loop, Move move, int depth, long alpha, long beta) {
+ * or the node, searched with `loop`. The shortcut, most of a search's nodes, is inlined
+ * into the loops: apart, each leaf paid for saving the registers the node path needs. */
+static inline long searched_child(Engine *e, int loop, Move move, int depth, long alpha,
+                                  long beta) {
     if (depth <= 0 && e->leaf_shortcut) {
         if (++e->counters[NODES] > e->next_check && must_stop(e))
             return fail(e);
@@ -142,6 +146,11 @@ static long searched_child(Engine *e, int loop, Move move, int depth, long alpha
             return e->api->child_quiesce(e->tree, move, alpha, beta, &e->counters[QNODES]);
         return e->api->child_value(e->tree, move);
     }
+    return searched_node(e, loop, move, depth, alpha, beta);
+}
+
+/* searched_child's node: the move made, the child searched with `loop`, its line kept. */
+static long searched_node(Engine *e, int loop, Move move, int depth, long alpha, long beta) {
     if (e->refutations)
         follow_refutation(e, move);
     e->api->push(e->tree, move);
