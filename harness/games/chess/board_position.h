@@ -146,17 +146,20 @@ static void make(const Pos *p, Pos *n, int code) {
         n->phase += phase_weight[promotion] - phase_weight[PAWN];
 }
 
-/* evaluation.score from the material sums' pair and the phase, for the side `turn` (floor
- * division, as Python). */
+/* Python's floor division by FULL_PHASE moved onto unsigned numbers, where dividing by a
+ * constant is a multiply and shifts with no fix-up for negative totals: (total + 24 K) // 24
+ * is total // 24 + K exactly, and |total| < 24 * 2^31 (32-bit sums, a phase of 0-24) is far
+ * below 24 K. */
+#define FLOOR_OFFSET (1LL << 40)
+
+/* evaluation.score from the material sums' pair and the phase, for the side `turn`. */
 static inline long tapered(long long pair, int phase, int turn) {
     int eg = (int)(unsigned)(unsigned long long)pair;     /* the low half, signed */
     long mg = (long)((pair - eg) >> 32);
     if (phase > FULL_PHASE)
         phase = FULL_PHASE;
     long total = mg * phase + (long)eg * (FULL_PHASE - phase);
-    long value = total / FULL_PHASE;
-    if (total % FULL_PHASE != 0 && total < 0)
-        value -= 1;
+    long value = (long)((unsigned long)(total + FULL_PHASE * FLOOR_OFFSET) / FULL_PHASE) - FLOOR_OFFSET;
     return turn ? value : -value;
 }
 
