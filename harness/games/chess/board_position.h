@@ -25,8 +25,9 @@ static inline int lsb(u64 b) { return __builtin_ctzll(b); }
 /* evaluation.py's tables, from setup(): material plus piece-square, White +, Black -. */
 static int square_mg[2][7][64], square_eg[2][7][64];
 /* Both at once: the middle-game value times 2^32 plus the endgame one (PAIR), so that one
- * addition moves both sums (a position carries their pair, unpacked by tapered). */
-static long long square_pair[2][7][64];
+ * addition moves both sums (a position carries their pair, unpacked by tapered). Eight
+ * types a color (the last unused) make an entry's index color << 9 | type << 6 | square. */
+static long long square_pair[2][8][64];
 #define PAIR(mg, eg) ((long long)(mg) * 4294967296LL + (eg))
 static int phase_weight[7];
 static long piece_values[7];       /* middle-game material, for MVV-LVA */
