@@ -200,4 +200,23 @@ static long child_evaluation(const Pos *p, int code) {
     return tapered(pair, phase, !turn);
 }
 
+/* child_evaluation of a capture or a promotion, the quiescence search's moves (never
+ * castling): the victim's entries read without a test, an empty square's piece (NONE)
+ * having none (setup leaves its rows zero). */
+static inline long capture_evaluation(const Pos *p, int code) {
+    int turn = p->turn, origin = FROM(code), target = TO(code), promotion = PROMOTION(code);
+    int mover = piece_type_at(p, origin), victim = piece_type_at(p, target);
+    long long pair = p->pair - square_pair[!turn][victim][target];
+    int phase = p->phase - phase_weight[victim];
+    if (mover == PAWN && target == p->ep) {          /* en passant: the pawn passed by */
+        pair -= square_pair[!turn][PAWN][turn ? target - 8 : target + 8];
+        phase -= phase_weight[PAWN];
+    }
+    int placed = promotion ? promotion : mover;
+    pair += square_pair[turn][placed][target] - square_pair[turn][mover][origin];
+    if (promotion)
+        phase += phase_weight[promotion] - phase_weight[PAWN];
+    return tapered(pair, phase, !turn);
+}
+
 #endif

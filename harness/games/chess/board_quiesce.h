@@ -59,7 +59,8 @@ static long quiesce_node(Tree *t, long alpha, long beta, long long *qnodes, int 
          * does; not with draws, whose test needs the child on the path). */
         long v, child_stand_pat = 0;
         int known = below == Q_PLAIN && !g->draws;
-        if (known && (child_stand_pat = child_evaluation(p, code)) >= -alpha) {
+        if (known && (child_stand_pat = i < captures ? capture_evaluation(p, code)
+                                                     : child_evaluation(p, code)) >= -alpha) {
             v = -child_stand_pat;
         } else {
             /* a quiet check or evasion may repeat (a capture never does): the draw test */
