@@ -24,9 +24,10 @@ static inline int lsb(u64 b) { return __builtin_ctzll(b); }
 
 /* evaluation.py's tables, from setup(): material plus piece-square, White +, Black -. */
 static int square_mg[2][7][64], square_eg[2][7][64];
-/* Both at once: the middle-game value times 2^32 plus the endgame one (PAIR), so that one
- * addition moves both sums (a position carries their pair, unpacked by tapered). Eight
- * types a color (the last unused) make an entry's index color << 9 | type << 6 | square. */
+/* Both at once: the middle-game value less the endgame one times 2^32 plus the endgame
+ * one (PAIR), so that one addition moves both sums (a position carries their pair,
+ * unpacked by tapered, which needs the two stages' difference). Eight types a color (the
+ * last unused) make an entry's index color << 9 | type << 6 | square. */
 static long long square_pair[2][8][64];
 #define PAIR(mg, eg) ((long long)(mg) * 4294967296LL + (eg))
 static int phase_weight[7];
@@ -47,7 +48,7 @@ typedef struct {
     int turn;              /* 1: White to move */
     int ep;                /* python-chess's ep_square, -1 for None */
     int phase;             /* evaluation's game phase (the phase weights' sum) */
-    long long pair;        /* evaluation.material_sum: PAIR(middle game, endgame) */
+    long long pair;        /* evaluation.material_sum: PAIR(middle game - endgame, endgame) */
     unsigned char piece[64];   /* the piece type on each square (NONE: empty) */
 } Pos;
 
@@ -148,19 +149,20 @@ static void make(const Pos *p, Pos *n, int code) {
 }
 
 /* Python's floor division by FULL_PHASE moved onto unsigned numbers, where dividing by a
- * constant is a multiply and shifts with no fix-up for negative totals: (total + 24 K) // 24
- * is total // 24 + K exactly, and |total| < 24 * 2^31 (32-bit sums, a phase of 0-24) is far
+ * constant is a multiply and shifts with no fix-up for a negative dividend: (x + 24 K) // 24
+ * is x // 24 + K exactly, and |x| < 24 * 2^31 (a 32-bit spread, a phase of 0-24) is far
  * below 24 K. */
 #define FLOOR_OFFSET (1LL << 40)
 
-/* evaluation.score from the material sums' pair and the phase, for the side `turn`. */
+/* evaluation.score from the material sums' pair and the phase, for the side `turn`:
+ * (mg * phase + eg * (24 - phase)) // 24 is eg + ((mg - eg) * phase) // 24. */
 static inline long tapered(long long pair, int phase, int turn) {
     int eg = (int)(unsigned)(unsigned long long)pair;     /* the low half, signed */
-    long mg = (long)((pair - eg) >> 32);
+    long spread = (long)((pair - eg) >> 32);              /* mg - eg */
     if (phase > FULL_PHASE)
         phase = FULL_PHASE;
-    long total = mg * phase + (long)eg * (FULL_PHASE - phase);
-    long value = (long)((unsigned long)(total + FULL_PHASE * FLOOR_OFFSET) / FULL_PHASE) - FLOOR_OFFSET;
+    long value = eg + (long)((unsigned long)(spread * phase + FULL_PHASE * FLOOR_OFFSET) / FULL_PHASE)
+                 - FLOOR_OFFSET;
     return turn ? value : -value;
 }
 
