@@ -15,11 +15,52 @@ enum { Q_PLAIN, Q_HORIZON, Q_EVASION, Q_BELOW_HORIZON };
 #define DELTA_MARGIN 200            /* quiescence.DELTA_MARGIN */
 #define DELTA_ENDGAME_PHASE 6       /* quiescence.DELTA_ENDGAME_PHASE: no delta pruning at or below */
 
+/* quiesce_node of a plain node in a tree without draws, SEE or delta pruning (the
+ * options are the tree's: its children are the same case), the common case written
+ * alone: every move a capture or a promotion, every child's stand pat known before its
+ * move is made, and a loop short enough to keep its values in registers. */
+static long quiesce_plain(Tree *t, long alpha, long beta, long long *qnodes, long stand_pat) {
+    if (stand_pat >= beta)
+        return stand_pat;
+    if (t->ply + 1 >= MAX_PLY) {
+        t->game.overflow = 1;
+        return stand_pat;
+    }
+    const Pos *p = board_here(t);
+    int moves[MAX_MOVES];
+    int n = quiescence_moves(p, moves);
+    long best = stand_pat;
+    if (best > alpha)
+        alpha = best;
+    for (int i = 0; i < n; i++) {
+        int code = moves[i];
+        long v, child_stand_pat = capture_evaluation(p, code);
+        (*qnodes)++;
+        if (child_stand_pat >= -alpha) {
+            v = -child_stand_pat;
+        } else {
+            board_push(t, code);
+            v = -quiesce_plain(t, -beta, -alpha, qnodes, child_stand_pat);
+            board_pop(t);
+        }
+        if (v > best) {
+            best = v;
+            if (v >= beta)
+                return v;
+            if (v > alpha)
+                alpha = v;
+        }
+    }
+    return best;
+}
+
 /* ChessTree._quiesce and _ruled: a quiescence node of `kind`, its qnodes counted in *qnodes;
  * `stand_pat` is evaluate() of the node (its parent has often computed it already). */
 static long quiesce_node(Tree *t, long alpha, long beta, long long *qnodes, int kind, long stand_pat) {
     const Pos *p = board_here(t);
     const Game *g = &t->game;
+    if (kind == Q_PLAIN && !g->draws && !g->qsee && !g->qdelta)
+        return quiesce_plain(t, alpha, beta, qnodes, stand_pat);
     long best = stand_pat;
     if (kind == Q_EVASION)
         best = -(mate_score - t->ply);          /* no stand pat: mated if nothing helps */
