@@ -202,10 +202,16 @@ static long child_evaluation(const Pos *p, int code) {
     return tapered(pair, phase, !turn);
 }
 
-/* child_evaluation of a capture or a promotion, the quiescence search's moves (never
- * castling): the victim's entries read without a test, an empty square's piece (NONE)
- * having none (setup leaves its rows zero). */
-static inline long capture_evaluation(const Pos *p, int code) {
+/* The material sums' pair and the phase of the position a capture or a promotion (the
+ * quiescence search's moves, never castling) leads to, the position not made: the victim's
+ * entries read without a test, an empty square's piece (NONE) having none (setup leaves
+ * its rows zero). */
+typedef struct {
+    long long pair;
+    int phase;
+} Material;
+
+static inline Material capture_material(const Pos *p, int code) {
     int turn = p->turn, origin = FROM(code), target = TO(code), promotion = PROMOTION(code);
     int mover = piece_type_at(p, origin), victim = piece_type_at(p, target);
     long long pair = p->pair - square_pair[!turn][victim][target];
@@ -218,7 +224,45 @@ static inline long capture_evaluation(const Pos *p, int code) {
     pair += square_pair[turn][placed][target] - square_pair[turn][mover][origin];
     if (promotion)
         phase += phase_weight[promotion] - phase_weight[PAWN];
-    return tapered(pair, phase, !turn);
+    return (Material){pair, phase};
+}
+
+/* child_evaluation of a capture or a promotion. */
+static inline long capture_evaluation(const Pos *p, int code) {
+    Material m = capture_material(p, code);
+    return tapered(m.pair, m.phase, !p->turn);
+}
+
+/* make for a capture or a promotion whose capture_material is `m`: no castling, no double
+ * step; the victim taken off without a test, as clearing an empty square's bit changes
+ * nothing (its piece, NONE, has a bitboard that stays empty). */
+static inline void make_capture(const Pos *p, Pos *n, int code, Material m) {
+    *n = *p;
+    int turn = p->turn, origin = FROM(code), target = TO(code), promotion = PROMOTION(code);
+    u64 from_bb = BIT(origin), to_bb = BIT(target);
+    int mover = piece_type_at(p, origin), victim = piece_type_at(p, target);
+    n->ep = -1;
+    n->turn = !turn;
+    u64 rights = p->castling & ~to_bb & ~from_bb;
+    if (mover == KING)
+        rights &= turn ? ~RANK_1 : ~RANK_8;
+    n->castling = rights;
+    n->bb[victim] &= ~to_bb;
+    n->side[!turn] &= ~to_bb;
+    if (mover == PAWN && target == p->ep) {
+        int taken = turn ? target - 8 : target + 8;
+        n->piece[taken] = NONE;
+        n->bb[PAWN] &= ~BIT(taken);
+        n->side[!turn] &= ~BIT(taken);
+    }
+    int placed = promotion ? promotion : mover;
+    n->piece[origin] = NONE;
+    n->piece[target] = (unsigned char)placed;
+    n->bb[mover] ^= from_bb;
+    n->bb[placed] ^= to_bb;
+    n->side[turn] ^= from_bb | to_bb;
+    n->pair = m.pair;
+    n->phase = m.phase;
 }
 
 #endif

@@ -34,12 +34,14 @@ static long quiesce_plain(Tree *t, long alpha, long beta, long long *qnodes, lon
         alpha = best;
     for (int i = 0; i < n; i++) {
         int code = moves[i];
-        long v, child_stand_pat = capture_evaluation(p, code);
+        Material child = capture_material(p, code);
+        long v, child_stand_pat = tapered(child.pair, child.phase, !p->turn);
         (*qnodes)++;
         if (child_stand_pat >= -alpha) {
             v = -child_stand_pat;
         } else {
-            board_push(t, code);
+            make_capture(p, &t->stack[t->ply + 1], code, child);    /* board_push without draws */
+            t->game.path[t->ply++] = code;
             v = -quiesce_plain(t, -beta, -alpha, qnodes, child_stand_pat);
             board_pop(t);
         }
