@@ -45,9 +45,11 @@ typedef struct {
     u64 bb[7];             /* by piece type (index 0 unused) */
     u64 side[2];           /* black (0), white (1) */
     u64 castling;          /* python-chess's castling_rights, cleaned */
-    int turn;              /* 1: White to move */
-    int ep;                /* python-chess's ep_square, -1 for None */
-    int phase;             /* evaluation's game phase (the phase weights' sum) */
+    /* narrow, so that the position (copied whole by make) is 160 bytes, not 168 */
+    signed char turn;      /* 1: White to move */
+    signed char ep;        /* python-chess's ep_square, -1 for None */
+    short phase;           /* evaluation's game phase (the phase weights' sum: at most 24, 4 more
+                            * a promoted queen) */
     long long pair;        /* evaluation.material_sum: PAIR(middle game - endgame, endgame) */
     unsigned char piece[64];   /* the piece type on each square (NONE: empty) */
 } Pos;
