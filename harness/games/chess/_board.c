@@ -447,10 +447,12 @@ static PyObject *setup(PyObject *self, PyObject *args) {
         return NULL;
     for (int i = 0; i < 7; i++)
         phase_weight[i] = (int)weight[i];
+    phase_weight[NONE] = 0;      /* no piece, no phase: capture_evaluation reads it untested */
     for (int color = 0; color < 2; color++)
         for (int type_ = 0; type_ < 7; type_++)
             for (int square = 0; square < 64; square++)
-                square_pair[color][type_][square] = PAIR(square_mg[color][type_][square],
+                square_pair[color][type_][square] = PAIR(square_mg[color][type_][square]
+                                                         - square_eg[color][type_][square],
                                                          square_eg[color][type_][square]);
     mate_score = mate;
     Py_XSETREF(board_selective_margins, Py_NewRef(margins));

@@ -24,9 +24,11 @@ static inline int lsb(u64 b) { return __builtin_ctzll(b); }
 
 /* evaluation.py's tables, from setup(): material plus piece-square, White +, Black -. */
 static int square_mg[2][7][64], square_eg[2][7][64];
-/* Both at once: the middle-game value times 2^32 plus the endgame one (PAIR), so that one
- * addition moves both sums (a position carries their pair, unpacked by tapered). */
-static long long square_pair[2][7][64];
+/* Both at once: the middle-game value less the endgame one times 2^32 plus the endgame
+ * one (PAIR), so that one addition moves both sums (a position carries their pair,
+ * unpacked by tapered, which needs the two stages' difference). Eight types a color (the
+ * last unused) make an entry's index color << 9 | type << 6 | square. */
+static long long square_pair[2][8][64];
 #define PAIR(mg, eg) ((long long)(mg) * 4294967296LL + (eg))
 static int phase_weight[7];
 static long piece_values[7];       /* middle-game material, for MVV-LVA */
@@ -43,10 +45,12 @@ typedef struct {
     u64 bb[7];             /* by piece type (index 0 unused) */
     u64 side[2];           /* black (0), white (1) */
     u64 castling;          /* python-chess's castling_rights, cleaned */
-    int turn;              /* 1: White to move */
-    int ep;                /* python-chess's ep_square, -1 for None */
-    int phase;             /* evaluation's game phase (the phase weights' sum) */
-    long long pair;        /* evaluation.material_sum: PAIR(middle game, endgame) */
+    /* narrow, so that the position (copied whole by make) is 160 bytes, not 168 */
+    signed char turn;      /* 1: White to move */
+    signed char ep;        /* python-chess's ep_square, -1 for None */
+    short phase;           /* evaluation's game phase (the phase weights' sum: at most 24, 4 more
+                            * a promoted queen) */
+    long long pair;        /* evaluation.material_sum: PAIR(middle game - endgame, endgame) */
     unsigned char piece[64];   /* the piece type on each square (NONE: empty) */
 } Pos;
 
@@ -146,17 +150,21 @@ static void make(const Pos *p, Pos *n, int code) {
         n->phase += phase_weight[promotion] - phase_weight[PAWN];
 }
 
-/* evaluation.score from the material sums' pair and the phase, for the side `turn` (floor
- * division, as Python). */
+/* Python's floor division by FULL_PHASE moved onto unsigned numbers, where dividing by a
+ * constant is a multiply and shifts with no fix-up for a negative dividend: (x + 24 K) // 24
+ * is x // 24 + K exactly, and |x| < 24 * 2^31 (a 32-bit spread, a phase of 0-24) is far
+ * below 24 K. */
+#define FLOOR_OFFSET (1LL << 40)
+
+/* evaluation.score from the material sums' pair and the phase, for the side `turn`:
+ * (mg * phase + eg * (24 - phase)) // 24 is eg + ((mg - eg) * phase) // 24. */
 static inline long tapered(long long pair, int phase, int turn) {
     int eg = (int)(unsigned)(unsigned long long)pair;     /* the low half, signed */
-    long mg = (long)((pair - eg) >> 32);
+    long spread = (long)((pair - eg) >> 32);              /* mg - eg */
     if (phase > FULL_PHASE)
         phase = FULL_PHASE;
-    long total = mg * phase + (long)eg * (FULL_PHASE - phase);
-    long value = total / FULL_PHASE;
-    if (total % FULL_PHASE != 0 && total < 0)
-        value -= 1;
+    long value = eg + (long)((unsigned long)(spread * phase + FULL_PHASE * FLOOR_OFFSET) / FULL_PHASE)
+                 - FLOOR_OFFSET;
     return turn ? value : -value;
 }
 
@@ -194,6 +202,69 @@ static long child_evaluation(const Pos *p, int code) {
             phase += phase_weight[promotion] - phase_weight[PAWN];
     }
     return tapered(pair, phase, !turn);
+}
+
+/* The material sums' pair and the phase of the position a capture or a promotion (the
+ * quiescence search's moves, never castling) leads to, the position not made: the victim's
+ * entries read without a test, an empty square's piece (NONE) having none (setup leaves
+ * its rows zero). */
+typedef struct {
+    long long pair;
+    int phase;
+} Material;
+
+static inline Material capture_material(const Pos *p, int code) {
+    int turn = p->turn, origin = FROM(code), target = TO(code), promotion = PROMOTION(code);
+    int mover = piece_type_at(p, origin), victim = piece_type_at(p, target);
+    long long pair = p->pair - square_pair[!turn][victim][target];
+    int phase = p->phase - phase_weight[victim];
+    if (mover == PAWN && target == p->ep) {          /* en passant: the pawn passed by */
+        pair -= square_pair[!turn][PAWN][turn ? target - 8 : target + 8];
+        phase -= phase_weight[PAWN];
+    }
+    int placed = promotion ? promotion : mover;
+    pair += square_pair[turn][placed][target] - square_pair[turn][mover][origin];
+    if (promotion)
+        phase += phase_weight[promotion] - phase_weight[PAWN];
+    return (Material){pair, phase};
+}
+
+/* child_evaluation of a capture or a promotion. */
+static inline long capture_evaluation(const Pos *p, int code) {
+    Material m = capture_material(p, code);
+    return tapered(m.pair, m.phase, !p->turn);
+}
+
+/* make for a capture or a promotion whose capture_material is `m`: no castling, no double
+ * step; the victim taken off without a test, as clearing an empty square's bit changes
+ * nothing (its piece, NONE, has a bitboard that stays empty). */
+static inline void make_capture(const Pos *p, Pos *n, int code, Material m) {
+    *n = *p;
+    int turn = p->turn, origin = FROM(code), target = TO(code), promotion = PROMOTION(code);
+    u64 from_bb = BIT(origin), to_bb = BIT(target);
+    int mover = piece_type_at(p, origin), victim = piece_type_at(p, target);
+    n->ep = -1;
+    n->turn = !turn;
+    u64 rights = p->castling & ~to_bb & ~from_bb;
+    if (mover == KING)
+        rights &= turn ? ~RANK_1 : ~RANK_8;
+    n->castling = rights;
+    n->bb[victim] &= ~to_bb;
+    n->side[!turn] &= ~to_bb;
+    if (mover == PAWN && target == p->ep) {
+        int taken = turn ? target - 8 : target + 8;
+        n->piece[taken] = NONE;
+        n->bb[PAWN] &= ~BIT(taken);
+        n->side[!turn] &= ~BIT(taken);
+    }
+    int placed = promotion ? promotion : mover;
+    n->piece[origin] = NONE;
+    n->piece[target] = (unsigned char)placed;
+    n->bb[mover] ^= from_bb;
+    n->bb[placed] ^= to_bb;
+    n->side[turn] ^= from_bb | to_bb;
+    n->pair = m.pair;
+    n->phase = m.phase;
 }
 
 #endif

@@ -15,11 +15,55 @@ enum { Q_PLAIN, Q_HORIZON, Q_EVASION, Q_BELOW_HORIZON };
 #define DELTA_MARGIN 200            /* quiescence.DELTA_MARGIN */
 #define DELTA_ENDGAME_PHASE 6       /* quiescence.DELTA_ENDGAME_PHASE: no delta pruning at or below */
 
-/* ChessTree._quiesce and _ruled: a quiescence node of `kind`, its qnodes counted in *qnodes. */
-static long quiesce_node(Tree *t, long alpha, long beta, long long *qnodes, int kind) {
+/* quiesce_node of a plain node in a tree without draws, SEE or delta pruning (the
+ * options are the tree's: its children are the same case), the common case written
+ * alone: every move a capture or a promotion, every child's stand pat known before its
+ * move is made, and a loop short enough to keep its values in registers. */
+static long quiesce_plain(Tree *t, long alpha, long beta, long long *qnodes, long stand_pat) {
+    if (stand_pat >= beta)
+        return stand_pat;
+    if (t->ply + 1 >= MAX_PLY) {
+        t->game.overflow = 1;
+        return stand_pat;
+    }
+    const Pos *p = board_here(t);
+    int moves[MAX_MOVES];
+    int n = quiescence_moves(p, moves);
+    long best = stand_pat;
+    if (best > alpha)
+        alpha = best;
+    for (int i = 0; i < n; i++) {
+        int code = moves[i];
+        Material child = capture_material(p, code);
+        long v, child_stand_pat = tapered(child.pair, child.phase, !p->turn);
+        (*qnodes)++;
+        if (child_stand_pat >= -alpha) {
+            v = -child_stand_pat;
+        } else {
+            make_capture(p, &t->stack[t->ply + 1], code, child);    /* board_push without draws */
+            t->game.path[t->ply++] = code;
+            v = -quiesce_plain(t, -beta, -alpha, qnodes, child_stand_pat);
+            board_pop(t);
+        }
+        if (v > best) {
+            best = v;
+            if (v >= beta)
+                return v;
+            if (v > alpha)
+                alpha = v;
+        }
+    }
+    return best;
+}
+
+/* ChessTree._quiesce and _ruled: a quiescence node of `kind`, its qnodes counted in *qnodes;
+ * `stand_pat` is evaluate() of the node (its parent has often computed it already). */
+static long quiesce_node(Tree *t, long alpha, long beta, long long *qnodes, int kind, long stand_pat) {
     const Pos *p = board_here(t);
     const Game *g = &t->game;
-    long stand_pat = evaluate(p), best = stand_pat;
+    if (kind == Q_PLAIN && !g->draws && !g->qsee && !g->qdelta)
+        return quiesce_plain(t, alpha, beta, qnodes, stand_pat);
+    long best = stand_pat;
     if (kind == Q_EVASION)
         best = -(mate_score - t->ply);          /* no stand pat: mated if nothing helps */
     else if (best >= beta)
@@ -57,8 +101,9 @@ static long quiesce_node(Tree *t, long alpha, long beta, long long *qnodes, int 
         /* A plain child whose stand pat cuts is answered without its move (as child_quiesce
          * does; not with draws, whose test needs the child on the path). */
         long v, child_stand_pat = 0;
-        if (below == Q_PLAIN && !g->draws
-                && (child_stand_pat = child_evaluation(p, code)) >= -alpha) {
+        int known = below == Q_PLAIN && !g->draws;
+        if (known && (child_stand_pat = i < captures ? capture_evaluation(p, code)
+                                                     : child_evaluation(p, code)) >= -alpha) {
             v = -child_stand_pat;
         } else {
             /* a quiet check or evasion may repeat (a capture never does): the draw test */
@@ -69,7 +114,9 @@ static long quiesce_node(Tree *t, long alpha, long beta, long long *qnodes, int 
                 int child = below;
                 if (child == Q_BELOW_HORIZON)
                     child = in_check(board_here(t)) ? Q_EVASION : Q_PLAIN;
-                v = -quiesce_node(t, -beta, -alpha, qnodes, child);
+                if (!known)
+                    child_stand_pat = evaluate(board_here(t));
+                v = -quiesce_node(t, -beta, -alpha, qnodes, child, child_stand_pat);
             }
             board_pop(t);
         }
@@ -84,9 +131,14 @@ static long quiesce_node(Tree *t, long alpha, long beta, long long *qnodes, int 
     return best;
 }
 
-/* ChessTree.quiesce, with its qnodes counted in *qnodes: from the horizon leaf. */
+/* ChessTree.quiesce, with its qnodes counted in *qnodes: from the horizon leaf, whose
+ * evaluation is `stand_pat`. */
+static long quiesce_from(Tree *t, long alpha, long beta, long long *qnodes, long stand_pat) {
+    return quiesce_node(t, alpha, beta, qnodes, t->game.qchecks ? Q_HORIZON : Q_PLAIN, stand_pat);
+}
+
 static long quiesce(Tree *t, long alpha, long beta, long long *qnodes) {
-    return quiesce_node(t, alpha, beta, qnodes, t->game.qchecks ? Q_HORIZON : Q_PLAIN);
+    return quiesce_from(t, alpha, beta, qnodes, evaluate(board_here(t)));
 }
 
 /* quiesce for the frame (BOARD_QUIESCE), which cannot take an error: the quiescence stack's
@@ -103,13 +155,18 @@ static long quiesce_native(Tree *t, long alpha, long beta, long long *qnodes) {
  * the overflow flag left for the Python methods): a stand pat at or above beta answers
  * before the move is played (without draws, which need the path). */
 static long child_quiesce(Tree *t, int code, long alpha, long beta, long long *qnodes) {
+    long stand_pat = 0;
     if (!t->game.draws) {
-        long stand_pat = child_evaluation(board_here(t), code);
+        stand_pat = child_evaluation(board_here(t), code);
         if (stand_pat >= beta)
             return stand_pat;
     }
     board_push(t, code);
-    long value = counted_draw(t) ? 0 : quiesce(t, alpha, beta, qnodes);
+    long value;
+    if (counted_draw(t))
+        value = 0;
+    else
+        value = quiesce_from(t, alpha, beta, qnodes, t->game.draws ? evaluate(board_here(t)) : stand_pat);
     board_pop(t);
     return value;
 }
