@@ -146,33 +146,6 @@ static void add_piece_moves(const Pos *p, Lists *l, int king, u64 blockers) {
     }
 }
 
-/* The safe captures of the pieces on `origins`, each attacking `attacks(origin)`. */
-#define ADD_CAPTURES(origins, attacks)                                                      \
-    for (u64 from_ = (origins); from_; from_ &= from_ - 1) {                               \
-        int origin = lsb(from_);                                                           \
-        u64 targets = (attacks) & them;                                                    \
-        if (!targets)                                                                      \
-            continue;                                                                      \
-        targets = origin == king ? safe_king_targets(p, targets, occupied)                 \
-                                 : safe_targets(targets, origin, king, blockers);          \
-        for (; targets; targets &= targets - 1)                                            \
-            add_tactical(p, l, CODE(origin, lsb(targets), 0), p->piece[lsb(targets)]);     \
-    }
-
-/* The pieces' safe captures for a quiescence node (sorted, so found in any order): kind by
- * kind, without add_piece_moves's dispatch on each piece's type; a queen's diagonal and
- * straight captures found apart (they never share a target). */
-static void add_piece_captures(const Pos *p, Lists *l, int king, u64 blockers) {
-    int turn = p->turn;
-    u64 us = p->side[turn], them = p->side[!turn], occupied = us | them;
-    u64 queens = p->bb[QUEEN];
-    ADD_CAPTURES(us & p->bb[KNIGHT], knight_attacks[origin])
-    ADD_CAPTURES(us & (p->bb[BISHOP] | queens), bishop_attacks(origin, occupied))
-    ADD_CAPTURES(us & (p->bb[ROOK] | queens), rook_attacks(origin, occupied))
-    ADD_CAPTURES(us & p->bb[KING], king_attacks[origin])
-}
-#undef ADD_CAPTURES
-
 /* The pawns' captures (onto `them`), origins and targets from h8 down. */
 static void add_pawn_captures(const Pos *p, Lists *l, int king, u64 blockers) {
     int turn = p->turn;
@@ -232,21 +205,157 @@ static void node_lists(const Pos *p, int king, int split, Lists *l) {
         add_en_passant(p, l);
 }
 
+/* ---- a quiescence node's list: its captures and promotions alone ----------------------- */
+
+/* A tactical move's place in MVV-LVA order packed into one number whose signed order is
+ * movegen.mvv_lva's (the score, then from, to, promotion) and whose low 15 bits are the
+ * move's code: score * 2^30 + (from, to, promotion) * 2^15 + code. The score (the
+ * attacker's value less ten times the victim's and the promotion's) stays within +-2^33
+ * for piece values under 2^28 (evaluation.py's are under 1,000). */
+#define ORDER_FROM(origin) ((long long)(origin) << 24 | (origin))
+#define ORDER_TO(target) ((long long)(target) << 18 | (long long)(target) << 6)
+#define ORDER_PROMOTION(promotion) ((long long)(promotion) << 15 | (long long)(promotion) << 12)
+#define ORDER_SCORE(score) ((long long)(score) * (1LL << 30))
+#define ORDER_CODE(order) ((int)((order) & 0x7FFF))
+
+/* The captures of `victims` by a piece (not a pawn) scoring `value` less ten times the
+ * victim's value, ORDER_FROM(origin) `from`, into orders[*n...]. */
+static inline void capture_orders(const Pos *p, long long *orders, int *n, long value,
+                                  long long from, u64 victims) {
+    for (; victims; victims &= victims - 1) {
+        int target = lsb(victims);
+        orders[(*n)++] = ORDER_SCORE(value - 10 * piece_values[p->piece[target]]) | from
+                         | ORDER_TO(target);
+    }
+}
+
+/* The pawns' moves to `targets` from `step` back (captures, or pushes when `capture` is
+ * 0), all four promotions on the last rank, into orders[*n...]; `none`: ten times no
+ * promotion's value. */
+static inline void pawn_orders(const Pos *p, long long *orders, int *n, u64 targets, int step,
+                               int capture, long none) {
+    long pawn = piece_values[PAWN];
+    for (; targets; targets &= targets - 1) {
+        int target = lsb(targets), origin = target - step;
+        long victim = 10 * (capture ? piece_values[p->piece[target]] : piece_values[NONE]);
+        long long move = ORDER_FROM(origin) | ORDER_TO(target);
+        if (BIT(target) & BACK_RANKS) {
+            for (int i = 0; i < 4; i++)
+                orders[(*n)++] = ORDER_SCORE(pawn - victim - 10 * piece_values[PROMOTIONS[i]])
+                                 | move | ORDER_PROMOTION(PROMOTIONS[i]);
+        } else {
+            orders[(*n)++] = ORDER_SCORE(pawn - victim - none) | move;
+        }
+    }
+}
+
+/* At most 8 captures a piece, 12 moves a pawn (two captures and a push, each promoting 4
+ * ways), 2 en passant: room for any board, so nothing is checked as moves are found. */
+#define MAX_TACTICAL (64 * 12 + 2)
+
 /* The legal captures and promotions of a node not in check whose king is on `king`, in
- * MVV-LVA order, into sorted[] (node_lists's tactical list); their count. */
+ * MVV-LVA order (node_lists's tactical list), into sorted[] (the first MAX_MOVES); their
+ * count. The moves are found first, kind by kind (each loop knows its attacker's value; a
+ * slider whose empty-board lines hold no victim skips its attack lookup; a pinned knight
+ * never moves, as a knight's step leaves every line; the unpinned pawns' captures as sets,
+ * a diagonal at a time), then sorted: an order number names its move, so the order found
+ * does not matter. */
 static int tactical_lists(const Pos *p, int king, int *sorted) {
-    Lists l;
-    l.tactical_count = l.quiet_count = 0;
-    l.split = 1;
+    long long orders[MAX_TACTICAL];
+    int n = 0, turn = p->turn;
+    u64 us = p->side[turn], them = p->side[!turn], occupied = us | them;
     u64 blockers = slider_blockers(p, king);
-    add_piece_captures(p, &l, king, blockers);
-    add_pawn_captures(p, &l, king, blockers);
-    if (p->bb[PAWN] & p->side[p->turn] & (p->turn ? RANK_8 >> 8 : RANK_1 << 8))
-        add_pawn_pushes(p, &l, king, blockers, BACK_RANKS);   /* (promotions alone) */
-    if (p->ep > 0)
-        add_en_passant(p, &l);
-    memcpy(sorted, l.tactical, l.tactical_count * sizeof(int));
-    return l.tactical_count;
+    long none = 10 * piece_values[NONE];          /* no promotion (0 in evaluation.py) */
+    long value = piece_values[KNIGHT] - none;
+    for (u64 origins = us & p->bb[KNIGHT] & ~blockers; origins; origins &= origins - 1) {
+        int origin = lsb(origins);
+        capture_orders(p, orders, &n, value, ORDER_FROM(origin), knight_attacks[origin] & them);
+    }
+    value = piece_values[BISHOP] - none;
+    for (u64 origins = us & p->bb[BISHOP]; origins; origins &= origins - 1) {
+        int origin = lsb(origins);
+        if (bishop_rays[origin] & them)
+            capture_orders(p, orders, &n, value, ORDER_FROM(origin),
+                           safe_targets(bishop_attacks(origin, occupied) & them, origin, king,
+                                        blockers));
+    }
+    value = piece_values[ROOK] - none;
+    for (u64 origins = us & p->bb[ROOK]; origins; origins &= origins - 1) {
+        int origin = lsb(origins);
+        if (rook_rays[origin] & them)
+            capture_orders(p, orders, &n, value, ORDER_FROM(origin),
+                           safe_targets(rook_attacks(origin, occupied) & them, origin, king,
+                                        blockers));
+    }
+    value = piece_values[QUEEN] - none;
+    for (u64 origins = us & p->bb[QUEEN]; origins; origins &= origins - 1) {
+        int origin = lsb(origins);
+        u64 targets = 0;
+        if (bishop_rays[origin] & them)
+            targets = bishop_attacks(origin, occupied);
+        if (rook_rays[origin] & them)
+            targets |= rook_attacks(origin, occupied);
+        capture_orders(p, orders, &n, value, ORDER_FROM(origin),
+                       safe_targets(targets & them, origin, king, blockers));
+    }
+    value = piece_values[KING] - none;
+    u64 targets = king_attacks[king] & them;
+    if (targets)
+        capture_orders(p, orders, &n, value, ORDER_FROM(king),
+                       safe_king_targets(p, targets, occupied));
+    u64 kings = us & p->bb[KING];
+    if (kings & (kings - 1)) {                      /* (more than one: not in a game) */
+        for (kings &= ~BIT(king); kings; kings &= kings - 1) {
+            int origin = lsb(kings);
+            capture_orders(p, orders, &n, value, ORDER_FROM(origin),
+                           safe_targets(king_attacks[origin] & them, origin, king, blockers));
+        }
+    }
+    /* Pawns: White's step up a rank is +8, a capture toward the a-file +7, the h-file +9. */
+    u64 pawns = p->bb[PAWN] & us, free = pawns & ~blockers;
+    int forward = turn ? 8 : -8;
+    u64 west = (turn ? (free & ~FILE_A) << 7 : (free & ~FILE_A) >> 9) & them;
+    u64 east = (turn ? (free & ~FILE_H) << 9 : (free & ~FILE_H) >> 7) & them;
+    if (west | east) {
+        pawn_orders(p, orders, &n, west, forward - 1, 1, none);
+        pawn_orders(p, orders, &n, east, forward + 1, 1, none);
+    }
+    for (u64 pinned = pawns & blockers; pinned; pinned &= pinned - 1) {
+        int origin = lsb(pinned);
+        u64 line = pawn_attacks[turn][origin] & them & line_through[origin][king];
+        for (; line; line &= line - 1)
+            pawn_orders(p, orders, &n, line & -line, lsb(line) - origin, 1, none);
+    }
+    if (pawns & (turn ? RANK_8 >> 8 : RANK_1 << 8)) {            /* promotions by a push */
+        u64 single, twice;
+        int step = pawn_pushes(pawns, occupied, turn, &single, &twice);
+        for (single &= BACK_RANKS; single; single &= single - 1) {
+            int target = lsb(single), origin = target + step;
+            if (!(blockers & BIT(origin)) || (line_through[origin][target] & BIT(king)))
+                pawn_orders(p, orders, &n, single & -single, -step, 0, none);
+        }
+    }
+    if (p->ep > 0) {
+        MoveList ep;
+        ep.count = 0;
+        ep_moves(p, ALL_SQUARES, ALL_SQUARES, &ep);
+        for (int i = 0; i < ep.count; i++)
+            if (!leaves_king_attacked(p, ep.codes[i]))
+                orders[n++] = ORDER_SCORE(piece_values[PAWN] - 10 * piece_values[PAWN] - none)
+                              | ORDER_FROM(FROM(ep.codes[i])) | ORDER_TO(TO(ep.codes[i]));
+    }
+    for (int i = 1; i < n; i++) {                   /* (about 3.5 a node) */
+        long long order = orders[i];
+        int j = i;
+        for (; j > 0 && orders[j - 1] > order; j--)
+            orders[j] = orders[j - 1];
+        orders[j] = order;
+    }
+    if (n > MAX_MOVES)
+        n = MAX_MOVES;
+    for (int i = 0; i < n; i++)
+        sorted[i] = ORDER_CODE(orders[i]);
+    return n;
 }
 
 /* The legal captures and promotions in MVV-LVA order into sorted[] (ChessTree._qmoves);

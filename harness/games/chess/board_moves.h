@@ -151,11 +151,9 @@ static void evasions(const Pos *p, int king, u64 checkers, MoveList *out) {
     }
 }
 
-/* Board._slider_blockers(king). */
-static u64 slider_blockers(const Pos *p, int king) {
+/* Board._slider_blockers(king), for the enemy sliders on the king's empty-board lines. */
+static u64 sniped_blockers(const Pos *p, int king, u64 snipers) {
     u64 occupied = occupancy(p);
-    u64 snipers = ((rook_rays[king] & (p->bb[ROOK] | p->bb[QUEEN]))
-                   | (bishop_rays[king] & (p->bb[BISHOP] | p->bb[QUEEN]))) & p->side[!p->turn];
     u64 blockers = 0;
     for (; snipers; snipers &= snipers - 1) {
         u64 b = between[king][lsb(snipers)] & occupied;
@@ -163,6 +161,13 @@ static u64 slider_blockers(const Pos *p, int king) {
             blockers |= b;
     }
     return blockers & p->side[p->turn];
+}
+
+/* Board._slider_blockers(king): none (most nodes) without a call. */
+static inline u64 slider_blockers(const Pos *p, int king) {
+    u64 snipers = ((rook_rays[king] & (p->bb[ROOK] | p->bb[QUEEN]))
+                   | (bishop_rays[king] & (p->bb[BISHOP] | p->bb[QUEEN]))) & p->side[!p->turn];
+    return snipers ? sniped_blockers(p, king, snipers) : 0;
 }
 
 static inline int is_en_passant(const Pos *p, int code) {
