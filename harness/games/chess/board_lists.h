@@ -253,18 +253,17 @@ static inline void pawn_orders(const Pos *p, long long *orders, int *n, u64 targ
  * ways), 2 en passant: room for any board, so nothing is checked as moves are found. */
 #define MAX_TACTICAL (64 * 12 + 2)
 
-/* The legal captures and promotions of a node not in check whose king is on `king`, in
- * MVV-LVA order (node_lists's tactical list), into sorted[] (the first MAX_MOVES); their
- * count. The moves are found first, kind by kind (each loop knows its attacker's value; a
+/* The legal captures and promotions of a node not in check whose king is on `king`, its
+ * pinned pieces `blockers`, in MVV-LVA order (node_lists's tactical list), into sorted[]
+ * (the first MAX_MOVES); their count. The moves are found first, kind by kind (each loop knows its attacker's value; a
  * slider whose empty-board lines hold no victim skips its attack lookup; a pinned knight
  * never moves, as a knight's step leaves every line; the unpinned pawns' captures as sets,
  * a diagonal at a time), then sorted: an order number names its move, so the order found
  * does not matter. */
-static int tactical_lists(const Pos *p, int king, int *sorted) {
+static int tactical_lists(const Pos *p, int king, u64 blockers, int *sorted) {
     long long orders[MAX_TACTICAL];
     int n = 0, turn = p->turn;
     u64 us = p->side[turn], them = p->side[!turn], occupied = us | them;
-    u64 blockers = slider_blockers(p, king);
     long none = 10 * piece_values[NONE];          /* no promotion (0 in evaluation.py) */
     long value = piece_values[KNIGHT] - none;
     for (u64 origins = us & p->bb[KNIGHT] & ~blockers; origins; origins &= origins - 1) {
@@ -362,12 +361,13 @@ static int tactical_lists(const Pos *p, int king, int *sorted) {
  * their count. */
 static int quiescence_moves(const Pos *p, int *sorted) {
     int king = king_square(p, p->turn);
-    if (king < 0 || attackers(p, !p->turn, king, occupancy(p))) {
+    u64 blockers;
+    if (king < 0 || checked_else_blockers(p, king, &blockers)) {
         MoveList legal;
         legal_moves(p, &legal);
         return split_tactical(p, legal.codes, legal.count, sorted, NULL, NULL);
     }
-    return tactical_lists(p, king, sorted);
+    return tactical_lists(p, king, blockers, sorted);
 }
 
 /* The quiet moves of a node not in check whose king is on `king` (node_lists's quiet list,

@@ -163,6 +163,29 @@ static u64 sniped_blockers(const Pos *p, int king, u64 snipers) {
     return blockers & p->side[p->turn];
 }
 
+/* Whether the side to move's king, on `king`, is attacked (attackers() of the other side);
+ * if not, its slider blockers (slider_blockers) into *blockers: the enemy sliders on the
+ * king's lines looked at once for both. */
+static inline int checked_else_blockers(const Pos *p, int king, u64 *blockers) {
+    int turn = p->turn;
+    u64 enemy = p->side[!turn];
+    if (((knight_attacks[king] & p->bb[KNIGHT]) | (pawn_attacks[turn][king] & p->bb[PAWN])
+         | (king_attacks[king] & p->bb[KING])) & enemy)
+        return 1;
+    u64 snipers = ((rook_rays[king] & (p->bb[ROOK] | p->bb[QUEEN]))
+                   | (bishop_rays[king] & (p->bb[BISHOP] | p->bb[QUEEN]))) & enemy;
+    u64 occupied = occupancy(p), found = 0;
+    for (; snipers; snipers &= snipers - 1) {
+        u64 b = between[king][lsb(snipers)] & occupied;
+        if (!b)
+            return 1;                               /* nothing between: a check */
+        if (!(b & (b - 1)))
+            found |= b;
+    }
+    *blockers = found & p->side[turn];
+    return 0;
+}
+
 /* Board._slider_blockers(king): none (most nodes) without a call. */
 static inline u64 slider_blockers(const Pos *p, int king) {
     u64 snipers = ((rook_rays[king] & (p->bb[ROOK] | p->bb[QUEEN]))
