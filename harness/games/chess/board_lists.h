@@ -255,49 +255,19 @@ static inline void pawn_orders(const Pos *p, long long *orders, int *n, u64 targ
 
 /* The legal captures and promotions of a node not in check whose king is on `king`, its
  * pinned pieces `blockers`, in MVV-LVA order (node_lists's tactical list), into sorted[]
- * (the first MAX_MOVES); their count. The moves are found first, kind by kind (each loop knows its attacker's value; a
- * slider whose empty-board lines hold no victim skips its attack lookup; a pinned knight
- * never moves, as a knight's step leaves every line; the unpinned pawns' captures as sets,
- * a diagonal at a time), then sorted: an order number names its move, so the order found
- * does not matter. */
+ * (the first MAX_MOVES); their count. The moves are found first, then sorted: an order
+ * number names its move, so the order found does not matter to the result, only to the
+ * sort's work. They are found kind by kind, the attackers evaluation.py values least first
+ * (king, pawns, knights, bishops, rooks, queens: for one victim, MVV-LVA's order), each
+ * loop knowing its attacker's value; a slider whose empty-board lines hold no victim skips
+ * its attack lookup; a pinned knight never moves (a knight's step leaves every line); the
+ * unpinned pawns' captures come as sets, a diagonal at a time. */
 static int tactical_lists(const Pos *p, int king, u64 blockers, int *sorted) {
     long long orders[MAX_TACTICAL];
     int n = 0, turn = p->turn;
     u64 us = p->side[turn], them = p->side[!turn], occupied = us | them;
     long none = 10 * piece_values[NONE];          /* no promotion (0 in evaluation.py) */
-    long value = piece_values[KNIGHT] - none;
-    for (u64 origins = us & p->bb[KNIGHT] & ~blockers; origins; origins &= origins - 1) {
-        int origin = lsb(origins);
-        capture_orders(p, orders, &n, value, ORDER_FROM(origin), knight_attacks[origin] & them);
-    }
-    value = piece_values[BISHOP] - none;
-    for (u64 origins = us & p->bb[BISHOP]; origins; origins &= origins - 1) {
-        int origin = lsb(origins);
-        if (bishop_rays[origin] & them)
-            capture_orders(p, orders, &n, value, ORDER_FROM(origin),
-                           safe_targets(bishop_attacks(origin, occupied) & them, origin, king,
-                                        blockers));
-    }
-    value = piece_values[ROOK] - none;
-    for (u64 origins = us & p->bb[ROOK]; origins; origins &= origins - 1) {
-        int origin = lsb(origins);
-        if (rook_rays[origin] & them)
-            capture_orders(p, orders, &n, value, ORDER_FROM(origin),
-                           safe_targets(rook_attacks(origin, occupied) & them, origin, king,
-                                        blockers));
-    }
-    value = piece_values[QUEEN] - none;
-    for (u64 origins = us & p->bb[QUEEN]; origins; origins &= origins - 1) {
-        int origin = lsb(origins);
-        u64 targets = 0;
-        if (bishop_rays[origin] & them)
-            targets = bishop_attacks(origin, occupied);
-        if (rook_rays[origin] & them)
-            targets |= rook_attacks(origin, occupied);
-        capture_orders(p, orders, &n, value, ORDER_FROM(origin),
-                       safe_targets(targets & them, origin, king, blockers));
-    }
-    value = piece_values[KING] - none;
+    long value = piece_values[KING] - none;
     u64 targets = king_attacks[king] & them;
     if (targets)
         capture_orders(p, orders, &n, value, ORDER_FROM(king),
@@ -333,6 +303,38 @@ static int tactical_lists(const Pos *p, int king, u64 blockers, int *sorted) {
             if (!(blockers & BIT(origin)) || (line_through[origin][target] & BIT(king)))
                 pawn_orders(p, orders, &n, single & -single, -step, 0, none);
         }
+    }
+    value = piece_values[KNIGHT] - none;
+    for (u64 origins = us & p->bb[KNIGHT] & ~blockers; origins; origins &= origins - 1) {
+        int origin = lsb(origins);
+        capture_orders(p, orders, &n, value, ORDER_FROM(origin), knight_attacks[origin] & them);
+    }
+    value = piece_values[BISHOP] - none;
+    for (u64 origins = us & p->bb[BISHOP]; origins; origins &= origins - 1) {
+        int origin = lsb(origins);
+        if (bishop_rays[origin] & them)
+            capture_orders(p, orders, &n, value, ORDER_FROM(origin),
+                           safe_targets(bishop_attacks(origin, occupied) & them, origin, king,
+                                        blockers));
+    }
+    value = piece_values[ROOK] - none;
+    for (u64 origins = us & p->bb[ROOK]; origins; origins &= origins - 1) {
+        int origin = lsb(origins);
+        if (rook_rays[origin] & them)
+            capture_orders(p, orders, &n, value, ORDER_FROM(origin),
+                           safe_targets(rook_attacks(origin, occupied) & them, origin, king,
+                                        blockers));
+    }
+    value = piece_values[QUEEN] - none;
+    for (u64 origins = us & p->bb[QUEEN]; origins; origins &= origins - 1) {
+        int origin = lsb(origins);
+        u64 targets = 0;
+        if (bishop_rays[origin] & them)
+            targets = bishop_attacks(origin, occupied);
+        if (rook_rays[origin] & them)
+            targets |= rook_attacks(origin, occupied);
+        capture_orders(p, orders, &n, value, ORDER_FROM(origin),
+                       safe_targets(targets & them, origin, king, blockers));
     }
     if (p->ep > 0) {
         MoveList ep;
