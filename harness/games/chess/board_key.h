@@ -105,16 +105,22 @@ static inline u64 mix64(u64 x) {                  /* splitmix64's finaliser */
 /* A 64-bit digest of every field of p's key (en passant field `ep`), for the compiled
  * frame's table to compare: hash(key) will not do, as CPython hashes an int modulo
  * 2^61 - 1, so a piece on a1 (bit 0) and one on f8 (bit 61) of the same bitboard hash
- * alike. Each field goes in whole through splitmix64's finaliser, a bijection, so two keys
- * that differ in one field never share a digest. */
+ * alike. Each field goes in whole (turn and ep as one) through xxHash's round (tuple_round:
+ * an addition, a rotation and multiplications by odd numbers, each a bijection of the
+ * field and of the accumulator), from a seed of its own, and the result through
+ * splitmix64's finaliser (a bijection that takes every bit to every bit): two keys that
+ * differ in one field never share a digest, and any others mix as xxHash's rounds do. The
+ * rounds are half the instructions of a finaliser a field. */
+#define DIGEST_SEED 0x9E3779B97F4A7C15ULL
 static inline u64 position_digest(const Pos *p, int ep) {
-    u64 digest = mix64((u64)p->turn + 1);
+    u64 acc = DIGEST_SEED;
     for (int i = 1; i <= 6; i++)
-        digest = mix64(digest ^ p->bb[i]);
-    digest = mix64(digest ^ p->side[1]);
-    digest = mix64(digest ^ p->side[0]);
-    digest = mix64(digest ^ p->castling);
-    return mix64(digest ^ (u64)(ep + 2));
+        acc = tuple_round(acc, p->bb[i]);
+    acc = tuple_round(acc, p->side[1]);
+    acc = tuple_round(acc, p->side[0]);
+    acc = tuple_round(acc, p->castling);
+    acc = tuple_round(acc, (u64)(ep + 2) << 1 | (u64)p->turn);
+    return mix64(acc);
 }
 
 static u64 key_digest(const Pos *p) {
