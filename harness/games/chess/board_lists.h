@@ -359,16 +359,61 @@ static int tactical_lists(const Pos *p, int king, u64 blockers, int *sorted) {
     return n;
 }
 
+/* The legal captures and promotions of a node in check whose king is on `king`, in
+ * MVV-LVA order, into sorted[]; their count. The tactical ones of legal_moves's evasions
+ * (Board._generate_evasions) found alone: the king's captures off the checkers' lines;
+ * against one checker, its capture by another piece (a pawn's promoting 4 ways), a pawn
+ * promoting on a square between, en passant when evasions would try it; then keep_safe and
+ * the MVV-LVA sort as legal_moves and split_tactical. Apart from quiesce_node, which it
+ * would crowd. */
+static __attribute__((noinline)) int evasion_captures(const Pos *p, int king, int *sorted) {
+    int turn = p->turn;
+    u64 us = p->side[turn], them = p->side[!turn], occupied = us | them;
+    u64 checkers = attackers(p, !turn, king, occupied);
+    MoveList candidates, legal;
+    candidates.count = 0;
+    u64 sliders = checkers & (p->bb[BISHOP] | p->bb[ROOK] | p->bb[QUEEN]), attacked = 0;
+    for (u64 s = sliders; s; s &= s - 1)
+        attacked |= line_through[king][lsb(s)] & ~BIT(lsb(s));
+    for (u64 targets = king_attacks[king] & them & ~attacked; targets; targets &= targets - 1)
+        push_code(&candidates, CODE(king, lsb(targets), 0));
+    int checker = top_square(checkers);
+    if (BIT(checker) == checkers) {
+        u64 block = between[king][checker];
+        u64 capturers = attackers(p, turn, checker, occupied) & ~p->bb[KING];
+        for (; capturers; capturers &= capturers - 1) {
+            int origin = lsb(capturers);
+            if ((BIT(origin) & p->bb[PAWN]) && (checkers & BACK_RANKS)) {
+                for (int i = 0; i < 4; i++)
+                    push_code(&candidates, CODE(origin, checker, PROMOTIONS[i]));
+            } else {
+                push_code(&candidates, CODE(origin, checker, 0));
+            }
+        }
+        u64 single, twice;
+        int step = pawn_pushes(p->bb[PAWN] & us, occupied, turn, &single, &twice);
+        for (single &= block & BACK_RANKS; single; single &= single - 1)
+            for (int i = 0; i < 4; i++)
+                push_code(&candidates, CODE(lsb(single) + step, lsb(single), PROMOTIONS[i]));
+        if (p->ep > 0 && ((BIT(p->ep) & block) || p->ep + (turn ? -8 : 8) == checker))
+            ep_moves(p, ALL_SQUARES, ALL_SQUARES, &candidates);
+    }
+    keep_safe(p, king, &candidates, &legal);
+    return split_tactical(p, legal.codes, legal.count, sorted, NULL, NULL);
+}
+
 /* The legal captures and promotions in MVV-LVA order into sorted[] (ChessTree._qmoves);
  * their count. */
 static int quiescence_moves(const Pos *p, int *sorted) {
     int king = king_square(p, p->turn);
     u64 blockers;
-    if (king < 0 || checked_else_blockers(p, king, &blockers)) {
+    if (king < 0) {
         MoveList legal;
         legal_moves(p, &legal);
         return split_tactical(p, legal.codes, legal.count, sorted, NULL, NULL);
     }
+    if (checked_else_blockers(p, king, &blockers))
+        return evasion_captures(p, king, sorted);
     return tactical_lists(p, king, blockers, sorted);
 }
 
