@@ -14,7 +14,8 @@
  * come in python-chess's generation order (Board.generate_pseudo_legal_moves: pieces by
  * square from h8 down, castling, pawn captures, single then double pushes, en passant).
  * A node in check, or without a king, takes board_moves.h's way (evasions are a tenth of
- * the nodes). tests/test_chess_compiled.py compares both with the Python tree. */
+ * the nodes; a quiescence node in check finds its tactical evasions alone,
+ * evasion_captures). tests/test_chess_compiled.py compares both with the Python tree. */
 #ifndef HARNESS_CHESS_BOARD_LISTS_H
 #define HARNESS_CHESS_BOARD_LISTS_H
 
@@ -249,6 +250,13 @@ static inline void pawn_orders(const Pos *p, long long *orders, int *n, u64 targ
     }
 }
 
+/* *x and *y in order: the lesser into *x (a conditional move, not a branch). */
+static inline void order_pair(long long *x, long long *y) {
+    long long low = *x < *y ? *x : *y;
+    *y ^= *x ^ low;
+    *x = low;
+}
+
 /* At most 8 captures a piece, 12 moves a pawn (two captures and a push, each promoting 4
  * ways), 2 en passant: room for any board, so nothing is checked as moves are found. */
 #define MAX_TACTICAL (64 * 12 + 2)
@@ -345,7 +353,23 @@ static int tactical_lists(const Pos *p, int king, u64 blockers, int *sorted) {
                 orders[n++] = ORDER_SCORE(piece_values[PAWN] - 10 * piece_values[PAWN] - none)
                               | ORDER_FROM(FROM(ep.codes[i])) | ORDER_TO(TO(ep.codes[i]));
     }
-    for (int i = 1; i < n; i++) {                   /* (about 3.5 a node) */
+    if (n >= 2 && n <= 4) {         /* (most lists): a sorting network, without branches */
+        long long a = orders[0], b = orders[1], c = n >= 3 ? orders[2] : LLONG_MAX;
+        long long d = n == 4 ? orders[3] : LLONG_MAX;      /* (above every order) */
+        order_pair(&a, &b);
+        order_pair(&c, &d);
+        order_pair(&a, &c);
+        order_pair(&b, &d);
+        order_pair(&b, &c);
+        sorted[0] = ORDER_CODE(a);
+        sorted[1] = ORDER_CODE(b);
+        if (n >= 3)
+            sorted[2] = ORDER_CODE(c);
+        if (n == 4)
+            sorted[3] = ORDER_CODE(d);
+        return n;
+    }
+    for (int i = 1; i < n; i++) {                   /* (five or more) */
         long long order = orders[i];
         int j = i;
         for (; j > 0 && orders[j - 1] > order; j--)
