@@ -39,8 +39,39 @@ static PyObject *Key_fields(KeyObject *k, PyObject *unused) {
                          k->ep);
 }
 
-/* The fields of p's key and their hash, into k (a Key object's, or a plain struct's for
- * the compiled frame, which needs the hash alone). */
+/* One round of CPython's tuple hash (xxHash's): a field's hash into the accumulator. */
+static inline u64 tuple_round(u64 acc, u64 lane) {
+    acc += lane * XXPRIME_2;
+    return XXROTATE(acc) * XXPRIME_1;
+}
+#define TUPLE_ROUND(acc, lane) ((acc) = tuple_round((acc), (lane)))
+
+/* The key's en passant field: p's square if an en passant capture is legal, else -1 (the
+ * legality test only when there is a square: most positions have none). */
+static inline int key_ep(const Pos *p) {
+    return p->ep > 0 && has_legal_en_passant(p) ? p->ep : -1;
+}
+
+/* hash(position_key(p)), its en passant field `ep`: CPython's hash of the tuple (8
+ * bitboards, turn, castling, ep), unrolled and read from p (no copy of the fields). */
+static inline u64 position_hash(const Pos *p, int ep) {
+    u64 acc = XXPRIME_5;
+    TUPLE_ROUND(acc, hash_unsigned(p->bb[PAWN]));
+    TUPLE_ROUND(acc, hash_unsigned(p->bb[KNIGHT]));
+    TUPLE_ROUND(acc, hash_unsigned(p->bb[BISHOP]));
+    TUPLE_ROUND(acc, hash_unsigned(p->bb[ROOK]));
+    TUPLE_ROUND(acc, hash_unsigned(p->bb[QUEEN]));
+    TUPLE_ROUND(acc, hash_unsigned(p->bb[KING]));
+    TUPLE_ROUND(acc, hash_unsigned(p->side[1]));
+    TUPLE_ROUND(acc, hash_unsigned(p->side[0]));
+    TUPLE_ROUND(acc, (u64)p->turn);                 /* hash(True) is 1, hash(False) 0 */
+    TUPLE_ROUND(acc, hash_unsigned(p->castling));
+    TUPLE_ROUND(acc, hash_small(ep));
+    acc += 11 ^ (XXPRIME_5 ^ 3527539UL);
+    return acc == (u64)-1 ? 1546275796 : acc;
+}
+
+/* The fields of p's key and their hash, into k. */
 static void fill_key(const Pos *p, KeyObject *k) {
     for (int i = 0; i < 6; i++)
         k->bb[i] = p->bb[i + 1];
@@ -48,23 +79,8 @@ static void fill_key(const Pos *p, KeyObject *k) {
     k->bb[7] = p->side[0];
     k->turn = p->turn;
     k->castling = p->castling;
-    k->ep = has_legal_en_passant(p) ? p->ep : -1;
-    u64 acc = XXPRIME_5;
-    u64 lanes[11];
-    for (int i = 0; i < 8; i++)
-        lanes[i] = hash_unsigned(k->bb[i]);
-    lanes[8] = (u64)k->turn;
-    lanes[9] = hash_unsigned(k->castling);
-    lanes[10] = hash_small(k->ep);
-    for (int i = 0; i < 11; i++) {
-        acc += lanes[i] * XXPRIME_2;
-        acc = XXROTATE(acc);
-        acc *= XXPRIME_1;
-    }
-    acc += 11 ^ (XXPRIME_5 ^ 3527539UL);
-    if (acc == (u64)-1)
-        acc = 1546275796;
-    k->hash = (Py_hash_t)acc;
+    k->ep = key_ep(p);
+    k->hash = (Py_hash_t)position_hash(p, k->ep);
 }
 
 static PyObject *make_key(const Pos *p) {
@@ -77,9 +93,7 @@ static PyObject *make_key(const Pos *p) {
 
 /* hash(position_key(p)): the table's slot in both frames. */
 static u64 key_hash(const Pos *p) {
-    KeyObject k;
-    fill_key(p, &k);
-    return (u64)k.hash;
+    return position_hash(p, key_ep(p));
 }
 
 static inline u64 mix64(u64 x) {                  /* splitmix64's finaliser */
@@ -88,30 +102,36 @@ static inline u64 mix64(u64 x) {                  /* splitmix64's finaliser */
     return x ^ (x >> 31);
 }
 
-/* The digest of a key's fields (key_digest). */
-static inline u64 digest_of(const KeyObject *k) {
-    u64 digest = mix64((u64)k->turn + 1);
-    for (int i = 0; i < 8; i++)
-        digest = mix64(digest ^ k->bb[i]);
-    digest = mix64(digest ^ k->castling);
-    return mix64(digest ^ (u64)(k->ep + 2));
+/* A 64-bit digest of every field of p's key (en passant field `ep`), for the compiled
+ * frame's table to compare: hash(key) will not do, as CPython hashes an int modulo
+ * 2^61 - 1, so a piece on a1 (bit 0) and one on f8 (bit 61) of the same bitboard hash
+ * alike. Each field goes in whole (turn and ep as one) through xxHash's round (tuple_round:
+ * an addition, a rotation and multiplications by odd numbers, each a bijection of the
+ * field and of the accumulator), from a seed of its own, and the result through
+ * splitmix64's finaliser (a bijection that takes every bit to every bit): two keys that
+ * differ in one field never share a digest, and any others mix as xxHash's rounds do. The
+ * rounds are half the instructions of a finaliser a field. */
+#define DIGEST_SEED 0x9E3779B97F4A7C15ULL
+static inline u64 position_digest(const Pos *p, int ep) {
+    u64 acc = DIGEST_SEED;
+    for (int i = 1; i <= 6; i++)
+        acc = tuple_round(acc, p->bb[i]);
+    acc = tuple_round(acc, p->side[1]);
+    acc = tuple_round(acc, p->side[0]);
+    acc = tuple_round(acc, p->castling);
+    acc = tuple_round(acc, (u64)(ep + 2) << 1 | (u64)p->turn);
+    return mix64(acc);
 }
 
-/* A 64-bit digest of every field of the key, for the compiled frame's table to compare:
- * hash(key) will not do, as CPython hashes an int modulo 2^61 - 1, so a piece on a1
- * (bit 0) and one on f8 (bit 61) of the same bitboard hash alike. */
 static u64 key_digest(const Pos *p) {
-    KeyObject k;
-    fill_key(p, &k);
-    return digest_of(&k);
+    return position_digest(p, key_ep(p));
 }
 
-/* key_digest(p), and key_hash(p) into *hash, from one gathering of the key's fields. */
+/* key_digest(p), and key_hash(p) into *hash, from one en passant test. */
 static u64 key_digest_and_hash(const Pos *p, u64 *hash) {
-    KeyObject k;
-    fill_key(p, &k);
-    *hash = (u64)k.hash;
-    return digest_of(&k);
+    int ep = key_ep(p);
+    *hash = position_hash(p, ep);
+    return position_digest(p, ep);
 }
 
 static Py_hash_t Key_hash(KeyObject *k) { return k->hash; }

@@ -179,10 +179,11 @@ static int board_first_moves(Tree *t, Move *out, int *complete) {
     if (draw_here(t))
         return 0;
     int king = king_square(p, p->turn);
-    if (!g->mvv_lva || g->history_on || king < 0 || attackers(p, !p->turn, king, occupancy(p)))
+    u64 blockers;
+    if (!g->mvv_lva || g->history_on || king < 0 || checked_else_blockers(p, king, &blockers))
         return ordered_moves(t, out);
     int sorted[MAX_MOVES];
-    int n = tactical_lists(p, king, sorted);
+    int n = tactical_lists(p, king, blockers, sorted);
     if (n == 0)
         return board_rest_moves(t, out);
     for (int i = 0; i < n; i++)
