@@ -74,7 +74,7 @@ bench: $(STAMP)
 	$(BIN)/python -m benchmarks.run $(BENCH_ARGS)
 
 ## make bench-headline: harness run on all 300 WAC positions, core variants, depths 1-7,
-## --jobs 2: wall time and peak memory (about 7.5 minutes here, idle; the target is 15)
+## --jobs 2: wall time and peak memory (about 4.5 minutes here, idle; the target is 15)
 bench-headline: $(STAMP)
 	$(BIN)/python -m benchmarks.headline $(HEADLINE_ARGS)
 
