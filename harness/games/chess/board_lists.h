@@ -230,6 +230,26 @@ static inline void capture_orders(const Pos *p, long long *orders, int *n, long 
     }
 }
 
+/* The captures of the sliders on `origins` (attacker's value less no promotion's: `value`)
+ * along their diagonals and/or straight lines, into orders[*n...]; a line without a victim
+ * on the empty board is not looked up. */
+static inline void slider_orders(const Pos *p, long long *orders, int *n, long value,
+                                 u64 origins, int diagonal, int straight, int king,
+                                 u64 blockers) {
+    u64 them = p->side[!p->turn], occupied = p->side[0] | p->side[1];
+    for (; origins; origins &= origins - 1) {
+        int origin = lsb(origins);
+        u64 targets = 0;
+        if (diagonal && (bishop_rays[origin] & them))
+            targets = bishop_attacks(origin, occupied);
+        if (straight && (rook_rays[origin] & them))
+            targets |= rook_attacks(origin, occupied);
+        if (targets & them)
+            capture_orders(p, orders, n, value, ORDER_FROM(origin),
+                           safe_targets(targets & them, origin, king, blockers));
+    }
+}
+
 /* The pawns' moves to `targets` from `step` back (captures, or pushes when `capture` is
  * 0), all four promotions on the last rank, into orders[*n...]; `none`: ten times no
  * promotion's value. */
@@ -317,33 +337,12 @@ static int tactical_lists(const Pos *p, int king, u64 blockers, int *sorted) {
         int origin = lsb(origins);
         capture_orders(p, orders, &n, value, ORDER_FROM(origin), knight_attacks[origin] & them);
     }
-    value = piece_values[BISHOP] - none;
-    for (u64 origins = us & p->bb[BISHOP]; origins; origins &= origins - 1) {
-        int origin = lsb(origins);
-        if (bishop_rays[origin] & them)
-            capture_orders(p, orders, &n, value, ORDER_FROM(origin),
-                           safe_targets(bishop_attacks(origin, occupied) & them, origin, king,
-                                        blockers));
-    }
-    value = piece_values[ROOK] - none;
-    for (u64 origins = us & p->bb[ROOK]; origins; origins &= origins - 1) {
-        int origin = lsb(origins);
-        if (rook_rays[origin] & them)
-            capture_orders(p, orders, &n, value, ORDER_FROM(origin),
-                           safe_targets(rook_attacks(origin, occupied) & them, origin, king,
-                                        blockers));
-    }
-    value = piece_values[QUEEN] - none;
-    for (u64 origins = us & p->bb[QUEEN]; origins; origins &= origins - 1) {
-        int origin = lsb(origins);
-        u64 targets = 0;
-        if (bishop_rays[origin] & them)
-            targets = bishop_attacks(origin, occupied);
-        if (rook_rays[origin] & them)
-            targets |= rook_attacks(origin, occupied);
-        capture_orders(p, orders, &n, value, ORDER_FROM(origin),
-                       safe_targets(targets & them, origin, king, blockers));
-    }
+    slider_orders(p, orders, &n, piece_values[BISHOP] - none, us & p->bb[BISHOP], 1, 0, king,
+                  blockers);
+    slider_orders(p, orders, &n, piece_values[ROOK] - none, us & p->bb[ROOK], 0, 1, king,
+                  blockers);
+    slider_orders(p, orders, &n, piece_values[QUEEN] - none, us & p->bb[QUEEN], 1, 1, king,
+                  blockers);
     if (p->ep > 0) {
         MoveList ep;
         ep.count = 0;

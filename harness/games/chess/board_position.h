@@ -95,6 +95,16 @@ static inline void remove_piece(Pos *p, int color, int type, int square) {
 #define TO(code) ((code) >> 6 & 63)
 #define PROMOTION(code) ((code) >> 12)
 
+/* The mover (`placed` where it promotes) from `origin` to `target`, for make and
+ * make_capture. */
+static inline void move_piece(Pos *n, int turn, int origin, int target, int mover, int placed) {
+    n->piece[origin] = NONE;
+    n->piece[target] = (unsigned char)placed;
+    n->bb[mover] ^= BIT(origin);
+    n->bb[placed] ^= BIT(target);
+    n->side[turn] ^= BIT(origin) | BIT(target);
+}
+
 /* play.py's play() into `n` (a copy of `p`): code -1 is the null move. An ordinary move
  * (all but castling and en passant) changes the bitboards by exclusive-or and the
  * evaluation by the mover's two squares' difference; the phase changes only with a capture
@@ -140,11 +150,7 @@ static void make(const Pos *p, Pos *n, int code) {
             remove_piece(n, !turn, PAWN, turn ? p->ep - 8 : p->ep + 8);
     }
     int placed = promotion ? promotion : mover;
-    n->piece[origin] = NONE;
-    n->piece[target] = (unsigned char)placed;
-    n->bb[mover] ^= from_bb;
-    n->bb[placed] ^= to_bb;
-    n->side[turn] ^= from_bb | to_bb;
+    move_piece(n, turn, origin, target, mover, placed);
     n->pair += square_pair[turn][placed][target] - square_pair[turn][mover][origin];
     if (promotion)
         n->phase += phase_weight[promotion] - phase_weight[PAWN];
@@ -258,11 +264,7 @@ static inline void make_capture(const Pos *p, Pos *n, int code, Material m) {
         n->side[!turn] &= ~BIT(taken);
     }
     int placed = promotion ? promotion : mover;
-    n->piece[origin] = NONE;
-    n->piece[target] = (unsigned char)placed;
-    n->bb[mover] ^= from_bb;
-    n->bb[placed] ^= to_bb;
-    n->side[turn] ^= from_bb | to_bb;
+    move_piece(n, turn, origin, target, mover, placed);
     n->pair = m.pair;
     n->phase = m.phase;
 }

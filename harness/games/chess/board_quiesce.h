@@ -15,6 +15,19 @@ enum { Q_PLAIN, Q_HORIZON, Q_EVASION, Q_BELOW_HORIZON };
 #define DELTA_MARGIN 200            /* quiescence.DELTA_MARGIN */
 #define DELTA_ENDGAME_PHASE 6       /* quiescence.DELTA_ENDGAME_PHASE: no delta pruning at or below */
 
+/* A move's value `v` taken into the node's fail-soft best and alpha: 1 when it reaches
+ * beta (the node is cut). */
+static inline int fails_high(long v, long *best, long *alpha, long beta) {
+    if (v <= *best)
+        return 0;
+    *best = v;
+    if (v >= beta)
+        return 1;
+    if (v > *alpha)
+        *alpha = v;
+    return 0;
+}
+
 /* quiesce_node of a plain node in a tree without draws, SEE or delta pruning (the
  * options are the tree's: its children are the same case), the common case written
  * alone: every move a capture or a promotion, every child's stand pat known before its
@@ -45,13 +58,8 @@ static long quiesce_plain(Tree *t, long alpha, long beta, long long *qnodes, lon
             v = -quiesce_plain(t, -beta, -alpha, qnodes, child_stand_pat);
             board_pop(t);
         }
-        if (v > best) {
-            best = v;
-            if (v >= beta)
-                return v;
-            if (v > alpha)
-                alpha = v;
-        }
+        if (fails_high(v, &best, &alpha, beta))
+            return v;
     }
     return best;
 }
@@ -120,13 +128,8 @@ static long quiesce_node(Tree *t, long alpha, long beta, long long *qnodes, int 
             }
             board_pop(t);
         }
-        if (v > best) {
-            best = v;
-            if (v >= beta)
-                return v;
-            if (v > alpha)
-                alpha = v;
-        }
+        if (fails_high(v, &best, &alpha, beta))
+            return v;
     }
     return best;
 }
