@@ -30,6 +30,7 @@ from harness.games.chess.compiled import CompiledTree, chess_tree, resolve
 from harness.games.chess.epd import load_suite
 from harness.games.chess.movegen import move_code
 from harness.games.chess.perft import GENERATORS, count
+from harness.games.chess.quiescence import QuiescenceRules
 from harness.games.chess.suite_files import project_positions
 from harness.games.chess.tree import ChessTree, Ordering, position_key
 from harness.games.registry import find_game, load_problems
@@ -201,6 +202,38 @@ def test_every_method_agrees_along_random_games(start: str, ordering: Ordering,
     python.reset()
     native.reset()
     assert answers(native, False) == answers(python, True)
+
+
+def test_quiescence_in_check_agrees_along_random_games() -> None:
+    """At every node in check along seeded random games from the project's positions (the
+    compiled tree finds a checked node's captures and promotions by their own path, not
+    from every legal move), both trees' quiescence gives the same value and qnodes, for
+    several windows, with SEE and delta pruning off and on."""
+    rng = random.Random(39)
+    rules = (Ordering(), Ordering(quiescence=QuiescenceRules(see=True, delta=True)))
+    checked = 0
+    for game in range(60):
+        board = chess.Board(FENS[game % len(FENS)])
+        trees = [(ChessTree(board, o), CompiledTree(board, o)) for o in rules]
+        for _ in range(40):
+            python = trees[0][0]
+            if python.in_check():
+                checked += 1
+                for py_tree, c_tree in trees:
+                    for alpha, beta in ((-50, 50), (-10**9, 10**9), (0, 1), (-300, -299)):
+                        py_counts, c_counts = Counters(), Counters()
+                        assert (c_tree.quiesce(alpha, beta, c_counts)
+                                == py_tree.quiesce(alpha, beta, py_counts)), board.fen()
+                        assert c_counts.qnodes == py_counts.qnodes
+            moves = list(python.moves())
+            if not moves:
+                break
+            move = rng.choice(moves)
+            for py_tree, c_tree in trees:
+                py_tree.push(move)
+                c_tree.push(move_code(move))
+    assert checked > 100, checked
+
 
 
 @settings(max_examples=40, deadline=None)
