@@ -106,7 +106,7 @@ static void add_piece_moves(const Pos *p, Lists *l, int king, u64 blockers) {
     int turn = p->turn;
     u64 us = p->side[turn], them = p->side[!turn], occupied = us | them;
     for (u64 origins = us & ~p->bb[PAWN]; origins;) {
-        int origin = top_square(origins);
+        int origin = msb(origins);
         origins ^= BIT(origin);
         u64 targets = piece_attacks(p, origin, occupied) & ~us;
         if (!targets)
@@ -117,14 +117,14 @@ static void add_piece_moves(const Pos *p, Lists *l, int king, u64 blockers) {
             targets = safe_targets(targets, origin, king, blockers);
         if (!l->split) {                    /* one list: captures among the quiet moves */
             while (targets) {
-                int target = top_square(targets);
+                int target = msb(targets);
                 targets ^= BIT(target);
                 add_quiet(l, CODE(origin, target, 0));
             }
             continue;
         }
         for (u64 captures = targets & them; captures;) {
-            int target = top_square(captures);
+            int target = msb(captures);
             captures ^= BIT(target);
             add_tactical(p, l, CODE(origin, target, 0), p->piece[target]);
         }
@@ -134,12 +134,12 @@ static void add_piece_moves(const Pos *p, Lists *l, int king, u64 blockers) {
         u64 quiet = targets & ~them;
         int count = l->quiet_count;
         if (count + 27 > MAX_MOVES) {       /* (no position a game reaches has so many) */
-            for (; quiet; quiet ^= BIT(top_square(quiet)))
-                add_quiet(l, CODE(origin, top_square(quiet), 0));
+            for (; quiet; quiet ^= BIT(msb(quiet)))
+                add_quiet(l, CODE(origin, msb(quiet), 0));
             continue;
         }
         while (quiet) {
-            int target = top_square(quiet);
+            int target = msb(quiet);
             quiet ^= BIT(target);
             l->quiet[count++] = CODE(origin, target, 0);
         }
@@ -154,11 +154,11 @@ static void add_pawn_captures(const Pos *p, Lists *l, int king, u64 blockers) {
     u64 capturers = pawns & (turn ? ((them >> 7) & ~FILE_A) | ((them >> 9) & ~FILE_H)
                                   : ((them << 9) & ~FILE_A) | ((them << 7) & ~FILE_H));
     while (capturers) {
-        int origin = top_square(capturers);
+        int origin = msb(capturers);
         capturers ^= BIT(origin);
         u64 targets = safe_targets(pawn_attacks[turn][origin] & them, origin, king, blockers);
         while (targets) {
-            int target = top_square(targets);
+            int target = msb(targets);
             targets ^= BIT(target);
             add_pawn_move(p, l, origin, target, p->piece[target]);
         }
@@ -173,13 +173,13 @@ static void add_pawn_pushes(const Pos *p, Lists *l, int king, u64 blockers, u64 
     single &= push_mask;
     twice &= push_mask;
     while (single) {
-        int target = top_square(single), origin = target + step;
+        int target = msb(single), origin = target + step;
         single ^= BIT(target);
         if (!(blockers & BIT(origin)) || (line_through[origin][target] & BIT(king)))
             add_pawn_move(p, l, origin, target, NONE);
     }
     while (twice) {
-        int target = top_square(twice), origin = target + 2 * step;
+        int target = msb(twice), origin = target + 2 * step;
         twice ^= BIT(target);
         if (!(blockers & BIT(origin)) || (line_through[origin][target] & BIT(king)))
             add_quiet(l, CODE(origin, target, 0));
@@ -400,7 +400,7 @@ static __attribute__((noinline)) int evasion_captures(const Pos *p, int king, in
         attacked |= line_through[king][lsb(s)] & ~BIT(lsb(s));
     for (u64 targets = king_attacks[king] & them & ~attacked; targets; targets &= targets - 1)
         push_code(&candidates, CODE(king, lsb(targets), 0));
-    int checker = top_square(checkers);
+    int checker = msb(checkers);
     if (BIT(checker) == checkers) {
         u64 block = between[king][checker];
         u64 capturers = attackers(p, turn, checker, occupied) & ~p->bb[KING];
@@ -448,7 +448,7 @@ static int quiet_lists(const Pos *p, int king, Move *out) {
     u64 us = p->side[turn], occupied = occupancy(p), empty = ~occupied;
     u64 blockers = slider_blockers(p, king);
     for (u64 origins = us & ~p->bb[PAWN]; origins;) {
-        int origin = top_square(origins);
+        int origin = msb(origins);
         origins ^= BIT(origin);
         u64 targets = piece_attacks(p, origin, occupied) & empty;
         if (!targets)
@@ -456,7 +456,7 @@ static int quiet_lists(const Pos *p, int king, Move *out) {
         targets = origin == king ? safe_king_targets(p, targets, occupied)
                                  : safe_targets(targets, origin, king, blockers);
         while (targets) {
-            int target = top_square(targets);
+            int target = msb(targets);
             targets ^= BIT(target);
             out[n++] = CODE(origin, target, 0);
         }
@@ -470,13 +470,13 @@ static int quiet_lists(const Pos *p, int king, Move *out) {
     int step = pawn_pushes(p->bb[PAWN] & us, occupied, turn, &single, &twice);
     single &= ~BACK_RANKS;                      /* (promotions are tactical) */
     while (single) {
-        int target = top_square(single), origin = target + step;
+        int target = msb(single), origin = target + step;
         single ^= BIT(target);
         if (!(blockers & BIT(origin)) || (line_through[origin][target] & BIT(king)))
             out[n++] = CODE(origin, target, 0);
     }
     while (twice) {
-        int target = top_square(twice), origin = target + 2 * step;
+        int target = msb(twice), origin = target + 2 * step;
         twice ^= BIT(target);
         if (!(blockers & BIT(origin)) || (line_through[origin][target] & BIT(king)))
             out[n++] = CODE(origin, target, 0);

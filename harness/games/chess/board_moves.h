@@ -10,10 +10,6 @@ typedef struct {
     int count;
 } MoveList;
 
-/* msb(b) as one bsr: 63 ^ clz is bsr's own result, where the compiler keeps 63 - clz's
- * two extra steps (python-chess's lists take their squares from h8 down). */
-static inline int top_square(u64 b) { return 63 ^ __builtin_clzll(b); }
-
 static inline void push_code(MoveList *out, int code) {
     if (out->count < MAX_MOVES)
         out->codes[out->count++] = code;
@@ -48,14 +44,14 @@ static void castling_moves(const Pos *p, u64 from_mask, u64 to_mask, MoveList *o
     int king_sq = lsb(king);
     u64 occupied = occupancy(p);
     for (u64 candidates = p->castling & backrank & to_mask; candidates;) {
-        int candidate = top_square(candidates);
+        int candidate = msb(candidates);
         candidates &= ~BIT(candidate);
         u64 rook = BIT(candidate);
         int a_side = rook < king;
         u64 king_to = (a_side ? FILE_C : FILE_G) & backrank;
         u64 rook_to = (a_side ? FILE_D : FILE_F) & backrank;
-        u64 king_path = between[king_sq][top_square(king_to)];
-        u64 rook_path = between[candidate][top_square(rook_to)];
+        u64 king_path = between[king_sq][msb(king_to)];
+        u64 rook_path = between[candidate][msb(rook_to)];
         if (!(((occupied ^ king ^ rook) & (king_path | rook_path | king_to | rook_to))
               || attacked_for_king(p, king_path | king, occupied ^ king)
               || attacked_for_king(p, king_to, occupied ^ king ^ rook ^ rook_to))) {
@@ -75,8 +71,8 @@ static void ep_moves(const Pos *p, u64 from_mask, u64 to_mask, MoveList *out) {
         return;
     u64 capturers = p->bb[PAWN] & p->side[p->turn] & from_mask & pawn_attacks[!p->turn][ep]
                     & (p->turn ? RANK_5 : RANK_4);
-    for (; capturers; capturers &= ~BIT(top_square(capturers)))
-        push_code(out, CODE(top_square(capturers), ep, 0));
+    for (; capturers; capturers &= ~BIT(msb(capturers)))
+        push_code(out, CODE(msb(capturers), ep, 0));
 }
 
 /* Board.generate_pseudo_legal_moves(from_mask, to_mask), pawn pushes only to push_mask
@@ -86,10 +82,10 @@ static void pseudo_moves(const Pos *p, u64 from_mask, u64 to_mask, u64 push_mask
     int turn = p->turn;
     u64 us = p->side[turn], them = p->side[!turn], occupied = us | them;
     for (u64 origins = us & ~p->bb[PAWN] & from_mask; origins;) {
-        int origin = top_square(origins);
+        int origin = msb(origins);
         origins &= ~BIT(origin);
         for (u64 targets = piece_attacks(p, origin, occupied) & ~us & to_mask; targets;) {
-            int target = top_square(targets);
+            int target = msb(targets);
             targets &= ~BIT(target);
             push_code(out, CODE(origin, target, 0));
         }
@@ -100,10 +96,10 @@ static void pseudo_moves(const Pos *p, u64 from_mask, u64 to_mask, u64 push_mask
     if (!pawns)
         return;
     for (u64 origins = pawns; origins;) {
-        int origin = top_square(origins);
+        int origin = msb(origins);
         origins &= ~BIT(origin);
         for (u64 targets = pawn_attacks[turn][origin] & them & to_mask; targets;) {
-            int target = top_square(targets);
+            int target = msb(targets);
             targets &= ~BIT(target);
             if (BIT(target) & BACK_RANKS)
                 for (int i = 0; i < 4; i++)
@@ -116,16 +112,16 @@ static void pseudo_moves(const Pos *p, u64 from_mask, u64 to_mask, u64 push_mask
     int step = pawn_pushes(pawns, occupied, turn, &single, &twice);
     single &= push_mask;
     twice &= push_mask;
-    for (; single; single &= ~BIT(top_square(single))) {
-        int target = top_square(single), origin = target + step;
+    for (; single; single &= ~BIT(msb(single))) {
+        int target = msb(single), origin = target + step;
         if (BIT(target) & BACK_RANKS)
             for (int i = 0; i < 4; i++)
                 push_code(out, CODE(origin, target, PROMOTIONS[i]));
         else
             push_code(out, CODE(origin, target, 0));
     }
-    for (; twice; twice &= ~BIT(top_square(twice))) {
-        int target = top_square(twice);
+    for (; twice; twice &= ~BIT(msb(twice))) {
+        int target = msb(twice);
         push_code(out, CODE(target + 2 * step, target, 0));
     }
     if (p->ep > 0)
@@ -140,11 +136,11 @@ static void evasions(const Pos *p, int king, u64 checkers, MoveList *out) {
     for (u64 s = sliders; s; s &= s - 1)
         attacked |= line_through[king][lsb(s)] & ~BIT(lsb(s));
     for (u64 targets = king_attacks[king] & ~p->side[turn] & ~attacked; targets;) {
-        int target = top_square(targets);
+        int target = msb(targets);
         targets &= ~BIT(target);
         push_code(out, CODE(king, target, 0));
     }
-    int checker = top_square(checkers);
+    int checker = msb(checkers);
     if (BIT(checker) == checkers) {
         u64 target = between[king][checker] | checkers;
         pseudo_moves(p, ~p->bb[KING], target, target, 0, out);
@@ -154,6 +150,13 @@ static void evasions(const Pos *p, int king, u64 checkers, MoveList *out) {
                 ep_moves(p, ALL_SQUARES, ALL_SQUARES, out);
         }
     }
+}
+
+/* The other side's sliders on the empty-board lines of the king on `king`: the only ones
+ * that may check it or pin a piece to it. */
+static inline u64 king_snipers(const Pos *p, int king) {
+    return ((rook_rays[king] & (p->bb[ROOK] | p->bb[QUEEN]))
+            | (bishop_rays[king] & (p->bb[BISHOP] | p->bb[QUEEN]))) & p->side[!p->turn];
 }
 
 /* Board._slider_blockers(king), for the enemy sliders on the king's empty-board lines. */
@@ -177,8 +180,7 @@ static inline int checked_else_blockers(const Pos *p, int king, u64 *blockers) {
     if (((knight_attacks[king] & p->bb[KNIGHT]) | (pawn_attacks[turn][king] & p->bb[PAWN])
          | (king_attacks[king] & p->bb[KING])) & enemy)
         return 1;
-    u64 snipers = ((rook_rays[king] & (p->bb[ROOK] | p->bb[QUEEN]))
-                   | (bishop_rays[king] & (p->bb[BISHOP] | p->bb[QUEEN]))) & enemy;
+    u64 snipers = king_snipers(p, king);
     u64 occupied = occupancy(p), found = 0;
     for (; snipers; snipers &= snipers - 1) {
         u64 b = between[king][lsb(snipers)] & occupied;
@@ -193,8 +195,7 @@ static inline int checked_else_blockers(const Pos *p, int king, u64 *blockers) {
 
 /* Board._slider_blockers(king): none (most nodes) without a call. */
 static inline u64 slider_blockers(const Pos *p, int king) {
-    u64 snipers = ((rook_rays[king] & (p->bb[ROOK] | p->bb[QUEEN]))
-                   | (bishop_rays[king] & (p->bb[BISHOP] | p->bb[QUEEN]))) & p->side[!p->turn];
+    u64 snipers = king_snipers(p, king);
     return snipers ? sniped_blockers(p, king, snipers) : 0;
 }
 

@@ -17,7 +17,9 @@
 #define MOVE_CODES (6 << 12)
 #define FULL_PHASE 24
 
-static inline int msb(u64 b) { return 63 - __builtin_clzll(b); }
+/* The highest set square as one bsr: 63 ^ clz is bsr's own result, where the compiler
+ * keeps 63 - clz's two extra steps (python-chess's lists take their squares from h8 down). */
+static inline int msb(u64 b) { return 63 ^ __builtin_clzll(b); }
 static inline int lsb(u64 b) { return __builtin_ctzll(b); }
 
 /* ---- tables ---------------------------------------------------------------------------- */
@@ -177,38 +179,6 @@ static inline long tapered(long long pair, int phase, int turn) {
 /* evaluation.score: the tapered score for the side to move. */
 static inline long evaluate(const Pos *p) { return tapered(p->pair, p->phase, p->turn); }
 
-/* evaluate() of the position `code` (-1: the null move) leads to, the position not made:
- * make's changes to the material sums and the phase alone. A horizon leaf's quiescence
- * often ends at its stand pat, and then its move need not be played. */
-static long child_evaluation(const Pos *p, int code) {
-    int turn = p->turn, phase = p->phase;
-    long long pair = p->pair;
-    if (code >= 0) {
-        int origin = FROM(code), target = TO(code), promotion = PROMOTION(code);
-        int mover = piece_type_at(p, origin), step = target - origin;
-        if (mover == KING && (BIT(origin) & (BIT(4) | BIT(60))) && (step == 2 || step == -2)) {
-            int rook_from = step > 0 ? origin + 3 : origin - 4, rook_to = step > 0 ? origin + 1 : origin - 1;
-            pair += square_pair[turn][KING][target] - square_pair[turn][KING][origin]
-                    + square_pair[turn][ROOK][rook_to] - square_pair[turn][ROOK][rook_from];
-            return tapered(pair, phase, !turn);
-        }
-        if (BIT(target) & p->side[!turn]) {
-            int victim = piece_type_at(p, target);
-            pair -= square_pair[!turn][victim][target];
-            phase -= phase_weight[victim];
-        } else if (mover == PAWN && target == p->ep
-                   && (step == 7 || step == 9 || step == -7 || step == -9)) {
-            int taken = turn ? p->ep - 8 : p->ep + 8;
-            pair -= square_pair[!turn][PAWN][taken];
-            phase -= phase_weight[PAWN];
-        }
-        int placed = promotion ? promotion : mover;
-        pair += square_pair[turn][placed][target] - square_pair[turn][mover][origin];
-        if (promotion)
-            phase += phase_weight[promotion] - phase_weight[PAWN];
-    }
-    return tapered(pair, phase, !turn);
-}
 
 /* The material sums' pair and the phase of the position a capture or a promotion (the
  * quiescence search's moves, never castling) leads to, the position not made: the victim's
@@ -239,6 +209,27 @@ static inline Material capture_material(const Pos *p, int code) {
 static inline long capture_evaluation(const Pos *p, int code) {
     Material m = capture_material(p, code);
     return tapered(m.pair, m.phase, !p->turn);
+}
+
+/* evaluate() of the position `code` (-1: the null move) leads to, the position not made:
+ * make's changes to the material sums and the phase alone. A horizon leaf's quiescence
+ * often ends at its stand pat, and then its move need not be played. Castling moves two
+ * pieces; any other move is capture_material's: a quiet move's target holds no piece
+ * (NONE, no entries), and no pawn pushes straight onto the en passant square (the pawn
+ * that passed it stands in the way). */
+static long child_evaluation(const Pos *p, int code) {
+    int turn = p->turn;
+    if (code < 0)
+        return tapered(p->pair, p->phase, !turn);
+    int origin = FROM(code), target = TO(code), step = target - origin;
+    if (piece_type_at(p, origin) == KING && (BIT(origin) & (BIT(4) | BIT(60)))
+            && (step == 2 || step == -2)) {
+        int rook_from = step > 0 ? origin + 3 : origin - 4, rook_to = step > 0 ? origin + 1 : origin - 1;
+        long long pair = p->pair + square_pair[turn][KING][target] - square_pair[turn][KING][origin]
+                         + square_pair[turn][ROOK][rook_to] - square_pair[turn][ROOK][rook_from];
+        return tapered(pair, p->phase, !turn);
+    }
+    return capture_evaluation(p, code);
 }
 
 /* make for a capture or a promotion whose capture_material is `m`: no castling, no double
